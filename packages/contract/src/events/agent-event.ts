@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { toolCallDecisionSchema } from '../hitl/decision';
+import { suspendTicketSchema } from '../hitl/suspension';
+import { tokenUsageSchema } from '../model/token-usage';
+import { runStatusSchema } from '../run/run-status';
+import { terminationReasonSchema } from '../run/termination-reason';
+import { toolResultSchema } from '../tool/tool-result';
+
+const base = {
+  runId: z.string().min(1),
+  /** Per-run sequence number: 1, 2, 3, … with no gaps, across every resume of the run. */
+  seq: z.number().int().positive(),
+  /** Milliseconds since the epoch when the event was produced. */
+  at: z.number().int().nonnegative(),
+};
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), ...base, ...shape });
+
+/**
+ * The one event stream every consumer reads (DESIGN §3). Events of a run are totally ordered by
+ * `seq`; a stream can be replayed from any `seq`. Protocol adapters are pure functions of it.
+ *
+ * Ordering guarantees the runtime keeps: `run_start` opens every activation (a resumed activation
+ * opens with `run_start` whose `resumed` is true); `text_start`/`text_end` and
+ * `reasoning_start`/`reasoning_end` bracket their deltas; `tool_call_ready` precedes that call's
+ * `tool_call_suspended` or `tool_call_done`; `run_finish` closes every activation.
+ */
+export const agentEventSchema = z.discriminatedUnion('type', [
+  event('run_start', { threadId: z.string(), agentId: z.string(), resumed: z.boolean() }),
+  event('step_start', { step: z.number().int().positive() }),
+  event('text_start', { messageId: z.string() }),
+  event('text_delta', { messageId: z.string(), delta: z.string() }),
+  event('text_end', { messageId: z.string() }),
+  event('reasoning_start', { messageId: z.string() }),
+  event('reasoning_delta', { messageId: z.string(), delta: z.string() }),
+  event('reasoning_end', { messageId: z.string() }),
+  event('tool_call_start', { toolCallId: z.string(), toolName: z.string() }),
+  event('tool_call_args_delta', { toolCallId: z.string(), delta: z.string() }),
+  event('tool_call_ready', { toolCallId: z.string(), toolName: z.string(), arguments: z.unknown() }),
+  event('tool_call_suspended', { toolCallId: z.string(), toolName: z.string(), ticket: suspendTicketSchema }),
+  event('tool_call_resumed', { toolCallId: z.string(), decision: toolCallDecisionSchema }),
+  event('tool_call_done', {
+    toolCallId: z.string(),
+    toolName: z.string(),
+    status: z.enum(['succeeded', 'failed', 'cancelled']),
+    result: toolResultSchema.optional(),
+    /** The content committed to the tool message the model reads. */
+    content: z.unknown(),
+  }),
+  event('inference_complete', {
+    step: z.number().int().positive(),
+    model: z.string().optional(),
+    usage: tokenUsageSchema,
+    durationMs: z.number().nonnegative(),
+    finishReason: z.string(),
+  }),
+  event('step_end', { step: z.number().int().positive() }),
+  event('state_snapshot', { state: z.record(z.string(), z.unknown()) }),
+  event('run_finish', {
+    status: runStatusSchema,
+    termination: terminationReasonSchema,
+    response: z.string().optional(),
+    usage: tokenUsageSchema,
+  }),
+  event('error', { code: z.string(), message: z.string() }),
+]);
+export type AgentEvent = z.infer<typeof agentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
+/** The event of one type, e.g. `AgentEventOf<'run_finish'>`. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+/** An event before the runtime stamps `runId`, `seq` and `at`. */
+export type AgentEventInput = AgentEvent extends infer E
+  ? E extends AgentEvent
+    ? Omit<E, 'runId' | 'seq' | 'at'>
+    : never
+  : never;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** `resume` proceeds per the ticket's resume mode; `cancel` moves the call to `cancelled`. */
+export const resumeDecisionActionSchema = z.enum(['resume', 'cancel']);
+export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
+
+/**
+ * A human's decision for one suspended call (seed 002 `ToolCallResume`). `decisionId` is the
+ * idempotency key: delivering the same decision twice applies it once.
+ */
+export const toolCallResumeSchema = z.object({
+  decisionId: z.string().min(1),
+  action: resumeDecisionActionSchema,
+  result: z.unknown(),
+  reason: z.string().optional(),
+  updatedAt: z.number().int().nonnegative(),
+});
+export type ToolCallResume = z.infer<typeof toolCallResumeSchema>;
+
+/** A decision addressed to one tool call of a run: what channels, inboxes and HTTP carry. */
+export const toolCallDecisionSchema = toolCallResumeSchema.extend({
+  toolCallId: z.string().min(1),
+});
+export type ToolCallDecision = z.infer<typeof toolCallDecisionSchema>;
+
+/** Why a decision was not applied; returned to the sender, never applied to another call. */
+export const decisionRejectionReasonSchema = z.enum([
+  'unknown_tool_call',
+  'not_suspended',
+  'invalid_payload',
+  'duplicate_conflict',
+  'run_finished',
+]);
+export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
+
+/** The outcome of delivering one decision. `duplicate` means the same `decisionId` was applied before. */
+export type DecisionReceipt =
+  | { toolCallId: string; decisionId: string; status: 'accepted' | 'duplicate' }
+  | {
+      toolCallId: string;
+      decisionId: string;
+      status: 'rejected';
+      reason: DecisionRejectionReason;
+      message: string;
+    };

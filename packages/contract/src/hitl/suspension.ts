@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** A JSON value as it crosses a process boundary. */
+export const jsonValueSchema: z.ZodType<unknown> = z.unknown();
+
+/** A JSON Schema document (draft 2020-12 subset) describing an expected decision payload. */
+export const jsonSchemaSchema = z.record(z.string(), z.unknown());
+export type JsonSchema = z.infer<typeof jsonSchemaSchema>;
+
+/**
+ * The external-facing payload of a suspension (seed 002): what input is needed. When
+ * `responseSchema` is set, a decision whose `result` does not validate against it is rejected and the
+ * call stays suspended.
+ */
+export const suspensionSchema = z.object({
+  id: z.string().min(1),
+  action: z.string().min(1),
+  message: z.string(),
+  parameters: z.unknown(),
+  responseSchema: jsonSchemaSchema.optional(),
+});
+export type Suspension = z.infer<typeof suspensionSchema>;
+
+/** The projection of the waiting tool call sent to clients, so a frontend knows which call waits. */
+export const pendingToolCallSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.unknown(),
+});
+export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+
+/**
+ * How a decision is applied (seed 002): re-execute with the original arguments (default); use the
+ * decision payload as the tool result without executing; or execute with the payload as new arguments.
+ */
+export const toolCallResumeModeSchema = z.enum([
+  'replay_tool_call',
+  'use_decision_as_tool_result',
+  'pass_decision_to_tool',
+]);
+export type ToolCallResumeMode = z.infer<typeof toolCallResumeModeSchema>;
+
+/** Everything needed to present and later resolve one suspended tool call. */
+export const suspendTicketSchema = z.object({
+  suspension: suspensionSchema,
+  pending: pendingToolCallSchema,
+  resumeMode: toolCallResumeModeSchema,
+});
+export type SuspendTicket = z.infer<typeof suspendTicketSchema>;

@@ -1,0 +1,178 @@
+export { AwakenError, toAwakenError } from './errors/awaken-error';
+export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
+export { formatZodIssues, parseWith } from './errors/validation';
+
+export { canTransition, transitionIn } from './state/transition-table';
+export type { TransitionTable } from './state/transition-table';
+
+export {
+  RUN_STATUS_TRANSITIONS,
+  canTransitionRunStatus,
+  runStatusSchema,
+  transitionRunStatus,
+} from './run/run-status';
+export type { RunStatus } from './run/run-status';
+export { deriveRunStatus } from './run/derive-run-status';
+export type { DerivedRunStatus } from './run/derive-run-status';
+export { PHASES, phaseSchema } from './run/phase';
+export type { Phase } from './run/phase';
+export {
+  stoppedReasonSchema,
+  terminationReasonSchema,
+  terminationToRunStatus,
+} from './run/termination-reason';
+export type { StoppedReason, TerminationReason, TerminationReasonType } from './run/termination-reason';
+export { isValidRegex, stopConditionSpecSchema } from './run/stop-condition';
+export type { StopConditionSpec, StopConditionType } from './run/stop-condition';
+export {
+  RUN_STATE_PATHS,
+  runLifecycleStateSchema,
+  suspendedCallPath,
+  toolCallStatePath,
+} from './run/run-state-paths';
+export type { RunLifecycleState } from './run/run-state-paths';
+export { threadSchema } from './run/thread';
+export type { Thread } from './run/thread';
+export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
+export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
+export { runRecordSchema, runRequestOriginSchema, seqRangeSchema } from './run/run-record';
+export type { RunRecord, RunRequestOrigin, SeqRange } from './run/run-record';
+
+export {
+  TERMINAL_TOOL_CALL_STATUSES,
+  TOOL_CALL_STATUS_TRANSITIONS,
+  canTransitionToolCall,
+  isTerminalToolCallStatus,
+  toolCallStatusSchema,
+  transitionToolCall,
+} from './tool/tool-call-status';
+export type { ToolCallStatus } from './tool/tool-call-status';
+export { toolCallStateSchema } from './tool/tool-call-state';
+export type { ToolCallState } from './tool/tool-call-state';
+export {
+  isToolResult,
+  toolFailure,
+  toolPending,
+  toolResultSchema,
+  toolSuccess,
+  toolWarning,
+} from './tool/tool-result';
+export type { ToolResult } from './tool/tool-result';
+export { defineTool } from './tool/tool';
+export type { Tool, ToolExecuteContext } from './tool/tool';
+
+export {
+  jsonSchemaSchema,
+  pendingToolCallSchema,
+  suspendTicketSchema,
+  suspensionSchema,
+  toolCallResumeModeSchema,
+} from './hitl/suspension';
+export type {
+  JsonSchema,
+  PendingToolCall,
+  SuspendTicket,
+  Suspension,
+  ToolCallResumeMode,
+} from './hitl/suspension';
+export {
+  decisionRejectionReasonSchema,
+  resumeDecisionActionSchema,
+  toolCallDecisionSchema,
+  toolCallResumeSchema,
+} from './hitl/decision';
+export type {
+  DecisionReceipt,
+  DecisionRejectionReason,
+  ResumeDecisionAction,
+  ToolCallDecision,
+  ToolCallResume,
+} from './hitl/decision';
+export { validateJsonSchema } from './hitl/validate-json-schema';
+export type { JsonSchemaIssue } from './hitl/validate-json-schema';
+
+export {
+  assistantMessageSchema,
+  messageSchema,
+  systemMessageSchema,
+  toolCallSchema,
+  toolMessageSchema,
+  userMessageSchema,
+  visibilitySchema,
+} from './messages/message';
+export type {
+  AssistantMessage,
+  Message,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+  Visibility,
+} from './messages/message';
+export { messageRecordSchema, newMessageSchema } from './messages/message-record';
+export type { MessageRecord, NewMessage } from './messages/message-record';
+
+export { agentEventSchema } from './events/agent-event';
+export type { AgentEvent, AgentEventInput, AgentEventOf, AgentEventType } from './events/agent-event';
+
+export { EMPTY_USAGE, addUsage, tokenUsageSchema } from './model/token-usage';
+export type { TokenUsage } from './model/token-usage';
+export type {
+  FinishReason,
+  InferenceOptions,
+  InferenceRequest,
+  InferenceStreamPart,
+  ModelExecutor,
+  ToolChoice,
+  ToolDescriptor,
+} from './model/model-executor';
+
+export { defineStateKey, stateKeyStorageName } from './plugin/state-key';
+export type { PluginStateAccess, StateKey } from './plugin/state-key';
+export type { ToolGateDecision } from './plugin/tool-gate-decision';
+export type {
+  AfterInferenceContext,
+  AfterToolExecuteContext,
+  BeforeInferenceContext,
+  BeforeToolExecuteContext,
+  HookContext,
+  InferenceDraft,
+  InferenceResponse,
+  RunEndContext,
+  RunStartContext,
+  StepEndContext,
+  ToolCallHookContext,
+  ToolGateContext,
+} from './plugin/hook-contexts';
+export type { Plugin, PluginHooks } from './plugin/plugin';
+
+export {
+  RUN_DISPATCH_STATUS_TRANSITIONS,
+  TERMINAL_DISPATCH_STATUSES,
+  canTransitionDispatch,
+  enqueueDispatchInputSchema,
+  isTerminalDispatchStatus,
+  mailboxInterruptSchema,
+  runDispatchResultSchema,
+  runDispatchSchema,
+  runDispatchStatusSchema,
+  transitionDispatch,
+} from './mailbox/run-dispatch';
+export type {
+  EnqueueDispatchInput,
+  MailboxInterrupt,
+  RunDispatch,
+  RunDispatchResult,
+  RunDispatchStatus,
+} from './mailbox/run-dispatch';
+
+export type { Page, PageRequest } from './stores/paging';
+export type {
+  Checkpoint,
+  CheckpointTrigger,
+  CreateThreadInput,
+  ThreadRunStore,
+} from './stores/thread-run-store';
+export type { ClaimProof, MailboxStore } from './stores/mailbox-store';
+export type { RunEventLog } from './stores/run-event-log';
+export type { DecisionInbox } from './stores/decision-inbox';

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Token counts of one inference or summed over a run. */
+export const tokenUsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  reasoningTokens: z.number().int().nonnegative().optional(),
+});
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+export const EMPTY_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+/** Sums two usages; optional counts are summed when either side has them. */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const sum: TokenUsage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined) {
+    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
+  }
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  }
+  return sum;
+}

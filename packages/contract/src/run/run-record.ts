@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { tokenUsageSchema } from '../model/token-usage';
+import { runStatusSchema } from './run-status';
+import { runWaitingStateSchema } from './run-waiting-state';
+import { terminationReasonSchema } from './termination-reason';
+
+/** Where a run request came from (seed 002). */
+export const runRequestOriginSchema = z.enum(['user', 'a2a', 'internal']);
+export type RunRequestOrigin = z.infer<typeof runRequestOriginSchema>;
+
+/** An inclusive range of thread message `seq` numbers. */
+export const seqRangeSchema = z.object({
+  from: z.number().int().positive(),
+  to: z.number().int().nonnegative(),
+});
+export type SeqRange = z.infer<typeof seqRangeSchema>;
+
+/**
+ * One user intent and the source of truth for its outcome. `version` increases by one with every
+ * checkpoint; stores reject a write whose expected version is stale, so two processes can never
+ * continue one run from diverging copies. `state` holds the durable run state paths of seed 001
+ * (`__run`, `__tool_call_scope`, `__resume_decisions`) and the plugins' persistent run-scoped keys.
+ */
+export const runRecordSchema = z.object({
+  runId: z.string().min(1),
+  threadId: z.string().min(1),
+  agentId: z.string().min(1),
+  origin: runRequestOriginSchema,
+  parentRunId: z.string().optional(),
+  status: runStatusSchema,
+  termination: terminationReasonSchema.optional(),
+  waiting: runWaitingStateSchema.optional(),
+  steps: z.number().int().nonnegative(),
+  usage: tokenUsageSchema,
+  state: z.record(z.string(), z.unknown()),
+  inputRange: seqRangeSchema.optional(),
+  outputRange: seqRangeSchema.optional(),
+  /** The final assistant text, once done. */
+  response: z.string().optional(),
+  version: z.number().int().nonnegative(),
+  createdAt: z.number().int().nonnegative(),
+  updatedAt: z.number().int().nonnegative(),
+  startedAt: z.number().int().nonnegative().optional(),
+  finishedAt: z.number().int().nonnegative().optional(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;

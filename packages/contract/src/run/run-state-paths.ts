@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { runStatusSchema } from './run-status';
+import { terminationReasonSchema } from './termination-reason';
+
+/** Durable state path names of seed 001. */
+export const RUN_STATE_PATHS = {
+  run: '__run',
+  toolCallScope: '__tool_call_scope',
+  resumeDecisions: '__resume_decisions',
+} as const;
+
+/** `__tool_call_scope.<callId>.tool_call_state` */
+export function toolCallStatePath(callId: string): string {
+  return `${RUN_STATE_PATHS.toolCallScope}.${callId}.tool_call_state`;
+}
+
+/** `__tool_call_scope.<callId>.suspended_call` */
+export function suspendedCallPath(callId: string): string {
+  return `${RUN_STATE_PATHS.toolCallScope}.${callId}.suspended_call`;
+}
+
+/** The run lifecycle record stored at `__run`. */
+export const runLifecycleStateSchema = z.object({
+  id: z.string().min(1),
+  status: runStatusSchema,
+  doneReason: terminationReasonSchema.optional(),
+  updatedAt: z.number().int().nonnegative(),
+});
+export type RunLifecycleState = z.infer<typeof runLifecycleStateSchema>;

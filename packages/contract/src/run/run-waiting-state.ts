@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { jsonSchemaSchema, toolCallResumeModeSchema } from '../hitl/suspension';
+
+/** One open question of a waiting run, as shown to whoever must decide. */
+export const runWaitingTicketSchema = z.object({
+  ticketId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  action: z.string(),
+  message: z.string(),
+  arguments: z.unknown(),
+  parameters: z.unknown().optional(),
+  responseSchema: jsonSchemaSchema.optional(),
+  resumeMode: toolCallResumeModeSchema,
+});
+export type RunWaitingTicket = z.infer<typeof runWaitingTicketSchema>;
+
+/** Why a run waits and for what: stored on the RunRecord while its status is `waiting`. */
+export const runWaitingStateSchema = z.object({
+  reason: z.enum(['tool_call_suspended', 'user_input']),
+  ticketIds: z.array(z.string()),
+  tickets: z.array(runWaitingTicketSchema),
+  sinceDispatchId: z.string().optional(),
+  message: z.string().optional(),
+});
+export type RunWaitingState = z.infer<typeof runWaitingStateSchema>;

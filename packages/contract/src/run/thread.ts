@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * A conversation. `activeRunId` is the run currently executing, `openRunId` the waiting run a decision
+ * or new input may resume, `latestRunId` the most recently created run. Stores maintain the pointers
+ * when runs are created and checkpointed.
+ */
+export const threadSchema = z.object({
+  id: z.string().min(1),
+  metadata: z.record(z.string(), z.unknown()),
+  activeRunId: z.string().optional(),
+  openRunId: z.string().optional(),
+  latestRunId: z.string().optional(),
+  createdAt: z.number().int().nonnegative(),
+  updatedAt: z.number().int().nonnegative(),
+});
+export type Thread = z.infer<typeof threadSchema>;

@@ -1,0 +1,10 @@
+export { abortableSleep } from './abortable-sleep';
+export { createDeferred } from './deferred';
+export type { Deferred } from './deferred';
+export { createControllableTool } from './controllable-tool';
+export type { ControllableTool } from './controllable-tool';
+export { freePort, startRedisServer } from './redis-server';
+export type { RedisServerHandle, StartRedisOptions } from './redis-server';
+export { countExecutions, echoTool, failingTool, pendingTool, slowTool } from './sample-tools';
+export { createScriptedModel } from './scripted-model';
+export type { ScriptedModel, ScriptedTurn, ScriptedTurnSource } from './scripted-model';
