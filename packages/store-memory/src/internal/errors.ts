@@ -1,0 +1,9 @@
+import { AwakenError } from '@awaken/contract';
+
+export function notFound(what: string, id: string): AwakenError {
+  return new AwakenError('not_found', `${what} ${id} not found`, { details: { id } });
+}
+
+export function conflict(message: string, details?: Record<string, unknown>): AwakenError {
+  return new AwakenError('conflict', message, details === undefined ? {} : { details });
+}
