@@ -37,7 +37,11 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   event('reasoning_end', { messageId: z.string() }),
   event('tool_call_start', { toolCallId: z.string(), toolName: z.string() }),
   event('tool_call_args_delta', { toolCallId: z.string(), delta: z.string() }),
-  event('tool_call_ready', { toolCallId: z.string(), toolName: z.string(), arguments: z.unknown() }),
+  event('tool_call_ready', {
+    toolCallId: z.string(),
+    toolName: z.string(),
+    arguments: z.unknown().optional(),
+  }),
   event('tool_call_suspended', { toolCallId: z.string(), toolName: z.string(), ticket: suspendTicketSchema }),
   event('tool_call_resumed', { toolCallId: z.string(), decision: toolCallDecisionSchema }),
   event('tool_call_done', {
@@ -46,7 +50,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     status: z.enum(['succeeded', 'failed', 'cancelled']),
     result: toolResultSchema.optional(),
     /** The content committed to the tool message the model reads. */
-    content: z.unknown(),
+    content: z.unknown().optional(),
   }),
   event('inference_complete', {
     step: z.number().int().positive(),
@@ -56,7 +60,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     finishReason: z.string(),
   }),
   event('step_end', { step: z.number().int().positive() }),
-  event('state_snapshot', { state: z.record(z.string(), z.unknown()) }),
+  event('state_snapshot', { state: z.record(z.string(), z.unknown().optional()) }),
   event('run_finish', {
     status: runStatusSchema,
     termination: terminationReasonSchema,

@@ -11,7 +11,7 @@ export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
 export const toolCallResumeSchema = z.object({
   decisionId: z.string().min(1),
   action: resumeDecisionActionSchema,
-  result: z.unknown(),
+  result: z.unknown().optional(),
   reason: z.string().optional(),
   updatedAt: z.number().int().nonnegative(),
 });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /** A JSON value as it crosses a process boundary. */
-export const jsonValueSchema: z.ZodType<unknown> = z.unknown();
+export const jsonValueSchema = z.unknown().optional();
 
 /** A JSON Schema document (draft 2020-12 subset) describing an expected decision payload. */
-export const jsonSchemaSchema = z.record(z.string(), z.unknown());
+export const jsonSchemaSchema = z.record(z.string(), z.unknown().optional());
 export type JsonSchema = z.infer<typeof jsonSchemaSchema>;
 
 /**
@@ -16,7 +16,7 @@ export const suspensionSchema = z.object({
   id: z.string().min(1),
   action: z.string().min(1),
   message: z.string(),
-  parameters: z.unknown(),
+  parameters: z.unknown().optional(),
   responseSchema: jsonSchemaSchema.optional(),
 });
 export type Suspension = z.infer<typeof suspensionSchema>;
@@ -25,7 +25,7 @@ export type Suspension = z.infer<typeof suspensionSchema>;
 export const pendingToolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: z.unknown(),
+  arguments: z.unknown().optional(),
 });
 export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
 

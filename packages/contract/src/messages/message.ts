@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const toolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: z.unknown(),
+  arguments: z.unknown().optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
@@ -29,7 +29,7 @@ export const toolMessageSchema = z.object({
   toolCallId: z.string().min(1),
   toolName: z.string(),
   outcome: z.enum(['succeeded', 'failed', 'cancelled']),
-  content: z.unknown(),
+  content: z.unknown().optional(),
 });
 
 export const messageSchema = z.discriminatedUnion('role', [

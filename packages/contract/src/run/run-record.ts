@@ -32,7 +32,7 @@ export const runRecordSchema = z.object({
   waiting: runWaitingStateSchema.optional(),
   steps: z.number().int().nonnegative(),
   usage: tokenUsageSchema,
-  state: z.record(z.string(), z.unknown()),
+  state: z.record(z.string(), z.unknown().optional()),
   inputRange: seqRangeSchema.optional(),
   outputRange: seqRangeSchema.optional(),
   /** The final assistant text, once done. */

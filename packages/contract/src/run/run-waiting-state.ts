@@ -8,7 +8,7 @@ export const runWaitingTicketSchema = z.object({
   toolName: z.string(),
   action: z.string(),
   message: z.string(),
-  arguments: z.unknown(),
+  arguments: z.unknown().optional(),
   parameters: z.unknown().optional(),
   responseSchema: jsonSchemaSchema.optional(),
   resumeMode: toolCallResumeModeSchema,

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const threadSchema = z.object({
   id: z.string().min(1),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown().optional()),
   activeRunId: z.string().optional(),
   openRunId: z.string().optional(),
   latestRunId: z.string().optional(),

@@ -13,7 +13,7 @@ export const toolCallStateSchema = z.object({
   callId: z.string().min(1),
   toolName: z.string(),
   /** The arguments the model produced (before any resume mode rewrote them). */
-  arguments: z.unknown(),
+  arguments: z.unknown().optional(),
   status: toolCallStatusSchema,
   /** The step (1-based) whose assistant turn produced this call. */
   step: z.number().int().positive(),

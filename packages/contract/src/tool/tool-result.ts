@@ -9,8 +9,8 @@ const TOOL_RESULT_MARKER = Symbol.for('awaken.tool-result');
  * with the given suspension.
  */
 export const toolResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('success'), output: z.unknown() }),
-  z.object({ status: z.literal('warning'), output: z.unknown(), message: z.string() }),
+  z.object({ status: z.literal('success'), output: z.unknown().optional() }),
+  z.object({ status: z.literal('warning'), output: z.unknown().optional(), message: z.string() }),
   z.object({ status: z.literal('error'), message: z.string(), output: z.unknown().optional() }),
   z.object({
     status: z.literal('pending'),
