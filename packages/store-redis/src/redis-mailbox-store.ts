@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ClaimProof,
+  type EnqueueDispatchInput,
+  type MailboxInterrupt,
+  type MailboxStore,
+  type Page,
+  type PageRequest,
+  type RunDispatch,
+  type RunDispatchResult,
+  type RunDispatchStatus,
+  enqueueDispatchInputSchema,
+  parseWith,
+  runDispatchResultSchema,
+} from '@awaken/contract';
+import type { Redis } from 'ioredis';
+import { decodeDispatch, decodeDispatchList } from './internal/dispatch-codec';
+import { listThreadDispatches } from './internal/list-dispatches';
+import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
+import { toStoreError } from './internal/redis-error';
+import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
+import { uuidV7 } from './internal/uuid-v7';
+
+export interface RedisMailboxStoreOptions {
+  /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
+  redis: RedisInput;
+  /** Key prefix; default `awaken`. Stores with different prefixes never see each other's keys. */
+  prefix?: string;
+}
+
+const PURGE_BATCH = 500;
+
+/**
+ * The seed 002 MailboxStore on Redis. Every operation is one Lua script, so it is atomic; lease
+ * deadlines and timestamps come from Redis `TIME`; claim, reclaim and purge use sorted-set indexes
+ * (never KEYS/SCAN). Claimant writes are fenced by claim token, lease and thread epoch.
+ * Durability is Redis's: run it with `appendonly yes` (see README).
+ */
+export class RedisMailboxStore implements MailboxStore {
+  readonly redis: Redis;
+  readonly prefix: string;
+  readonly #owned: boolean;
+
+  constructor(options: RedisMailboxStoreOptions) {
+    const { client, owned } = resolveRedis(options.redis);
+    this.redis = client;
+    this.#owned = owned;
+    this.prefix = normalizePrefix(options.prefix);
+  }
+
+  async now(): Promise<number> {
+    try {
+      const [seconds, micros] = await this.redis.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
+    const parsed = parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
+    const reply = await this.#run(S.enqueue, [
+      parsed.dispatchId ?? uuidV7(),
+      parsed.threadId,
+      parsed.runId,
+      parsed.priority,
+      parsed.dedupeKey ?? '',
+      parsed.availableAt ?? '',
+      parsed.maxAttempts,
+    ]);
+    return decodeDispatch(reply);
+  }
+
+  async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
+    if (input.limit <= 0) return [];
+    const reply = await this.#run(S.claim, [
+      input.workerId,
+      Math.floor(input.limit),
+      Math.ceil(input.leaseMs),
+      randomUUID(),
+    ]);
+    return decodeDispatchList(reply);
+  }
+
+  async claimDispatch(input: {
+    dispatchId: string;
+    workerId: string;
+    leaseMs: number;
+  }): Promise<RunDispatch | null> {
+    const args = [input.dispatchId, input.workerId, Math.ceil(input.leaseMs), randomUUID()];
+    const reply = await this.#run(S.claimDispatch, args);
+    return reply ? decodeDispatch(reply) : null;
+  }
+
+  async ack(proof: ClaimProof): Promise<RunDispatch> {
+    return decodeDispatch(await this.#run(S.ack, [proof.dispatchId, proof.claimToken]));
+  }
+
+  async nack(proof: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
+    const args = [proof.dispatchId, proof.claimToken, proof.error, proof.retryAt ?? ''];
+    return decodeDispatch(await this.#run(S.nack, args));
+  }
+
+  async deadLetter(proof: ClaimProof & { error: string }): Promise<RunDispatch> {
+    return decodeDispatch(await this.#run(S.deadLetter, [proof.dispatchId, proof.claimToken, proof.error]));
+  }
+
+  async cancel(dispatchId: string): Promise<RunDispatch> {
+    return decodeDispatch(await this.#run(S.cancel, [dispatchId]));
+  }
+
+  async extendLease(proof: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
+    const args = [proof.dispatchId, proof.claimToken, Math.ceil(proof.leaseMs)];
+    return decodeDispatch(await this.#run(S.extendLease, args));
+  }
+
+  async interrupt(threadId: string): Promise<MailboxInterrupt> {
+    const [epoch, count, active] = (await this.#run(S.interrupt, [threadId])) as [number, number, unknown];
+    return {
+      newDispatchEpoch: Number(epoch),
+      supersededCount: Number(count),
+      ...(active ? { activeDispatch: decodeDispatch(active) } : {}),
+    };
+  }
+
+  async supersedeClaimed(dispatchId: string): Promise<RunDispatch> {
+    return decodeDispatch(await this.#run(S.supersedeClaimed, [dispatchId]));
+  }
+
+  async recordDispatchStart(proof: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
+    const args = [proof.dispatchId, proof.claimToken, proof.dispatchInstanceId];
+    return decodeDispatch(await this.#run(S.recordDispatchStart, args));
+  }
+
+  async recordRunResult(proof: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
+    const result = parseWith(runDispatchResultSchema, proof.result, 'run result');
+    const absent = '\0';
+    const args = [
+      proof.dispatchId,
+      proof.claimToken,
+      'dispatchInstanceId',
+      result.dispatchInstanceId,
+      'runStatus',
+      result.status,
+      'termination',
+      result.termination === undefined ? absent : JSON.stringify(result.termination),
+      'runResponse',
+      result.response ?? absent,
+      'runError',
+      result.error ?? absent,
+    ];
+    return decodeDispatch(await this.#run(S.recordRunResult, args));
+  }
+
+  async loadDispatch(dispatchId: string): Promise<RunDispatch | null> {
+    try {
+      const flat = await this.redis.hgetall(`${this.prefix}d:${dispatchId}`);
+      if (Object.keys(flat).length === 0) return null;
+      return decodeDispatch(Object.entries(flat).flat());
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  listDispatches(
+    threadId: string,
+    query: PageRequest & { status?: RunDispatchStatus[] } = {},
+  ): Promise<Page<RunDispatch>> {
+    return listThreadDispatches(this.redis, this.prefix, threadId, query);
+  }
+
+  async threadEpoch(threadId: string): Promise<number> {
+    try {
+      return Number((await this.redis.hget(`${this.prefix}t:${threadId}`, 'epoch')) ?? 0);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async reclaimExpiredLeases(input: { limit?: number } = {}): Promise<RunDispatch[]> {
+    return decodeDispatchList(await this.#run(S.reclaim, [Math.max(1, input.limit ?? 100)]));
+  }
+
+  async purgeTerminal(input: { olderThan: number }): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const purged = Number(await this.#run(S.purge, [Math.floor(input.olderThan), PURGE_BATCH]));
+      total += purged;
+      if (purged < PURGE_BATCH) return total;
+    }
+  }
+
+  /** Closes the connection if the store created it. */
+  async close(): Promise<void> {
+    if (this.#owned) await closeRedis(this.redis);
+  }
+
+  #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
+    return script.run(this.redis, [], [this.prefix, ...args]);
+  }
+}
+
+/** Creates a {@link RedisMailboxStore}. */
+export function createRedisMailboxStore(options: RedisMailboxStoreOptions): RedisMailboxStore {
+  return new RedisMailboxStore(options);
+}
