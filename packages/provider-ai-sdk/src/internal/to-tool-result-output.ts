@@ -1,0 +1,40 @@
+import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import { AwakenError, type ToolMessage } from '@awaken/contract';
+import { toJsonValue, toReadableText } from './to-json-value';
+
+/** What the model reads for a call whose result was never recorded (see `toPrompt`). */
+export const MISSING_RESULT_TEXT = 'The tool call has no result: it did not complete and will not run.';
+
+const CANCELLED_TEXT = 'The tool call was cancelled and did not run.';
+
+/**
+ * Maps one tool message to the V3 tool result output the provider sends to the model.
+ *
+ * - `succeeded`: a string becomes `text`, anything else `json` (the AI SDK's own convention);
+ * - `failed`: `error-text` / `error-json`, so providers that flag errors (Anthropic `is_error`) do so;
+ * - `cancelled`: `execution-denied` with a reason that says the call did not run and why. Every AI SDK
+ *   provider renders it as text the model reads; it is what `generateText` itself sends for a denial.
+ */
+export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolResultOutput {
+  switch (message.outcome) {
+    case 'succeeded':
+      return typeof message.content === 'string'
+        ? { type: 'text', value: message.content }
+        : { type: 'json', value: toJsonValue(message.content) };
+    case 'failed':
+      return typeof message.content === 'string'
+        ? { type: 'error-text', value: message.content }
+        : { type: 'error-json', value: toJsonValue(message.content) };
+    case 'cancelled': {
+      const reason = toReadableText(message.content).trim();
+      return {
+        type: 'execution-denied',
+        reason: reason === '' ? CANCELLED_TEXT : `${CANCELLED_TEXT} Reason: ${reason}`,
+      };
+    }
+    default: {
+      const unknownOutcome: never = message.outcome;
+      throw new AwakenError('internal', `unknown tool outcome ${String(unknownOutcome)}`);
+    }
+  }
+}
