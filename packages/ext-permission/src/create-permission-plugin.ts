@@ -1,0 +1,134 @@
+import type { Plugin, PluginStateAccess, ToolGateContext, ToolGateDecision } from '@awaken/contract';
+import {
+  type PermissionDecision,
+  type PermissionPolicy,
+  type PermissionRuntimeRules,
+  createPermissionPolicy,
+} from './create-permission-policy';
+import {
+  PERMISSION_SUSPENSION_PREFIX,
+  buildApprovalSuspension,
+  permissionApprovalSchema,
+  refusalReason,
+} from './permission-approval';
+import type { PermissionConfigInput } from './permission-config';
+import {
+  PERMISSION_STATE_KEYS,
+  addUnique,
+  permissionApprovedCallsKey,
+  permissionOverridesKey,
+  permissionRunGrantsKey,
+  permissionThreadGrantsKey,
+} from './permission-state';
+
+/** The plugin id; one permission plugin per agent. */
+export const PERMISSION_PLUGIN_ID = 'permission';
+
+/** A permission plugin, with its compiled policy for inspection. */
+export interface PermissionPlugin extends Plugin {
+  readonly policy: PermissionPolicy;
+}
+
+const SIMPLE_NAME = /^[A-Za-z0-9_.:@-]+$/;
+
+/** A rule matching exactly `toolName` (a regex literal when the name has pattern characters). */
+function exactRuleFor(toolName: string): string {
+  if (SIMPLE_NAME.test(toolName)) return toolName;
+  return `/${toolName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`;
+}
+
+function runtimeRulesOf(state: PluginStateAccess): PermissionRuntimeRules {
+  const threadGrants = state.get(permissionThreadGrantsKey);
+  const runGrants = state.get(permissionRunGrantsKey);
+  return {
+    overrides: state.get(permissionOverridesKey),
+    grants: runGrants.length === 0 ? threadGrants : [...threadGrants, ...runGrants],
+  };
+}
+
+/**
+ * Creates the permission plugin (seed 002 ask mode). Every rule is parsed now; an invalid rule throws
+ * `AwakenError('invalid_config')` naming it, its position and the reason.
+ *
+ * - ToolGate: allow → `allow`; deny → `block` naming the rule (the model is told and the run goes on,
+ *   unless `denyEndsRun`); ask → `suspend` with a `confirm` ticket replayed on approval.
+ * - On replay after its own ticket: approved → the rules are checked again (a deny added meanwhile
+ *   still wins), else allow; declined or cancelled → `cancel` with the refusal and the human's reason;
+ *   `remember: 'always'` keeps an allow for that tool (thread or run scope, see `rememberScope`), which
+ *   turns later asks for it into allows but never overrides a deny.
+ * - BeforeInference: tools every call of which would be denied are removed from the model's tool list.
+ */
+export function createPermissionPlugin(config: PermissionConfigInput = {}): PermissionPlugin {
+  const policy = createPermissionPolicy(config);
+  const grantsKey =
+    policy.config.rememberScope === 'run' ? permissionRunGrantsKey : permissionThreadGrantsKey;
+
+  function block(decision: PermissionDecision): ToolGateDecision {
+    return {
+      type: 'block',
+      reason: `Permission denied: ${decision.reason}`,
+      continueRun: !policy.config.denyEndsRun,
+    };
+  }
+
+  function replayOwnTicket(context: ToolGateContext): ToolGateDecision {
+    const resume = context.resume!;
+    const call = context.call;
+    if (resume.action === 'cancel')
+      return { type: 'cancel', reason: refusalReason(call.name, resume.reason) };
+    const approval = permissionApprovalSchema.safeParse(resume.result);
+    if (!approval.success)
+      return { type: 'cancel', reason: refusalReason(call.name, 'the approval answer was not understood') };
+    if (!approval.data.approved)
+      return { type: 'cancel', reason: refusalReason(call.name, approval.data.reason ?? resume.reason) };
+    const decision = policy.evaluate(call, runtimeRulesOf(context.state));
+    if (decision.behavior === 'deny') return block(decision);
+    addUnique(context.state, permissionApprovedCallsKey, call.id);
+    if (approval.data.remember === 'always') addUnique(context.state, grantsKey, exactRuleFor(call.name));
+    return { type: 'allow' };
+  }
+
+  function toolGate(context: ToolGateContext): ToolGateDecision {
+    const ticket = context.ticket;
+    if (
+      context.resume !== undefined &&
+      ticket?.suspension.action === 'confirm' &&
+      ticket.suspension.id === `${PERMISSION_SUSPENSION_PREFIX}${context.call.id}`
+    )
+      return replayOwnTicket(context);
+    const decision = policy.evaluate(context.call, runtimeRulesOf(context.state));
+    switch (decision.behavior) {
+      case 'allow':
+        return { type: 'allow' };
+      case 'deny':
+        return block(decision);
+      case 'ask':
+        // Approved earlier in this run (the call is replayed again, e.g. after the tool's own suspension).
+        if (context.state.get(permissionApprovedCallsKey).includes(context.call.id)) return { type: 'allow' };
+        return {
+          type: 'suspend',
+          suspension: buildApprovalSuspension(context.call, decision),
+          resumeMode: 'replay_tool_call',
+        };
+      default: {
+        const exhaustive: never = decision.behavior;
+        throw new Error(`unknown permission behavior ${String(exhaustive)}`);
+      }
+    }
+  }
+
+  return {
+    id: PERMISSION_PLUGIN_ID,
+    stateKeys: PERMISSION_STATE_KEYS,
+    policy,
+    hooks: {
+      beforeInference(context) {
+        const rules = runtimeRulesOf(context.state);
+        context.request.tools = context.request.tools.filter(
+          (tool) => !policy.isDeniedUnconditionally(tool.name, rules),
+        );
+      },
+      toolGate,
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { parseRule } from './parse-rule';
+
+/** What a rule (or the default) says about a call. */
+export const permissionBehaviorSchema = z.enum(['allow', 'ask', 'deny']);
+export type PermissionBehavior = z.infer<typeof permissionBehaviorSchema>;
+
+const ruleTextSchema = z
+  .string()
+  .min(1)
+  .superRefine((text, context) => {
+    const result = parseRule(text);
+    if (!result.ok)
+      context.addIssue({
+        code: 'custom',
+        message: `${result.error.reason} (position ${result.error.position} of ${JSON.stringify(text)})`,
+      });
+  });
+
+/** One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches. */
+export const permissionRuleConfigSchema = z.object({
+  tool: ruleTextSchema,
+  behavior: permissionBehaviorSchema,
+});
+export type PermissionRuleConfig = z.infer<typeof permissionRuleConfigSchema>;
+
+/**
+ * The permission plugin's configuration (per agent).
+ * - `defaultBehavior` applies when no rule matches (default `ask`).
+ * - `denyEndsRun`: a denied call ends the run `blocked` instead of telling the model (default false).
+ * - `primaryArguments`: per exact tool name, the field path `Tool(glob)` rules match against, e.g.
+ *   `{ Bash: 'command', Edit: 'file.path' }`.
+ * - `rememberScope`: where a `remember: 'always'` approval is kept — the `thread` (default: later runs
+ *   of the thread are not asked again) or only the current `run`.
+ */
+export const permissionConfigSchema = z
+  .object({
+    defaultBehavior: permissionBehaviorSchema.default('ask'),
+    rules: z.array(permissionRuleConfigSchema).default([]),
+    denyEndsRun: z.boolean().default(false),
+    primaryArguments: z.record(z.string(), z.string().min(1)).default({}),
+    rememberScope: z.enum(['run', 'thread']).default('thread'),
+  })
+  .strict();
+export type PermissionConfig = z.infer<typeof permissionConfigSchema>;
+export type PermissionConfigInput = z.input<typeof permissionConfigSchema>;

@@ -1,0 +1,68 @@
+import { type PluginStateAccess, type StateKey, defineStateKey } from '@awaken/contract';
+import { z } from 'zod';
+import { parseRuleOrThrow } from './parse-rule';
+import { type PermissionRuleConfig, permissionRuleConfigSchema } from './permission-config';
+
+const ruleListSchema = z.array(permissionRuleConfigSchema);
+const textListSchema = z.array(z.string());
+
+/** Run-scoped rules added at run time (persistent, so they survive a suspension and a cold resume). */
+export const permissionOverridesKey: StateKey<PermissionRuleConfig[]> = defineStateKey({
+  name: 'permission.overrides',
+  scope: 'run',
+  persistent: true,
+  initial: () => [],
+  schema: ruleListSchema,
+});
+
+/** `remember: 'always'` approvals kept for the whole thread (rule texts). */
+export const permissionThreadGrantsKey: StateKey<string[]> = defineStateKey({
+  name: 'permission.grants',
+  scope: 'thread',
+  persistent: true,
+  initial: () => [],
+  schema: textListSchema,
+});
+
+/** `remember: 'always'` approvals kept for the current run only (with `rememberScope: 'run'`). */
+export const permissionRunGrantsKey: StateKey<string[]> = defineStateKey({
+  name: 'permission.grants',
+  scope: 'run',
+  persistent: true,
+  initial: () => [],
+  schema: textListSchema,
+});
+
+/** Ids of calls a human approved in this run, so a later replay of the same call is not asked again. */
+export const permissionApprovedCallsKey: StateKey<string[]> = defineStateKey({
+  name: 'permission.approvedCalls',
+  scope: 'run',
+  persistent: true,
+  initial: () => [],
+  schema: textListSchema,
+});
+
+/** Every state key the permission plugin reads or writes. */
+export const PERMISSION_STATE_KEYS = [
+  permissionOverridesKey,
+  permissionThreadGrantsKey,
+  permissionRunGrantsKey,
+  permissionApprovedCallsKey,
+] as const;
+
+/**
+ * Adds run-scoped rules from any hook (`addPermissionRules(context.state, [...])`). They join the
+ * configured rules under the same precedence (deny > ask > allow), from the next ToolGate on, and
+ * are checkpointed with the run. Each rule is parsed now: a malformed one throws
+ * `AwakenError('invalid_config')` and nothing is added.
+ */
+export function addPermissionRules(state: PluginStateAccess, rules: readonly PermissionRuleConfig[]): void {
+  for (const rule of rules) parseRuleOrThrow(rule.tool, 'override rule');
+  const parsed = ruleListSchema.parse(rules.map((rule) => ({ tool: rule.tool, behavior: rule.behavior })));
+  state.update(permissionOverridesKey, (current) => [...current, ...parsed]);
+}
+
+/** Adds `value` to a list-valued key unless it is already there. */
+export function addUnique(state: PluginStateAccess, key: StateKey<string[]>, value: string): void {
+  state.update(key, (current) => (current.includes(value) ? current : [...current, value]));
+}
