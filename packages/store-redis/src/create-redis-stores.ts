@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
+import { RedisDecisionInbox } from './redis-decision-inbox';
+import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunEventLog } from './redis-run-event-log';
+import { RedisThreadRunStore } from './redis-thread-run-store';
+
+export interface RedisStoresOptions {
+  /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
+  redis: RedisInput;
+  /** Key prefix shared by the four stores; default `awaken`. Use one per tenant or test. */
+  prefix?: string;
+  /** How long the event log of a finished run is kept; default one day. */
+  finishedEventLogTtlMs?: number;
+}
+
+/** The four Redis stores over one shared command connection. */
+export interface RedisStores {
+  redis: Redis;
+  prefix: string;
+  mailbox: RedisMailboxStore;
+  threadRuns: RedisThreadRunStore;
+  eventLog: RedisRunEventLog;
+  decisions: RedisDecisionInbox;
+  /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates every Redis store on one command connection. The event log's blocking reads and the inbox's
+ * subscriptions each use their own duplicated connections, opened on first use.
+ */
+export function createRedisStores(options: RedisStoresOptions): RedisStores {
+  const { client, owned } = resolveRedis(options.redis);
+  const prefix = normalizePrefix(options.prefix);
+  const eventLog = new RedisRunEventLog({
+    redis: client,
+    prefix,
+    finishedTtlMs: options.finishedEventLogTtlMs,
+  });
+  const decisions = new RedisDecisionInbox({ redis: client, prefix });
+  return {
+    redis: client,
+    prefix,
+    mailbox: new RedisMailboxStore({ redis: client, prefix }),
+    threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
+    eventLog,
+    decisions,
+    async close() {
+      await Promise.all([eventLog.close(), decisions.close()]);
+      if (owned) await closeRedis(client);
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export { createRedisStores } from './create-redis-stores';
+export type { RedisStores, RedisStoresOptions } from './create-redis-stores';
+export { RedisMailboxStore, createRedisMailboxStore } from './redis-mailbox-store';
+export type { RedisMailboxStoreOptions } from './redis-mailbox-store';
+export { RedisThreadRunStore, createRedisThreadRunStore } from './redis-thread-run-store';
+export type { RedisThreadRunStoreOptions } from './redis-thread-run-store';
+export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log';
+export type { RedisRunEventLogOptions } from './redis-run-event-log';
+export { RedisDecisionInbox, createRedisDecisionInbox } from './redis-decision-inbox';
+export type { RedisDecisionInboxOptions } from './redis-decision-inbox';
+export { MAILBOX_LUA } from './mailbox-lua-sources';
+export type { RedisInput } from './internal/redis-connection';

@@ -1,0 +1,32 @@
+import { defineLuaScript } from './lua-script';
+
+/**
+ * ARGV: prefix, runId, firstSeq, eventJson... Keys: `P ev:<run>` (a stream, entry id `0-<seq>`,
+ * field `e`) and `P ev:<run>:meta` (hash: `last` seq, `finished`). Rejects a batch that does not
+ * continue the stored last seq, before writing anything.
+ */
+export const APPEND_EVENTS = defineLuaScript(`
+local stream = ARGV[1] .. 'ev:' .. ARGV[2]
+local meta = stream .. ':meta'
+local first = tonumber(ARGV[3])
+local last = tonumber(redis.call('HGET', meta, 'last') or '0')
+if first ~= last + 1 then
+  return redis.error_reply('AWAKEN conflict event log of run ' .. ARGV[2] .. ' is at seq ' .. last ..
+    ', append starts at ' .. first)
+end
+for i = 4, #ARGV do
+  redis.call('XADD', stream, '0-' .. string.format('%.0f', first + i - 4), 'e', ARGV[i])
+end
+redis.call('HSET', meta, 'last', string.format('%.0f', first + #ARGV - 4))
+return 1
+`);
+
+/** ARGV: prefix, runId, ttlMs. Marks the log finished and lets both keys expire. */
+export const FINISH_LOG = defineLuaScript(`
+local stream = ARGV[1] .. 'ev:' .. ARGV[2]
+local meta = stream .. ':meta'
+redis.call('HSET', meta, 'finished', '1')
+redis.call('PEXPIRE', meta, ARGV[3])
+redis.call('PEXPIRE', stream, ARGV[3])
+return 1
+`);

@@ -1,0 +1,38 @@
+/**
+ * Lua shared by the thread/run scripts. ARGV[1] is the key prefix. Key layout (P = prefix):
+ *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
+ *                        latestRunId, createdAt, updatedAt
+ *   P th:<id>:m   list   the message log, one MessageRecord JSON per entry (seq = index + 1)
+ *   P th:<id>:r   zset   the thread's run ids by creation seq
+ *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status
+ *   P threads     zset   thread ids by creation seq
+ *   P tseq        string creation counter
+ * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
+ * round numbers to 14 digits); the scripts only compare versions, counts and ids.
+ */
+export const THREAD_PRELUDE = `
+local P = ARGV[1]
+local function num(n) return string.format('%.0f', n) end
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
+local function thkey(id) return P .. 'th:' .. id end
+local function runkey(id) return P .. 'run:' .. id end
+
+-- Appends message bodies (JSON objects without threadId/seq/createdAt) and returns the records.
+local function append_messages(thread, thread_json, bodies, now)
+  local log = thkey(thread) .. ':m'
+  local seq = redis.call('LLEN', log)
+  local records = {}
+  for _, body in ipairs(bodies) do
+    seq = seq + 1
+    local record = '{"threadId":' .. thread_json .. ',"seq":' .. num(seq) .. ',"createdAt":' .. num(now) ..
+      ',' .. string.sub(body, 2)
+    table.insert(records, record)
+  end
+  if #records > 0 then redis.call('RPUSH', log, unpack(records)) end
+  return records
+end
+`;

@@ -1,0 +1,101 @@
+import { defineLuaScript } from '../lua-script';
+import { THREAD_PRELUDE } from './prelude';
+
+/** ARGV: prefix, threadId, metadataJson. */
+const CREATE_THREAD = `${THREAD_PRELUDE}
+local id = ARGV[2]
+if redis.call('EXISTS', thkey(id)) == 1 then return fail('conflict', 'thread ' .. id .. ' already exists') end
+local now = now_ms()
+redis.call('HSET', thkey(id), 'id', id, 'metadata', ARGV[3], 'state', '{}', 'createdAt', num(now), 'updatedAt', num(now))
+redis.call('ZADD', P .. 'threads', redis.call('INCR', P .. 'tseq'), id)
+return redis.call('HGETALL', thkey(id))
+`;
+
+/** ARGV: prefix, threadId, metadataJson. */
+const UPDATE_METADATA = `${THREAD_PRELUDE}
+local id = ARGV[2]
+if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
+redis.call('HSET', thkey(id), 'metadata', ARGV[3], 'updatedAt', num(now_ms()))
+return redis.call('HGETALL', thkey(id))
+`;
+
+/** ARGV: prefix, threadId. Returns 1 when deleted, 0 when unknown. */
+const DELETE_THREAD = `${THREAD_PRELUDE}
+local id = ARGV[2]
+if redis.call('EXISTS', thkey(id)) == 0 then return 0 end
+for _, run in ipairs(redis.call('ZRANGE', thkey(id) .. ':r', 0, -1)) do redis.call('DEL', runkey(run)) end
+redis.call('DEL', thkey(id), thkey(id) .. ':m', thkey(id) .. ':r')
+redis.call('ZREM', P .. 'threads', id)
+return 1
+`;
+
+/** ARGV: prefix, threadId, threadIdJson, expectedLength, body... Returns the record JSONs. */
+const APPEND_MESSAGES = `${THREAD_PRELUDE}
+local id, expected = ARGV[2], tonumber(ARGV[4])
+if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
+local length = redis.call('LLEN', thkey(id) .. ':m')
+if length ~= expected then
+  return fail('stale_append', 'thread ' .. id .. ' has ' .. length .. ' messages, expected ' .. expected)
+end
+local now = now_ms()
+local records = append_messages(id, ARGV[3], { unpack(ARGV, 5) }, now)
+redis.call('HSET', thkey(id), 'updatedAt', num(now))
+return records
+`;
+
+/** ARGV: prefix, runId, threadId, runJson, status. */
+const CREATE_RUN = `${THREAD_PRELUDE}
+local run, thread = ARGV[2], ARGV[3]
+if redis.call('EXISTS', thkey(thread)) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
+if redis.call('EXISTS', runkey(run)) == 1 then return fail('conflict', 'run ' .. run .. ' already exists') end
+redis.call('HSET', runkey(run), 'json', ARGV[4], 'version', '0', 'threadId', thread, 'status', ARGV[5])
+redis.call('ZADD', thkey(thread) .. ':r', redis.call('INCR', P .. 'tseq'), run)
+redis.call('HSET', thkey(thread), 'latestRunId', run, 'updatedAt', num(now_ms()))
+return 1
+`;
+
+/**
+ * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
+ * threadStateJson | '' (keep), body... Everything is checked before anything is written.
+ */
+const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
+local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
+local tk = thkey(thread)
+if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
+local stored = redis.call('HMGET', runkey(run), 'version', 'threadId')
+if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
+if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
+local length = redis.call('LLEN', tk .. ':m')
+if length ~= expected then
+  return fail('stale_append', 'thread ' .. thread .. ' has ' .. length .. ' messages, expected ' .. expected)
+end
+if tonumber(stored[1]) + 1 ~= version then
+  return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
+end
+local now = now_ms()
+local records = append_messages(thread, ARGV[3], { unpack(ARGV, 10) }, now)
+redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
+local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
+if status == 'running' then
+  redis.call('HSET', tk, 'activeRunId', run)
+  if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
+elseif status == 'waiting' then
+  redis.call('HSET', tk, 'openRunId', run)
+  if pointers[1] == run then redis.call('HDEL', tk, 'activeRunId') end
+elseif status == 'done' then
+  if pointers[1] == run then redis.call('HDEL', tk, 'activeRunId') end
+  if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
+end
+if ARGV[9] ~= '' then redis.call('HSET', tk, 'state', ARGV[9]) end
+redis.call('HSET', tk, 'updatedAt', num(now))
+return records
+`;
+
+export const THREAD_SCRIPTS = {
+  createThread: defineLuaScript(CREATE_THREAD),
+  updateMetadata: defineLuaScript(UPDATE_METADATA),
+  deleteThread: defineLuaScript(DELETE_THREAD),
+  appendMessages: defineLuaScript(APPEND_MESSAGES),
+  createRun: defineLuaScript(CREATE_RUN),
+  commitCheckpoint: defineLuaScript(COMMIT_CHECKPOINT),
+} as const;
