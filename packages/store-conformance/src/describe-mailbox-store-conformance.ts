@@ -1,0 +1,39 @@
+import type { MailboxStore } from '@awaken/contract';
+import { describe } from 'vitest';
+import type { StoreHarness } from './harness';
+import { availableAtSpec } from './mailbox/available-at.spec';
+import { claimOrderingSpec } from './mailbox/claim-ordering.spec';
+import { concurrencySpec } from './mailbox/concurrency.spec';
+import { dedupeSpec } from './mailbox/dedupe.spec';
+import { enqueueSpec } from './mailbox/enqueue.spec';
+import { fencingSpec } from './mailbox/fencing.spec';
+import { interruptSpec } from './mailbox/interrupt.spec';
+import { lifecycleSpec } from './mailbox/lifecycle.spec';
+import { listSpec } from './mailbox/list.spec';
+import { nackBackoffSpec } from './mailbox/nack-backoff.spec';
+import { oneClaimPerThreadSpec } from './mailbox/one-claim-per-thread.spec';
+import { purgeSpec } from './mailbox/purge.spec';
+import { reclaimSpec } from './mailbox/reclaim.spec';
+import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
+import { createSuiteContext } from './suite-context';
+
+/** Registers every MailboxStore conformance test for `harness`; call it from the backend's test file. */
+export function describeMailboxStoreConformance(harness: StoreHarness<MailboxStore>): void {
+  describe(`MailboxStore conformance: ${harness.name}`, () => {
+    const ctx = createSuiteContext(harness);
+    enqueueSpec(ctx);
+    dedupeSpec(ctx);
+    claimOrderingSpec(ctx);
+    availableAtSpec(ctx);
+    oneClaimPerThreadSpec(ctx);
+    lifecycleSpec(ctx);
+    fencingSpec(ctx);
+    interruptSpec(ctx);
+    reclaimSpec(ctx);
+    nackBackoffSpec(ctx);
+    runtimeProjectionSpec(ctx);
+    listSpec(ctx);
+    purgeSpec(ctx);
+    concurrencySpec(ctx);
+  });
+}

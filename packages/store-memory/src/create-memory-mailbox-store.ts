@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AwakenError,
+  type MailboxStore,
+  type RunDispatch,
+  enqueueDispatchInputSchema,
+  isTerminalDispatchStatus,
+  parseWith,
+  runDispatchResultSchema,
+} from '@awaken/contract';
+import { clone } from './internal/clone';
+import { type MemoryStoreOptions, storeClock } from './internal/clock';
+import { afterFailedAttempt, updated } from './internal/dispatch-updates';
+import { conflict, notFound } from './internal/errors';
+import { fence } from './internal/fence';
+import { createMailboxState, dedupeIndexKey } from './internal/mailbox-state';
+import { decodeCursor, pageLimit, toPage } from './internal/paging';
+import { selectClaimable } from './internal/select-claimable';
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AwakenError('validation_failed', `${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * A {@link MailboxStore} in process memory. Every guarantee of the contract's MailboxStore TSDoc holds
+ * (tested by store-conformance): each operation checks and writes without yielding, so claims have
+ * exactly one winner and interrupts are atomic under any number of concurrent callers. Leases use the
+ * store's clock (`options.now`). Dispatches are lost when the process exits: use it embedded or in
+ * tests, and `@awaken/store-redis` when a crash must not lose queued work.
+ */
+export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): MailboxStore {
+  const clock = storeClock(options);
+  const state = createMailboxState();
+
+  const claimEntry = (dispatch: RunDispatch, workerId: string, leaseMs: number, at: number) =>
+    updated(dispatch, 'claimed', at, {
+      claimToken: randomUUID(),
+      claimedBy: workerId,
+      leaseUntil: at + leaseMs,
+    });
+
+  const requireEntry = (dispatchId: string) => {
+    const entry = state.entries.get(dispatchId);
+    if (entry === undefined) throw notFound('dispatch', dispatchId);
+    return entry;
+  };
+
+  return {
+    async now() {
+      return clock();
+    },
+
+    async enqueue(input) {
+      const parsed = parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
+      const at = clock();
+      const dispatchId = parsed.dispatchId ?? randomUUID();
+      if (state.entries.has(dispatchId)) throw conflict(`dispatch ${dispatchId} already exists`);
+      if (parsed.dedupeKey !== undefined) {
+        const holder = state.liveDedupeKeys.get(dedupeIndexKey(parsed.threadId, parsed.dedupeKey));
+        if (holder !== undefined) {
+          throw new AwakenError(
+            'dedupe_conflict',
+            `thread ${parsed.threadId} already has live dispatch ${holder} with dedupe key ${parsed.dedupeKey}`,
+            { details: { threadId: parsed.threadId, dedupeKey: parsed.dedupeKey, dispatchId: holder } },
+          );
+        }
+      }
+      const dispatch: RunDispatch = {
+        dispatchId,
+        threadId: parsed.threadId,
+        runId: parsed.runId,
+        priority: parsed.priority,
+        ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
+        dispatchEpoch: state.epochOf(parsed.threadId),
+        status: 'queued',
+        availableAt: parsed.availableAt ?? at,
+        attemptCount: 0,
+        maxAttempts: parsed.maxAttempts,
+        createdAt: at,
+        updatedAt: at,
+      };
+      state.insert(dispatch);
+      return clone(dispatch);
+    },
+
+    async claim(input) {
+      const limit = positiveInteger('limit', input.limit);
+      const leaseMs = positiveInteger('leaseMs', input.leaseMs);
+      const at = clock();
+      return selectClaimable(state, at, limit).map((entry) => {
+        state.write(entry, claimEntry(entry.dispatch, input.workerId, leaseMs, at));
+        return clone(entry.dispatch);
+      });
+    },
+
+    async claimDispatch(input) {
+      const leaseMs = positiveInteger('leaseMs', input.leaseMs);
+      const entry = requireEntry(input.dispatchId);
+      if (entry.dispatch.status !== 'queued' || state.claimByThread.has(entry.dispatch.threadId)) return null;
+      state.write(entry, claimEntry(entry.dispatch, input.workerId, leaseMs, clock()));
+      return clone(entry.dispatch);
+    },
+
+    async ack(proof) {
+      const at = clock();
+      const entry = fence(state, proof, at);
+      state.write(entry, updated(entry.dispatch, 'acked', at));
+      return clone(entry.dispatch);
+    },
+
+    async nack(proof) {
+      const at = clock();
+      const entry = fence(state, proof, at);
+      const next = afterFailedAttempt({
+        dispatch: entry.dispatch,
+        at,
+        error: proof.error,
+        retryAt: proof.retryAt ?? at,
+        threadEpoch: state.epochOf(entry.dispatch.threadId),
+      });
+      state.write(entry, next);
+      return clone(next);
+    },
+
+    async deadLetter(proof) {
+      const at = clock();
+      const entry = fence(state, proof, at);
+      state.write(entry, updated(entry.dispatch, 'dead_letter', at, { lastError: proof.error }));
+      return clone(entry.dispatch);
+    },
+
+    async cancel(dispatchId) {
+      const entry = requireEntry(dispatchId);
+      if (entry.dispatch.status !== 'queued') {
+        throw conflict(
+          `dispatch ${dispatchId} is ${entry.dispatch.status}; only a queued dispatch can be cancelled`,
+        );
+      }
+      state.write(entry, updated(entry.dispatch, 'cancelled', clock()));
+      return clone(entry.dispatch);
+    },
+
+    async extendLease(proof) {
+      const leaseMs = positiveInteger('leaseMs', proof.leaseMs);
+      const at = clock();
+      const entry = fence(state, proof, at);
+      state.write(entry, updated(entry.dispatch, 'claimed', at, { leaseUntil: at + leaseMs }));
+      return clone(entry.dispatch);
+    },
+
+    async interrupt(threadId) {
+      const at = clock();
+      const newDispatchEpoch = state.epochOf(threadId) + 1;
+      state.epochs.set(threadId, newDispatchEpoch);
+      let supersededCount = 0;
+      for (const entry of state.byThread.get(threadId)?.values() ?? []) {
+        if (entry.dispatch.status !== 'queued') continue;
+        state.write(entry, updated(entry.dispatch, 'superseded', at));
+        supersededCount += 1;
+      }
+      const activeId = state.claimByThread.get(threadId);
+      const active = activeId === undefined ? undefined : state.entries.get(activeId)?.dispatch;
+      return {
+        newDispatchEpoch,
+        ...(active === undefined ? {} : { activeDispatch: clone(active) }),
+        supersededCount,
+      };
+    },
+
+    async supersedeClaimed(dispatchId) {
+      const entry = requireEntry(dispatchId);
+      const { dispatch } = entry;
+      if (dispatch.status !== 'claimed')
+        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not claimed`);
+      if (dispatch.dispatchEpoch >= state.epochOf(dispatch.threadId)) {
+        throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
+      }
+      state.write(entry, updated(dispatch, 'superseded', clock()));
+      return clone(entry.dispatch);
+    },
+
+    async recordDispatchStart(proof) {
+      const at = clock();
+      const entry = fence(state, proof, at);
+      const patch = { dispatchInstanceId: proof.dispatchInstanceId, runStatus: 'running' as const };
+      state.write(entry, updated(entry.dispatch, 'claimed', at, patch));
+      return clone(entry.dispatch);
+    },
+
+    async recordRunResult(proof) {
+      const result = parseWith(runDispatchResultSchema, proof.result, 'run result');
+      const at = clock();
+      const entry = fence(state, proof, at);
+      if (result.runId !== entry.dispatch.runId) {
+        throw new AwakenError(
+          'validation_failed',
+          `run result is for run ${result.runId}, but dispatch ${proof.dispatchId} carries run ${entry.dispatch.runId}`,
+        );
+      }
+      state.write(
+        entry,
+        updated(entry.dispatch, 'claimed', at, {
+          dispatchInstanceId: result.dispatchInstanceId,
+          runStatus: result.status,
+          ...(result.termination === undefined ? {} : { termination: result.termination }),
+          ...(result.response === undefined ? {} : { runResponse: result.response }),
+          ...(result.error === undefined ? {} : { runError: result.error }),
+          completedAt: at,
+        }),
+      );
+      return clone(entry.dispatch);
+    },
+
+    async loadDispatch(dispatchId) {
+      const entry = state.entries.get(dispatchId);
+      return entry === undefined ? null : clone(entry.dispatch);
+    },
+
+    async listDispatches(threadId, query) {
+      const limit = pageLimit(query);
+      const after = decodeCursor(query?.cursor) ?? 0;
+      const entries = [...(state.byThread.get(threadId)?.values() ?? [])]
+        .filter((entry) => entry.position > after)
+        .filter((entry) => query?.status === undefined || query.status.includes(entry.dispatch.status))
+        .map((entry) => ({ position: entry.position, item: clone(entry.dispatch) }));
+      return toPage(entries, limit);
+    },
+
+    async threadEpoch(threadId) {
+      return state.epochOf(threadId);
+    },
+
+    async reclaimExpiredLeases(input) {
+      const limit = positiveInteger('limit', input?.limit ?? 1000);
+      const at = clock();
+      const reclaimed: RunDispatch[] = [];
+      for (const entry of [...state.claimed.values()]) {
+        if (reclaimed.length === limit) break;
+        const { dispatch } = entry;
+        if (dispatch.leaseUntil === undefined || at <= dispatch.leaseUntil) continue;
+        const next = afterFailedAttempt({
+          dispatch,
+          at,
+          error: `lease of ${dispatch.claimedBy ?? 'unknown worker'} expired`,
+          retryAt: at,
+          threadEpoch: state.epochOf(dispatch.threadId),
+        });
+        state.write(entry, next);
+        reclaimed.push(clone(next));
+      }
+      return reclaimed;
+    },
+
+    async purgeTerminal(input) {
+      let purged = 0;
+      for (const entry of [...state.entries.values()]) {
+        if (isTerminalDispatchStatus(entry.dispatch.status) && entry.dispatch.updatedAt < input.olderThan) {
+          state.remove(entry);
+          purged += 1;
+        }
+      }
+      return purged;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { type RunDispatch, isTerminalDispatchStatus } from '@awaken/contract';
+
+/** One stored dispatch and its insertion position (the age tie-breaker and the paging cursor). */
+export interface DispatchEntry {
+  position: number;
+  dispatch: RunDispatch;
+}
+
+/**
+ * The memory mailbox's records and the indexes derived from them. Every status change goes through
+ * `write`, which keeps the indexes (queued set, claimed set, one claim per thread, live dedupe keys)
+ * in step with the records.
+ */
+export interface MailboxState {
+  entries: Map<string, DispatchEntry>;
+  queued: Map<string, DispatchEntry>;
+  claimed: Map<string, DispatchEntry>;
+  claimByThread: Map<string, string>;
+  byThread: Map<string, Map<string, DispatchEntry>>;
+  epochs: Map<string, number>;
+  liveDedupeKeys: Map<string, string>;
+  insert(dispatch: RunDispatch): DispatchEntry;
+  write(entry: DispatchEntry, next: RunDispatch): void;
+  remove(entry: DispatchEntry): void;
+  epochOf(threadId: string): number;
+}
+
+export function dedupeIndexKey(threadId: string, dedupeKey: string): string {
+  return `${threadId}\u0000${dedupeKey}`;
+}
+
+export function createMailboxState(): MailboxState {
+  let nextPosition = 1;
+  const state: MailboxState = {
+    entries: new Map(),
+    queued: new Map(),
+    claimed: new Map(),
+    claimByThread: new Map(),
+    byThread: new Map(),
+    epochs: new Map(),
+    liveDedupeKeys: new Map(),
+
+    insert(dispatch) {
+      const entry: DispatchEntry = { position: nextPosition++, dispatch };
+      state.entries.set(dispatch.dispatchId, entry);
+      let threadEntries = state.byThread.get(dispatch.threadId);
+      if (threadEntries === undefined) {
+        threadEntries = new Map();
+        state.byThread.set(dispatch.threadId, threadEntries);
+      }
+      threadEntries.set(dispatch.dispatchId, entry);
+      index(entry, undefined);
+      return entry;
+    },
+
+    write(entry, next) {
+      const previous = entry.dispatch;
+      entry.dispatch = next;
+      index(entry, previous);
+    },
+
+    remove(entry) {
+      const { dispatchId, threadId } = entry.dispatch;
+      state.entries.delete(dispatchId);
+      state.queued.delete(dispatchId);
+      state.claimed.delete(dispatchId);
+      if (state.claimByThread.get(threadId) === dispatchId) state.claimByThread.delete(threadId);
+      const threadEntries = state.byThread.get(threadId);
+      threadEntries?.delete(dispatchId);
+      if (threadEntries?.size === 0) state.byThread.delete(threadId);
+      const { dedupeKey } = entry.dispatch;
+      if (dedupeKey !== undefined) {
+        const key = dedupeIndexKey(threadId, dedupeKey);
+        if (state.liveDedupeKeys.get(key) === dispatchId) state.liveDedupeKeys.delete(key);
+      }
+    },
+
+    epochOf(threadId) {
+      return state.epochs.get(threadId) ?? 0;
+    },
+  };
+
+  function index(entry: DispatchEntry, previous: RunDispatch | undefined): void {
+    const { dispatchId, threadId, status, dedupeKey } = entry.dispatch;
+    if (status === 'queued') state.queued.set(dispatchId, entry);
+    else state.queued.delete(dispatchId);
+    if (status === 'claimed') {
+      state.claimed.set(dispatchId, entry);
+      state.claimByThread.set(threadId, dispatchId);
+    } else {
+      state.claimed.delete(dispatchId);
+      if (previous?.status === 'claimed' && state.claimByThread.get(threadId) === dispatchId) {
+        state.claimByThread.delete(threadId);
+      }
+    }
+    if (dedupeKey !== undefined) {
+      const key = dedupeIndexKey(threadId, dedupeKey);
+      if (!isTerminalDispatchStatus(status)) state.liveDedupeKeys.set(key, dispatchId);
+      else if (state.liveDedupeKeys.get(key) === dispatchId) state.liveDedupeKeys.delete(key);
+    }
+  }
+
+  return state;
+}

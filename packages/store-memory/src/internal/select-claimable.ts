@@ -1,0 +1,32 @@
+import type { DispatchEntry, MailboxState } from './mailbox-state';
+
+function claimOrder(a: DispatchEntry, b: DispatchEntry): number {
+  return (
+    a.dispatch.priority - b.dispatch.priority ||
+    a.dispatch.createdAt - b.dispatch.createdAt ||
+    a.position - b.position
+  );
+}
+
+/**
+ * Up to `limit` queued dispatches that may be claimed at `now`, in priority (0 first) then age order,
+ * at most one per thread and none of a thread that already holds a claim.
+ */
+export function selectClaimable(state: MailboxState, now: number, limit: number): DispatchEntry[] {
+  const candidates: DispatchEntry[] = [];
+  for (const entry of state.queued.values()) {
+    if (entry.dispatch.availableAt <= now && !state.claimByThread.has(entry.dispatch.threadId)) {
+      candidates.push(entry);
+    }
+  }
+  candidates.sort(claimOrder);
+  const chosen: DispatchEntry[] = [];
+  const threads = new Set<string>();
+  for (const entry of candidates) {
+    if (chosen.length === limit) break;
+    if (threads.has(entry.dispatch.threadId)) continue;
+    threads.add(entry.dispatch.threadId);
+    chosen.push(entry);
+  }
+  return chosen;
+}
