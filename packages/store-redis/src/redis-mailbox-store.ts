@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AwakenError,
   type ClaimProof,
   type EnqueueDispatchInput,
   type MailboxInterrupt,
@@ -26,6 +27,12 @@ export interface RedisMailboxStoreOptions {
   redis: RedisInput;
   /** Key prefix; default `awaken`. Stores with different prefixes never see each other's keys. */
   prefix?: string;
+  /**
+   * Tests only: when true, a millisecond value stored at the key `<prefix>clock` freezes the store
+   * clock for this store's scripts and `now()` (absent key → Redis TIME). Lets a conformance harness
+   * step time exactly; production stores leave it off and always use Redis TIME.
+   */
+  testClock?: boolean;
 }
 
 const PURGE_BATCH = 500;
@@ -40,16 +47,20 @@ export class RedisMailboxStore implements MailboxStore {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
+  readonly #keys: string[];
 
   constructor(options: RedisMailboxStoreOptions) {
     const { client, owned } = resolveRedis(options.redis);
     this.redis = client;
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
+    this.#keys = options.testClock ? [`${this.prefix}clock`] : [];
   }
 
   async now(): Promise<number> {
     try {
+      const frozen = this.#keys[0] === undefined ? null : await this.redis.get(this.#keys[0]);
+      if (frozen !== null) return Number(frozen);
       const [seconds, micros] = await this.redis.time();
       return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     } catch (error) {
@@ -72,7 +83,8 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
-    if (input.limit <= 0) return [];
+    requirePositive('limit', input.limit);
+    requirePositive('leaseMs', input.leaseMs);
     const reply = await this.#run(S.claim, [
       input.workerId,
       Math.floor(input.limit),
@@ -87,6 +99,7 @@ export class RedisMailboxStore implements MailboxStore {
     workerId: string;
     leaseMs: number;
   }): Promise<RunDispatch | null> {
+    requirePositive('leaseMs', input.leaseMs);
     const args = [input.dispatchId, input.workerId, Math.ceil(input.leaseMs), randomUUID()];
     const reply = await this.#run(S.claimDispatch, args);
     return reply ? decodeDispatch(reply) : null;
@@ -110,6 +123,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async extendLease(proof: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
+    requirePositive('leaseMs', proof.leaseMs);
     const args = [proof.dispatchId, proof.claimToken, Math.ceil(proof.leaseMs)];
     return decodeDispatch(await this.#run(S.extendLease, args));
   }
@@ -138,6 +152,7 @@ export class RedisMailboxStore implements MailboxStore {
     const args = [
       proof.dispatchId,
       proof.claimToken,
+      result.runId,
       'dispatchInstanceId',
       result.dispatchInstanceId,
       'runStatus',
@@ -196,7 +211,13 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
-    return script.run(this.redis, [], [this.prefix, ...args]);
+    return script.run(this.redis, this.#keys, [this.prefix, ...args]);
+  }
+}
+
+function requirePositive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new AwakenError('validation_failed', `${name} must be a positive number, got ${value}`);
   }
 }
 

@@ -56,12 +56,15 @@ return reply(id)
 `;
 
 /**
- * ARGV[4..]: field/value pairs of the result to set; fields given with the value '\\0' are removed
+ * ARGV[4]: the result's runId, which must be the dispatch's. ARGV[5..]: field/value pairs of the result to set; fields given with the value '\\0' are removed
  * (a later result replaces an earlier one completely).
  */
 export const RECORD_RUN_RESULT = `${FENCE}
+if ARGV[4] ~= h.runId then
+  return fail('validation_failed', 'result of run ' .. ARGV[4] .. ' recorded on a dispatch of run ' .. h.runId)
+end
 redis.call('HSET', dkey(id), 'completedAt', num(now), 'updatedAt', num(now))
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   if ARGV[i + 1] == '\\0' then redis.call('HDEL', dkey(id), ARGV[i])
   else redis.call('HSET', dkey(id), ARGV[i], ARGV[i + 1]) end
 end

@@ -13,7 +13,8 @@
  * Entries of a claimed thread found in `ready` are dropped ("parked") by claim and put back when the
  * claim ends, so one busy thread never makes claim scan its backlog twice.
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing.
- * All times come from Redis TIME. Numbers are written with %.0f: Lua's default formatting keeps only
+ * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
+ * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock. Numbers are written with %.0f: Lua's default formatting keeps only
  * 14 significant digits.
  */
 export const PRELUDE = `
@@ -22,6 +23,10 @@ local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'lea
 local PRIORITY_WEIGHT = 17592186044416
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
+  if #KEYS > 0 then
+    local frozen = redis.call('GET', KEYS[1])
+    if frozen then return tonumber(frozen) end
+  end
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end

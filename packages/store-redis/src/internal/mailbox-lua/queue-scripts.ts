@@ -57,12 +57,13 @@ end
 return out
 `;
 
-/** ARGV: prefix, dispatchId, workerId, leaseMs, token. Returns the dispatch, or false. */
+/** ARGV: prefix, dispatchId, workerId, leaseMs, token. Returns the dispatch, or false (not queued / thread busy). */
 export const CLAIM_DISPATCH = `${PRELUDE}
 local id, worker, lease_ms, token = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local h = get_dispatch(id)
-if not h or h.status ~= 'queued' or thread_claimed(h.threadId) then return false end
+if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
+if h.status ~= 'queued' or thread_claimed(h.threadId) then return false end
 claim_one(h, now, worker, lease_ms, token)
 return reply(id)
 `;
