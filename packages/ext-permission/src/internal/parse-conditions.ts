@@ -52,22 +52,21 @@ export function peekOperator(scanner: RuleScanner): ConditionOperator | undefine
   return OPERATORS.find((operator) => scanner.startsWith(operator));
 }
 
+/** A field name, then any path characters, then an operator. Deliberately loose: see below. */
+const CONDITION_SHAPE = /^[A-Za-z_$](?:[\w$.\-[\]*]|"[^"]*"|'[^']*')*\s*(?:!=~|=~|!~|!=|~|=)/;
+
 /**
  * True when the argument text at the cursor has the shape `path <operator>`, which selects the
- * named-condition form over the primary-argument glob. Does not move the cursor.
+ * named-condition form over the primary-argument glob. The shape is loose on purpose, so a mistyped
+ * path (`items[x] ~ "a"`) is reported as an error by the condition parser rather than silently read
+ * as a glob. Does not move the cursor.
  */
 export function looksLikeCondition(scanner: RuleScanner): boolean {
-  const start = scanner.position;
-  try {
-    readPath(scanner);
-    scanner.skipWhitespace();
-    return peekOperator(scanner) !== undefined;
-  } catch {
-    return false;
-  } finally {
-    scanner.position = start;
-  }
+  return CONDITION_SHAPE.test(scanner.text.slice(scanner.position));
 }
+
+const QUOTE_HINT =
+  '(quote condition values; to glob the primary argument, quote the whole pattern: Tool("..."))';
 
 function readLiteral(scanner: RuleScanner): LiteralValue {
   const peek = scanner.peek();
@@ -77,8 +76,7 @@ function readLiteral(scanner: RuleScanner): LiteralValue {
   );
   if (match === null)
     scanner.fail(
-      `expected a quoted string, a number, true, false or null, found ${scanner.describeHere()} ` +
-        '(quote condition values; to glob the primary argument literally, quote the whole pattern)',
+      `expected a quoted string, a number, true, false or null, found ${scanner.describeHere()} ${QUOTE_HINT}`,
     );
   scanner.position += match[0].length;
   const token = match[0];
@@ -116,7 +114,7 @@ export function readCondition(scanner: RuleScanner): FieldCondition {
 
 function readString(scanner: RuleScanner, what: string): string {
   if (scanner.peek() !== '"' && scanner.peek() !== "'")
-    scanner.fail(`expected ${what} as a quoted string, found ${scanner.describeHere()}`);
+    scanner.fail(`expected ${what} as a quoted string, found ${scanner.describeHere()} ${QUOTE_HINT}`);
   return scanner.readQuotedString();
 }
 
