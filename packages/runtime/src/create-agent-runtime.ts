@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AwakenError,
+  type AgentEvent,
+  type DecisionReceipt,
+  type RunRecord,
+  type ToolCallDecision,
+  type UserMessage,
+} from '@awaken/contract';
+import { submitDecisions } from './internal/decisions';
+import { createEventChannel } from './internal/event-channel';
+import { type SessionPlumbing, createSession, loadSession } from './internal/load-session';
+import { requireAgent, resolveAgents } from './internal/resolve-agents';
+import { createRunHandle } from './internal/run-handle';
+import { driveRun } from './internal/run-driver';
+import type { RunSession, RuntimeServices } from './internal/run-session';
+import { createWakeSignal } from './internal/wake-signal';
+import type { AgentRuntime, AgentRuntimeOptions, OnSuspend, RunHandle, RunRequest, RunResult } from './types';
+
+function resultOf(record: RunRecord): RunResult {
+  return {
+    runId: record.runId,
+    threadId: record.threadId,
+    status: record.status,
+    termination: record.termination ?? { type: 'natural_end' },
+    ...(record.response === undefined ? {} : { response: record.response }),
+    usage: record.usage,
+    steps: record.steps,
+    ...(record.waiting ? { waiting: record.waiting } : {}),
+  };
+}
+
+function inputMessages(input: RunRequest['input']): UserMessage[] {
+  if (input === undefined) return [];
+  return typeof input === 'string'
+    ? [{ role: 'user', content: input }]
+    : input.map((message) => ({ ...message }));
+}
+
+function rejectAll(decisions: readonly ToolCallDecision[], message: string): DecisionReceipt[] {
+  return decisions.map((decision) => ({
+    toolCallId: decision.toolCallId,
+    decisionId: decision.decisionId,
+    status: 'rejected',
+    reason: 'run_finished',
+    message,
+  }));
+}
+
+/**
+ * Creates the runtime. Agent definitions are validated here: stop conditions are parsed, duplicate
+ * tool names, duplicate agents and agents without a model throw `invalid_config`.
+ */
+export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
+  const agents = resolveAgents(options.agents, options.model);
+  const services: RuntimeServices = {
+    store: options.store,
+    ...(options.eventLog ? { eventLog: options.eventLog } : {}),
+    ...(options.decisionInbox ? { decisionInbox: options.decisionInbox } : {}),
+    now: options.now ?? Date.now,
+    createId: options.createId ?? randomUUID,
+    ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
+    threadMemory: new Map(),
+  };
+  const live = new Map<string, RunSession>();
+
+  function start(
+    ids: { runId: string; threadId: string },
+    load: (plumbing: SessionPlumbing) => Promise<RunSession | RunRecord>,
+    run: { resumed: boolean; onSuspend: OnSuspend; signal?: AbortSignal; decisions?: ToolCallDecision[] },
+  ): RunHandle {
+    const channel = createEventChannel<AgentEvent>();
+    const wake = createWakeSignal();
+    const runController = new AbortController();
+    const abort = (reason: unknown) => {
+      if (!runController.signal.aborted)
+        runController.abort(typeof reason === 'string' ? reason : 'run cancelled');
+      wake.notify();
+    };
+    if (run.signal?.aborted) abort(run.signal.reason);
+    else run.signal?.addEventListener('abort', () => abort(run.signal?.reason), { once: true });
+    let threadId = ids.threadId;
+    const loaded = load({ services, channel, wake, runController }).then((session) => {
+      threadId = session.threadId;
+      return session;
+    });
+    const receipts = loaded.then(async (session) => {
+      const decisions = run.decisions ?? [];
+      if (!('services' in session)) return rejectAll(decisions, `run ${session.runId} is finished`);
+      return decisions.length > 0 ? submitDecisions(session, decisions) : [];
+    });
+    const result = (async () => {
+      let unsubscribe: (() => Promise<void>) | undefined;
+      try {
+        const session = await loaded;
+        if (!('services' in session)) return resultOf(session);
+        await receipts;
+        live.set(session.runId, session);
+        if (services.decisionInbox) {
+          unsubscribe = await services.decisionInbox.subscribe(session.runId, () => wake.notify());
+        }
+        try {
+          return await driveRun(session, { resumed: run.resumed, onSuspend: run.onSuspend });
+        } finally {
+          session.live = false;
+          live.delete(session.runId);
+        }
+      } catch (error) {
+        channel.close(error);
+        throw error;
+      } finally {
+        channel.close();
+        await unsubscribe?.();
+      }
+    })();
+    return createRunHandle({
+      runId: ids.runId,
+      threadId: () => threadId,
+      channel,
+      result,
+      receipts,
+      async decide(decisions) {
+        const session = await loaded;
+        if (!('services' in session) || !session.live) {
+          return rejectAll(
+            decisions,
+            `run ${ids.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
+          );
+        }
+        return submitDecisions(session, decisions);
+      },
+      cancel: (reason) => abort(reason ?? 'run cancelled'),
+    });
+  }
+
+  const runtime: AgentRuntime = {
+    run(request) {
+      const agent = requireAgent(agents, request.agentId);
+      const runId = request.runId ?? services.createId();
+      const threadId = request.threadId ?? services.createId();
+      const input = inputMessages(request.input);
+      return start(
+        { runId, threadId },
+        (plumbing) =>
+          createSession(plumbing, agent, { runId, threadId, input, origin: request.origin ?? 'user' }),
+        {
+          resumed: false,
+          onSuspend: request.onSuspend ?? 'return',
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+      );
+    },
+    runToCompletion(request) {
+      return runtime.run(request).result;
+    },
+    resumeRun(runId, resumeOptions = {}) {
+      if (live.has(runId)) {
+        throw new AwakenError(
+          'conflict',
+          `run ${runId} is live in this runtime; use its handle to decide or cancel`,
+        );
+      }
+      return start(
+        { runId, threadId: '' },
+        (plumbing) => loadSession(plumbing, (agentId) => requireAgent(agents, agentId), runId),
+        {
+          resumed: true,
+          onSuspend: resumeOptions.onSuspend ?? 'return',
+          ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
+          ...(resumeOptions.decisions ? { decisions: resumeOptions.decisions } : {}),
+        },
+      );
+    },
+    async cancelRun(runId, reason = 'run cancelled') {
+      const session = live.get(runId);
+      if (session) {
+        session.runController.abort(reason);
+        session.wake.notify();
+        return waitUntilIdle(session);
+      }
+      return runtime.resumeRun(runId, { signal: AbortSignal.abort(reason) }).result;
+    },
+  };
+
+  async function waitUntilIdle(session: RunSession): Promise<RunResult> {
+    while (session.live) await new Promise((resolve) => setTimeout(resolve, 5));
+    const record = await services.store.getRun(session.runId);
+    if (!record) throw new AwakenError('not_found', `run ${session.runId} not found`);
+    return resultOf(record);
+  }
+
+  return runtime;
+}

@@ -1,0 +1,13 @@
+export { createAgentRuntime } from './create-agent-runtime';
+export { readToolCallStates } from './internal/run-state';
+export type {
+  AgentDefinition,
+  AgentRuntime,
+  AgentRuntimeOptions,
+  OnSuspend,
+  ResumeRunOptions,
+  RunHandle,
+  RunRequest,
+  RunResult,
+  RunStateSnapshot,
+} from './types';

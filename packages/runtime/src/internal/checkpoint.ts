@@ -1,0 +1,97 @@
+import {
+  type CheckpointTrigger,
+  type RunWaitingState,
+  type RunWaitingTicket,
+  isTerminalToolCallStatus,
+} from '@awaken/contract';
+import { persistentRunState, persistentThreadState } from './plugin-host';
+import type { RunSession } from './run-session';
+import { encodeRunState } from './run-state';
+import { toolMessageFor } from './tool-content';
+
+/** Appends tool messages for the longest answered prefix of the batch, in call order. */
+export function flushToolMessages(session: RunSession): void {
+  for (const state of session.batch) {
+    if (state.resultCommitted) continue;
+    if (!isTerminalToolCallStatus(state.status)) return;
+    session.addMessage(toolMessageFor(state), state.step);
+    state.resultCommitted = true;
+  }
+}
+
+/** The waiting state of a run whose batch has suspended calls. */
+export function waitingState(session: RunSession): RunWaitingState | undefined {
+  const tickets: RunWaitingTicket[] = [];
+  for (const state of session.batch) {
+    if (state.status !== 'suspended' || !state.ticket) continue;
+    const { suspension, pending, resumeMode } = state.ticket;
+    tickets.push({
+      ticketId: suspension.id,
+      toolCallId: state.callId,
+      toolName: state.toolName,
+      action: suspension.action,
+      message: suspension.message,
+      arguments: pending.arguments,
+      parameters: suspension.parameters,
+      ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
+      resumeMode,
+    });
+  }
+  if (tickets.length === 0) return undefined;
+  return { reason: 'tool_call_suspended', ticketIds: tickets.map((ticket) => ticket.ticketId), tickets };
+}
+
+function lastAssistantText(session: RunSession): string | undefined {
+  for (let index = session.messages.length - 1; index >= 0; index -= 1) {
+    const message = session.messages[index];
+    if (message?.role === 'assistant') return message.text;
+  }
+  return undefined;
+}
+
+/**
+ * Writes one checkpoint atomically: pending messages, the run record (status, waiting tickets, tool
+ * call states, queued decisions, persistent plugin keys) and thread-scoped plugin state.
+ */
+export async function commitCheckpoint(session: RunSession, trigger: CheckpointTrigger): Promise<void> {
+  flushToolMessages(session);
+  const now = session.now();
+  const { record } = session;
+  const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
+  const response = session.status === 'done' ? lastAssistantText(session) : record.response;
+  const run = {
+    ...record,
+    status: session.status,
+    waiting,
+    response,
+    version: record.version + 1,
+    updatedAt: now,
+    state: encodeRunState({
+      lifecycle: {
+        id: record.runId,
+        status: session.status,
+        ...(record.termination ? { doneReason: record.termination } : {}),
+        updatedAt: now,
+      },
+      calls: session.calls.values(),
+      pendingDecisions: session.queue,
+      bookkeeping: { ...session.bookkeeping, decisionIds: [...session.decisionIds] },
+      pluginState: persistentRunState(session),
+    }),
+  };
+  if (run.waiting === undefined) delete run.waiting;
+  if (run.response === undefined) delete run.response;
+  const messages = session.pending;
+  const threadState = persistentThreadState(session);
+  const stored = await session.services.store.commitCheckpoint({
+    trigger,
+    threadId: session.threadId,
+    expectedMessageCount: session.committedCount,
+    messages,
+    run,
+    ...(threadState ? { threadState } : {}),
+  });
+  session.record = stored;
+  session.committedCount += messages.length;
+  session.pending = [];
+}

@@ -1,0 +1,110 @@
+import type { FinishReason, InferenceDraft, InferenceResponse, TokenUsage, ToolCall } from '@awaken/contract';
+import { EMPTY_USAGE } from '@awaken/contract';
+import type { RunSession } from './run-session';
+
+/** Parses tool call input JSON; unparseable text is kept as the raw string (the tool round fails it). */
+export function parseToolInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+interface OpenBlock {
+  id: string;
+  parts: string[];
+}
+
+/**
+ * Streams one inference, forwarding text / reasoning / tool call deltas as events. Deltas are
+ * collected in arrays and joined once, so long answers never re-copy the accumulated text.
+ */
+export async function runInference(
+  session: RunSession,
+  draft: InferenceDraft,
+): Promise<InferenceResponse & { model?: string; durationMs: number }> {
+  const started = session.now();
+  let text: OpenBlock | undefined;
+  let reasoning: OpenBlock | undefined;
+  const textParts: string[] = [];
+  const reasoningParts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  let usage: TokenUsage = EMPTY_USAGE;
+  let finishReason: FinishReason = 'unknown';
+  let model: string | undefined = session.agent.model.modelId;
+
+  const closeReasoning = async () => {
+    if (!reasoning) return;
+    await session.emit({ type: 'reasoning_end', messageId: reasoning.id });
+    reasoning = undefined;
+  };
+  const closeText = async () => {
+    if (!text) return;
+    await session.emit({ type: 'text_end', messageId: text.id });
+    text = undefined;
+  };
+
+  const stream = session.agent.model.stream({
+    ...(draft.system === undefined ? {} : { system: draft.system }),
+    messages: session.messages.slice(),
+    tools: draft.tools,
+    ...(draft.toolChoice === undefined ? {} : { toolChoice: draft.toolChoice }),
+    options: draft.options,
+    signal: session.signal,
+  });
+  for await (const part of stream) {
+    switch (part.type) {
+      case 'reasoning_delta':
+        if (!reasoning) {
+          reasoning = { id: session.services.createId(), parts: [] };
+          await session.emit({ type: 'reasoning_start', messageId: reasoning.id });
+        }
+        reasoningParts.push(part.delta);
+        await session.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+        break;
+      case 'text_delta':
+        await closeReasoning();
+        if (!text) {
+          text = { id: session.services.createId(), parts: [] };
+          await session.emit({ type: 'text_start', messageId: text.id });
+        }
+        textParts.push(part.delta);
+        await session.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
+        break;
+      case 'tool_call_start':
+        await closeReasoning();
+        await closeText();
+        await session.emit({ type: 'tool_call_start', toolCallId: part.toolCallId, toolName: part.toolName });
+        break;
+      case 'tool_call_args_delta':
+        await session.emit({ type: 'tool_call_args_delta', toolCallId: part.toolCallId, delta: part.delta });
+        break;
+      case 'tool_call':
+        toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+        break;
+      case 'finish':
+        usage = part.usage;
+        finishReason = part.finishReason;
+        if (part.model) model = part.model;
+        break;
+      default: {
+        const exhaustive: never = part;
+        throw new Error(`unknown stream part ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+  session.signal.throwIfAborted();
+  await closeReasoning();
+  await closeText();
+  return {
+    text: textParts.join(''),
+    reasoning: reasoningParts.join(''),
+    toolCalls,
+    usage,
+    finishReason,
+    ...(model === undefined ? {} : { model }),
+    durationMs: Math.max(0, session.now() - started),
+  };
+}

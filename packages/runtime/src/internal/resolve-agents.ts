@@ -1,0 +1,93 @@
+import {
+  AwakenError,
+  type ModelExecutor,
+  type StopConditionSpec,
+  type Tool,
+  type ToolDescriptor,
+  formatZodIssues,
+  stopConditionSpecSchema,
+} from '@awaken/contract';
+import { z } from 'zod';
+import type { AgentDefinition } from '../types';
+
+/** An agent definition checked once at runtime creation, with its lookups precomputed. */
+export interface ResolvedAgent {
+  definition: AgentDefinition;
+  id: string;
+  model: ModelExecutor;
+  tools: Map<string, Tool>;
+  descriptors: ToolDescriptor[];
+  stopConditions: StopConditionSpec[];
+  toolExecution: 'sequential' | 'parallel';
+}
+
+function describeTool(tool: Tool): ToolDescriptor {
+  const parameters =
+    tool.jsonSchema ?? (z.toJSONSchema(tool.parameters, { io: 'input' }) as ToolDescriptor['parameters']);
+  return { name: tool.name, description: tool.description, parameters };
+}
+
+function invalid(message: string): AwakenError {
+  return new AwakenError('invalid_config', message);
+}
+
+function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor | undefined): ResolvedAgent {
+  if (typeof definition.id !== 'string' || definition.id.length === 0)
+    throw invalid('agent id must be a non-empty string');
+  const model = definition.model ?? defaultModel;
+  if (!model) throw invalid(`agent "${definition.id}" has no model and the runtime has no default model`);
+  const tools = new Map<string, Tool>();
+  for (const tool of definition.tools ?? []) {
+    if (tools.has(tool.name)) throw invalid(`agent "${definition.id}" declares tool "${tool.name}" twice`);
+    tools.set(tool.name, tool);
+  }
+  const stopConditions = (definition.stopConditions ?? []).map((spec, index) => {
+    const parsed = stopConditionSpecSchema.safeParse(spec);
+    if (!parsed.success) {
+      throw invalid(
+        `agent "${definition.id}" stopConditions[${index}] is invalid: ${formatZodIssues(parsed.error.issues)}`,
+      );
+    }
+    return parsed.data;
+  });
+  const pluginIds = new Set<string>();
+  for (const plugin of definition.plugins ?? []) {
+    if (pluginIds.has(plugin.id)) throw invalid(`agent "${definition.id}" uses plugin "${plugin.id}" twice`);
+    pluginIds.add(plugin.id);
+  }
+  const toolExecution = definition.toolExecution ?? 'sequential';
+  if (toolExecution !== 'sequential' && toolExecution !== 'parallel') {
+    throw invalid(`agent "${definition.id}" toolExecution must be "sequential" or "parallel"`);
+  }
+  return {
+    definition,
+    id: definition.id,
+    model,
+    tools,
+    descriptors: [...tools.values()].map(describeTool),
+    stopConditions,
+    toolExecution,
+  };
+}
+
+/** Validates every agent; throws `invalid_config` naming the agent and the problem. */
+export function resolveAgents(
+  definitions: readonly AgentDefinition[],
+  defaultModel: ModelExecutor | undefined,
+): Map<string, ResolvedAgent> {
+  const agents = new Map<string, ResolvedAgent>();
+  for (const definition of definitions) {
+    if (agents.has(definition.id)) throw invalid(`agent "${definition.id}" is defined twice`);
+    agents.set(definition.id, resolveAgent(definition, defaultModel));
+  }
+  return agents;
+}
+
+/** Looks an agent up or throws `invalid_config` for an unknown id. */
+export function requireAgent(agents: Map<string, ResolvedAgent>, agentId: string): ResolvedAgent {
+  const agent = agents.get(agentId);
+  if (!agent) {
+    throw invalid(`unknown agent "${agentId}" (known: ${[...agents.keys()].join(', ') || 'none'})`);
+  }
+  return agent;
+}

@@ -1,0 +1,32 @@
+import type { AgentEvent, DecisionReceipt, ToolCallDecision } from '@awaken/contract';
+import type { RunHandle, RunResult } from '../types';
+import type { EventChannel } from './event-channel';
+
+export interface RunHandleParts {
+  runId: string;
+  /** Known at once for new runs; after loading for resumed ones. */
+  threadId(): string;
+  channel: EventChannel<AgentEvent>;
+  result: Promise<RunResult>;
+  receipts: Promise<DecisionReceipt[]>;
+  decide(decisions: ToolCallDecision[]): Promise<DecisionReceipt[]>;
+  cancel(reason?: string): void;
+}
+
+/** Wraps the parts of a run as its public handle; rejections are observed so none goes unhandled. */
+export function createRunHandle(parts: RunHandleParts): RunHandle {
+  parts.result.catch(() => {});
+  parts.receipts.catch(() => {});
+  return {
+    runId: parts.runId,
+    get threadId() {
+      return parts.threadId();
+    },
+    events: parts.channel,
+    result: parts.result,
+    receipts: parts.receipts,
+    decide: (decisions) => parts.decide(Array.isArray(decisions) ? decisions : [decisions]),
+    cancel: parts.cancel,
+    [Symbol.asyncIterator]: () => parts.channel[Symbol.asyncIterator](),
+  };
+}

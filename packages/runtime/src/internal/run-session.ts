@@ -1,0 +1,175 @@
+import {
+  type AgentEvent,
+  type AgentEventInput,
+  type DecisionInbox,
+  type Message,
+  type NewMessage,
+  type RunEventLog,
+  type RunRecord,
+  type RunStatus,
+  type TerminationReason,
+  type ThreadRunStore,
+  type ToolCallDecision,
+  type ToolCallState,
+  deriveRunStatus,
+  transitionRunStatus,
+} from '@awaken/contract';
+import type { RunStateSnapshot } from '../types';
+import type { EventChannel } from './event-channel';
+import type { ResolvedAgent } from './resolve-agents';
+import type { RuntimeBookkeeping } from './run-state';
+import type { WakeSignal } from './wake-signal';
+
+/** Everything a session needs from its runtime. */
+export interface RuntimeServices {
+  store: ThreadRunStore;
+  eventLog?: RunEventLog;
+  decisionInbox?: DecisionInbox;
+  now: () => number;
+  createId: () => string;
+  onStateChange?: (snapshot: RunStateSnapshot) => void;
+  /** Non-persistent thread-scoped plugin state, shared by the runs of a thread in this process. */
+  threadMemory: Map<string, Map<string, unknown>>;
+}
+
+export interface RunSessionInit {
+  services: RuntimeServices;
+  agent: ResolvedAgent;
+  record: RunRecord;
+  messages: Message[];
+  calls: Map<string, ToolCallState>;
+  pendingDecisions: ToolCallDecision[];
+  bookkeeping: RuntimeBookkeeping;
+  threadState: Record<string, unknown>;
+  channel: EventChannel<AgentEvent>;
+  wake: WakeSignal;
+  runController: AbortController;
+}
+
+/**
+ * The in-memory state of one run in this process: the last stored record, the history the model
+ * sees, tool call states, the decision queue and the event sequence. Owns the run's abort controller.
+ */
+export class RunSession {
+  readonly services: RuntimeServices;
+  readonly agent: ResolvedAgent;
+  record: RunRecord;
+  status: RunStatus;
+  readonly messages: Message[];
+  /** Thread messages already stored. */
+  committedCount: number;
+  pending: NewMessage[] = [];
+  readonly calls: Map<string, ToolCallState>;
+  queue: ToolCallDecision[];
+  readonly bookkeeping: RuntimeBookkeeping;
+  readonly decisionIds: Set<string>;
+  readonly runState = new Map<string, unknown>();
+  readonly threadState: Map<string, unknown>;
+  readonly storedThreadState: Record<string, unknown>;
+  readonly channel: EventChannel<AgentEvent>;
+  readonly wake: WakeSignal;
+  readonly runController: AbortController;
+  /** The signal of the current activation: run cancellation plus the timeout deadline. */
+  signal: AbortSignal;
+  deadlineFired = false;
+  activationStartedAt = 0;
+  /** Set by a ToolGate `block` without `continueRun`. */
+  blocked: string | undefined;
+  /** The current batch (calls of the last assistant turn). */
+  batch: ToolCallState[] = [];
+  live = true;
+
+  constructor(init: RunSessionInit) {
+    this.services = init.services;
+    this.agent = init.agent;
+    this.record = init.record;
+    this.status = init.record.status;
+    this.messages = init.messages;
+    this.committedCount = init.messages.length;
+    this.calls = init.calls;
+    this.queue = init.pendingDecisions;
+    this.bookkeeping = init.bookkeeping;
+    this.decisionIds = new Set(init.bookkeeping.decisionIds);
+    this.storedThreadState = init.threadState;
+    let memory = init.services.threadMemory.get(init.record.threadId);
+    if (!memory) {
+      memory = new Map();
+      init.services.threadMemory.set(init.record.threadId, memory);
+    }
+    this.threadState = memory;
+    this.channel = init.channel;
+    this.wake = init.wake;
+    this.runController = init.runController;
+    this.signal = init.runController.signal;
+  }
+
+  get runId(): string {
+    return this.record.runId;
+  }
+
+  get threadId(): string {
+    return this.record.threadId;
+  }
+
+  now(): number {
+    return this.services.now();
+  }
+
+  /** Stamps, logs (before yielding) and yields one event. */
+  async emit(input: AgentEventInput): Promise<void> {
+    this.bookkeeping.lastSeq += 1;
+    const event = {
+      ...input,
+      runId: this.runId,
+      seq: this.bookkeeping.lastSeq,
+      at: this.now(),
+    } as AgentEvent;
+    if (this.services.eventLog) await this.services.eventLog.append(this.runId, [event]);
+    this.channel.push(event);
+  }
+
+  setStatus(to: RunStatus): void {
+    if (this.status === to) return;
+    this.status = transitionRunStatus(this.status, to);
+  }
+
+  /** Re-derives the run status from the batch (seed 000) and reports the change. */
+  syncStatus(): void {
+    const derived = deriveRunStatus(this.batch);
+    if (derived === 'waiting' && this.status === 'running') this.setStatus('waiting');
+    if (derived === 'running' && this.status === 'waiting') this.setStatus('running');
+    this.services.onStateChange?.({
+      runId: this.runId,
+      status: this.status,
+      derived,
+      calls: this.batch.map((call) => structuredClone(call)),
+    });
+  }
+
+  /** Appends a message to the history; it is stored with the next checkpoint. */
+  addMessage(message: Message, step?: number): void {
+    this.messages.push(message);
+    this.pending.push({
+      runId: this.runId,
+      step: step ?? this.record.steps,
+      visibility: 'external',
+      message,
+    });
+  }
+
+  /** The reason the current activation is aborting, as a termination. */
+  abortTermination(): TerminationReason {
+    if (this.deadlineFired) {
+      return { type: 'stopped', code: 'timeout', detail: 'the run exceeded its timeout' };
+    }
+    const reason = this.runController.signal.reason;
+    return { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
+  }
+
+  /** The human-readable reason given to calls cancelled by a run exit. */
+  abortMessage(): string {
+    if (this.deadlineFired) return 'the run exceeded its timeout';
+    const reason = this.runController.signal.reason;
+    return typeof reason === 'string' ? reason : 'the run was cancelled';
+  }
+}

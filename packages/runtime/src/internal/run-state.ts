@@ -1,0 +1,98 @@
+import {
+  RUN_STATE_PATHS,
+  type RunLifecycleState,
+  type RunRecord,
+  type ToolCallDecision,
+  type ToolCallState,
+  type UserMessage,
+  toolCallDecisionSchema,
+  toolCallStateSchema,
+} from '@awaken/contract';
+
+/** Runtime bookkeeping kept under `__runtime` in RunRecord.state. */
+export interface RuntimeBookkeeping {
+  /** The last event seq emitted before this checkpoint. */
+  lastSeq: number;
+  /** Every decision id ever applied to this run (idempotency across activations). */
+  decisionIds: string[];
+  /** The request input, kept until the user_message checkpoint commits it. */
+  input?: UserMessage[];
+  inputCommitted: boolean;
+  /** The last step whose StepEnd ran. */
+  stepEnded: number;
+}
+
+export const RUNTIME_STATE_KEY = '__runtime';
+
+/** What a run record's state decodes to. */
+export interface DecodedRunState {
+  calls: Map<string, ToolCallState>;
+  pendingDecisions: ToolCallDecision[];
+  bookkeeping: RuntimeBookkeeping;
+}
+
+type Scope = Record<string, { tool_call_state?: unknown; suspended_call?: unknown }>;
+
+/**
+ * The tool call states stored in a run record (seed 001 path
+ * `__tool_call_scope.<callId>.tool_call_state`), in step then call order.
+ */
+export function readToolCallStates(record: Pick<RunRecord, 'state'>): ToolCallState[] {
+  const scope = (record.state[RUN_STATE_PATHS.toolCallScope] ?? {}) as Scope;
+  const states: ToolCallState[] = [];
+  for (const entry of Object.values(scope)) {
+    const parsed = toolCallStateSchema.safeParse(entry.tool_call_state);
+    if (parsed.success) states.push(parsed.data);
+  }
+  return states.sort((a, b) => a.step - b.step || a.index - b.index);
+}
+
+export function decodeRunState(record: RunRecord): DecodedRunState {
+  const calls = new Map(readToolCallStates(record).map((state) => [state.callId, state]));
+  const stored = (record.state[RUN_STATE_PATHS.resumeDecisions] ?? {}) as Record<string, unknown>;
+  const pendingDecisions = Object.values(stored).flatMap((value) => {
+    const parsed = toolCallDecisionSchema.safeParse(value);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const raw = (record.state[RUNTIME_STATE_KEY] ?? {}) as Partial<RuntimeBookkeeping>;
+  return {
+    calls,
+    pendingDecisions,
+    bookkeeping: {
+      lastSeq: raw.lastSeq ?? 0,
+      decisionIds: raw.decisionIds ?? [],
+      input: raw.input,
+      inputCommitted: raw.inputCommitted ?? true,
+      stepEnded: raw.stepEnded ?? 0,
+    },
+  };
+}
+
+export interface EncodeRunStateInput {
+  lifecycle: RunLifecycleState;
+  calls: Iterable<ToolCallState>;
+  pendingDecisions: readonly ToolCallDecision[];
+  bookkeeping: RuntimeBookkeeping;
+  pluginState: Record<string, unknown>;
+}
+
+/** Builds RunRecord.state: seed 001 paths, runtime bookkeeping and persistent run-scoped plugin keys. */
+export function encodeRunState(input: EncodeRunStateInput): Record<string, unknown> {
+  const scope: Scope = {};
+  for (const call of input.calls) {
+    scope[call.callId] =
+      call.status === 'suspended' && call.ticket
+        ? { tool_call_state: call, suspended_call: call.ticket }
+        : { tool_call_state: call };
+  }
+  const decisions: Record<string, ToolCallDecision> = {};
+  for (const decision of input.pendingDecisions) decisions[decision.toolCallId] = decision;
+  const { input: requestInput, ...rest } = input.bookkeeping;
+  return {
+    ...input.pluginState,
+    [RUN_STATE_PATHS.run]: input.lifecycle,
+    [RUN_STATE_PATHS.toolCallScope]: scope,
+    [RUN_STATE_PATHS.resumeDecisions]: decisions,
+    [RUNTIME_STATE_KEY]: rest.inputCommitted ? rest : { ...rest, input: requestInput },
+  };
+}

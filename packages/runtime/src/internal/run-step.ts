@@ -1,0 +1,115 @@
+import { type InferenceDraft, type TerminationReason, type ToolCall, addUsage } from '@awaken/contract';
+import { commitCheckpoint } from './checkpoint';
+import { loadBatch } from './history';
+import { runInference } from './inference';
+import { baseContext, runHooks } from './plugin-host';
+import type { RunSession } from './run-session';
+import { evaluateStopConditions } from './stop-conditions';
+
+type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
+
+/**
+ * StepEnd: hooks (which may stop the run), then — when the loop would continue — the stop
+ * conditions in declared order, then the `step_end` event.
+ */
+export async function runStepEnd(session: RunSession, evaluate: boolean): Promise<Stopped | undefined> {
+  let stopped: Stopped | undefined;
+  await runHooks(session, 'stepEnd', {
+    ...baseContext(session, 'StepEnd'),
+    stop(code: string, detail?: string) {
+      stopped ??= { type: 'stopped', code, ...(detail === undefined ? {} : { detail }) };
+    },
+  });
+  session.bookkeeping.stepEnded = session.record.steps;
+  if (evaluate) stopped ??= evaluateStopConditions(session);
+  await session.emit({ type: 'step_end', step: session.record.steps });
+  return evaluate ? stopped : undefined;
+}
+
+/**
+ * One inference step: StepStart → BeforeInference → model → AfterInference → commit the assistant
+ * turn. Returns a termination when the step ends the run; otherwise the tool round follows.
+ */
+export async function runInferenceStep(session: RunSession): Promise<TerminationReason | undefined> {
+  if (session.status !== 'running') session.setStatus('running');
+  session.record = { ...session.record, steps: session.record.steps + 1 };
+  const step = session.record.steps;
+  await session.emit({ type: 'step_start', step });
+  await runHooks(session, 'stepStart', baseContext(session, 'StepStart'));
+
+  const { definition, descriptors } = session.agent;
+  const draft: InferenceDraft = {
+    system: definition.systemPrompt,
+    tools: descriptors.map((descriptor) => ({ ...descriptor })),
+    toolChoice: undefined,
+    options: { ...definition.inferenceOptions },
+  };
+  let skipped: string | undefined;
+  await runHooks(session, 'beforeInference', {
+    ...baseContext(session, 'BeforeInference'),
+    request: draft,
+    skipInference(detail?: string) {
+      skipped = detail ?? 'inference skipped by a plugin';
+    },
+  });
+  if (skipped !== undefined) {
+    await runStepEnd(session, false);
+    return { type: 'behavior_requested', detail: skipped };
+  }
+
+  const response = await runInference(session, draft);
+  session.record = { ...session.record, usage: addUsage(session.record.usage, response.usage) };
+  await session.emit({
+    type: 'inference_complete',
+    step,
+    ...(response.model === undefined ? {} : { model: response.model }),
+    usage: response.usage,
+    durationMs: response.durationMs,
+    finishReason: response.finishReason,
+  });
+
+  let calls: ToolCall[] = response.toolCalls;
+  let terminated: string | undefined;
+  await runHooks(session, 'afterInference', {
+    ...baseContext(session, 'AfterInference'),
+    response,
+    setToolCalls(next: ToolCall[]) {
+      calls = next.map((call) => ({ ...call }));
+    },
+    terminate(detail?: string) {
+      terminated = detail ?? 'terminated by a plugin';
+    },
+  });
+  session.addMessage(
+    {
+      role: 'assistant',
+      text: response.text,
+      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+      toolCalls: calls,
+    },
+    step,
+  );
+  session.batch = loadBatch(session);
+  await commitCheckpoint(session, 'assistant_turn_committed');
+  const streamed = new Set(response.toolCalls.map((call) => call.id));
+  for (const call of calls) {
+    if (!streamed.has(call.id)) {
+      await session.emit({ type: 'tool_call_start', toolCallId: call.id, toolName: call.name });
+    }
+    await session.emit({
+      type: 'tool_call_ready',
+      toolCallId: call.id,
+      toolName: call.name,
+      arguments: call.arguments,
+    });
+  }
+  if (terminated !== undefined) {
+    await runStepEnd(session, false);
+    return { type: 'behavior_requested', detail: terminated };
+  }
+  if (calls.length === 0) {
+    await runStepEnd(session, false);
+    return { type: 'natural_end' };
+  }
+  return undefined;
+}

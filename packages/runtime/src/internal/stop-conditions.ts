@@ -1,0 +1,99 @@
+import type { StopConditionSpec, TerminationReason, ToolCallState } from '@awaken/contract';
+import type { RunSession } from './run-session';
+
+type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableStringify(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** Every tool call of the run so far, in step then call order. */
+function runCalls(session: RunSession): ToolCallState[] {
+  return [...session.calls.values()].sort((a, b) => a.step - b.step || a.index - b.index);
+}
+
+function consecutiveErrors(session: RunSession): number {
+  let count = 0;
+  for (const call of runCalls(session)) {
+    if (call.status === 'failed') count += 1;
+    else if (call.status === 'succeeded') count = 0;
+  }
+  return count;
+}
+
+function repeatedCall(session: RunSession, window: number): ToolCallState | undefined {
+  const calls = runCalls(session);
+  const signatures = calls.map((call) => `${call.toolName}:${stableStringify(call.arguments)}`);
+  for (let index = calls.length - 1; index >= 0; index -= 1) {
+    const call = calls[index] as ToolCallState;
+    if (call.step !== session.record.steps) break;
+    const earlier = signatures.slice(Math.max(0, index - window + 1), index);
+    if (earlier.includes(signatures[index] as string)) return call;
+  }
+  return undefined;
+}
+
+function lastAssistantText(session: RunSession): string {
+  for (let index = session.messages.length - 1; index >= 0; index -= 1) {
+    const message = session.messages[index];
+    if (message?.role === 'assistant') return message.text;
+  }
+  return '';
+}
+
+function check(session: RunSession, spec: StopConditionSpec): string | undefined {
+  const { record } = session;
+  switch (spec.type) {
+    case 'max_rounds':
+      return record.steps >= spec.rounds ? `reached ${record.steps} of ${spec.rounds} rounds` : undefined;
+    case 'timeout': {
+      const elapsed = session.now() - session.activationStartedAt;
+      return elapsed >= spec.seconds * 1000 ? `ran ${elapsed} ms, limit ${spec.seconds} s` : undefined;
+    }
+    case 'token_budget': {
+      const used = record.usage.inputTokens + record.usage.outputTokens;
+      return used >= spec.maxTotal ? `used ${used} of ${spec.maxTotal} tokens` : undefined;
+    }
+    case 'consecutive_errors': {
+      const count = consecutiveErrors(session);
+      return count >= spec.max ? `${count} consecutive failed tool calls` : undefined;
+    }
+    case 'stop_on_tool': {
+      const ran = session.batch.some(
+        (call) =>
+          call.toolName === spec.toolName && (call.status === 'succeeded' || call.status === 'failed'),
+      );
+      return ran ? `tool ${spec.toolName} was called` : undefined;
+    }
+    case 'content_match': {
+      const text = lastAssistantText(session);
+      return new RegExp(spec.pattern, spec.flags).test(text)
+        ? `assistant text matched /${spec.pattern}/`
+        : undefined;
+    }
+    case 'loop_detection': {
+      const call = repeatedCall(session, spec.window);
+      return call
+        ? `${call.toolName} repeated with the same arguments within ${spec.window} calls`
+        : undefined;
+    }
+    default: {
+      const exhaustive: never = spec;
+      throw new Error(`unknown stop condition ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+/** Evaluates the agent's stop conditions in declared order; the first match wins. */
+export function evaluateStopConditions(session: RunSession): Stopped | undefined {
+  for (const spec of session.agent.stopConditions) {
+    const detail = check(session, spec);
+    if (detail !== undefined) return { type: 'stopped', code: spec.type, detail };
+  }
+  return undefined;
+}

@@ -1,0 +1,68 @@
+import { type ToolCallState, type ToolCallStatus, isTerminalToolCallStatus } from '@awaken/contract';
+import { applyDecisions } from './decisions';
+import type { RunSession } from './run-session';
+import { executeCall, gateCall, processCall } from './tool-pipeline';
+
+const RUNNABLE = new Set(['new', 'running', 'resuming']);
+
+/** True when the executor has work to do in this batch right now. */
+export function hasRunnableCalls(session: RunSession): boolean {
+  if (session.agent.toolExecution === 'parallel') {
+    return session.batch.some((state) => RUNNABLE.has(state.status));
+  }
+  const next = session.batch.find((state) => !isTerminalToolCallStatus(state.status));
+  return next !== undefined && RUNNABLE.has(next.status);
+}
+
+/**
+ * Sequential executor: one call at a time in call order; stops at the first suspension (later calls
+ * stay `new` and run once it resolves) and at a block that ends the run.
+ */
+async function runSequential(session: RunSession): Promise<void> {
+  for (const state of session.batch) {
+    if (isTerminalToolCallStatus(state.status)) continue;
+    if (state.status === 'suspended' || session.signal.aborted) return;
+    await processCall(session, state);
+    if ((state.status as ToolCallStatus) === 'suspended' || session.blocked !== undefined) return;
+  }
+}
+
+/**
+ * Parallel executor with the concurrent model: every call is gated in order (a gate sees the
+ * outcomes of earlier calls), allowed calls run at once, and a decision arriving while calls still
+ * run replays its call immediately instead of waiting for the round to end.
+ */
+async function runParallel(session: RunSession): Promise<void> {
+  const allowed: ToolCallState[] = [];
+  const replays: ToolCallState[] = [];
+  for (const state of session.batch) {
+    if (state.status === 'resuming') replays.push(state);
+    if (state.status !== 'new' && state.status !== 'running') continue;
+    if (await gateCall(session, state)) allowed.push(state);
+    if (session.blocked !== undefined || session.signal.aborted) return;
+  }
+  const running = new Set<Promise<void>>();
+  const start = (task: Promise<void>) => {
+    const tracked = task.finally(() => running.delete(tracked));
+    running.add(tracked);
+  };
+  for (const state of allowed) start(executeCall(session, state));
+  for (const state of replays) start(processCall(session, state));
+  let woke = session.queue.length > 0;
+  while (running.size > 0) {
+    if (woke && !session.signal.aborted) {
+      for (const state of await applyDecisions(session)) {
+        if (state.status === 'resuming') start(processCall(session, state));
+      }
+    }
+    woke =
+      (await Promise.race([Promise.race(running).then(() => false), session.wake.wait().then(() => true)])) ||
+      session.queue.length > 0;
+  }
+}
+
+/** Runs one tool round of the current batch with the agent's executor. */
+export async function runToolRound(session: RunSession): Promise<void> {
+  if (session.agent.toolExecution === 'parallel') await runParallel(session);
+  else await runSequential(session);
+}

@@ -1,0 +1,121 @@
+import type {
+  AgentEvent,
+  DecisionInbox,
+  DecisionReceipt,
+  DerivedRunStatus,
+  InferenceOptions,
+  ModelExecutor,
+  Plugin,
+  RunEventLog,
+  RunRequestOrigin,
+  RunStatus,
+  RunWaitingState,
+  StopConditionSpec,
+  TerminationReason,
+  ThreadRunStore,
+  TokenUsage,
+  Tool,
+  ToolCallDecision,
+  ToolCallState,
+  UserMessage,
+} from '@awaken/contract';
+
+/** One agent the runtime can run. Validated when the runtime is created. */
+export interface AgentDefinition {
+  id: string;
+  systemPrompt?: string;
+  /** Overrides the runtime's default model executor. */
+  model?: ModelExecutor;
+  tools?: Tool[];
+  plugins?: Plugin[];
+  /** Evaluated at StepEnd in declared order; the first match stops the run. */
+  stopConditions?: StopConditionSpec[];
+  /** `sequential` (default) runs allowed calls one by one; `parallel` runs them at once (concurrent model). */
+  toolExecution?: 'sequential' | 'parallel';
+  inferenceOptions?: InferenceOptions;
+}
+
+/** What happens when every remaining tool call of the step waits for a decision. */
+export type OnSuspend = 'wait' | 'return';
+
+export interface RunRequest {
+  agentId: string;
+  /** Created when missing. */
+  threadId?: string;
+  runId?: string;
+  input?: string | UserMessage[];
+  signal?: AbortSignal;
+  /** `return` (default): the activation ends with `run_finish(suspended)`; `wait`: the run stays live. */
+  onSuspend?: OnSuspend;
+  origin?: RunRequestOrigin;
+}
+
+export interface ResumeRunOptions {
+  decisions?: ToolCallDecision[];
+  signal?: AbortSignal;
+  onSuspend?: OnSuspend;
+}
+
+export interface RunResult {
+  runId: string;
+  threadId: string;
+  status: RunStatus;
+  termination: TerminationReason;
+  /** The final assistant text (natural end), or the last assistant text otherwise. */
+  response?: string;
+  usage: TokenUsage;
+  steps: number;
+  waiting?: RunWaitingState;
+}
+
+/**
+ * A live run. `events` (and the handle itself) can be iterated once; events are buffered, so a late
+ * reader misses nothing. `result` settles when the activation ends (with `onSuspend: 'wait'`, when the
+ * run is done).
+ */
+export interface RunHandle extends AsyncIterable<AgentEvent> {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly events: AsyncIterable<AgentEvent>;
+  readonly result: Promise<RunResult>;
+  /**
+   * Validates decisions against the run's current state and queues the accepted ones for the next
+   * RESUME gate (at once for the parallel executor's concurrent model). Never applies a decision to
+   * a call other than the one it names.
+   */
+  decide(decisions: ToolCallDecision | ToolCallDecision[]): Promise<DecisionReceipt[]>;
+  /** Receipts of the decisions passed to `resumeRun`, once they were validated. */
+  readonly receipts: Promise<DecisionReceipt[]>;
+  /** Cancels the run: the model call and tools are aborted; the run ends `cancelled`. */
+  cancel(reason?: string): void;
+}
+
+/** A tool call state change, reported to `onStateChange` (diagnostics and tests). */
+export interface RunStateSnapshot {
+  runId: string;
+  status: RunStatus;
+  derived: DerivedRunStatus;
+  calls: ToolCallState[];
+}
+
+export interface AgentRuntimeOptions {
+  agents: AgentDefinition[];
+  store: ThreadRunStore;
+  /** Default model for agents without one. */
+  model?: ModelExecutor;
+  eventLog?: RunEventLog;
+  decisionInbox?: DecisionInbox;
+  now?: () => number;
+  createId?: () => string;
+  /** Called synchronously after every tool call state change of the current batch. */
+  onStateChange?: (snapshot: RunStateSnapshot) => void;
+}
+
+export interface AgentRuntime {
+  run(request: RunRequest): RunHandle;
+  runToCompletion(request: RunRequest): Promise<RunResult>;
+  /** Continues a waiting or interrupted run from the store alone; a finished run returns its result. */
+  resumeRun(runId: string, options?: ResumeRunOptions): RunHandle;
+  /** Cancels a run: a live one through its signal, a waiting or interrupted one by a cold activation. */
+  cancelRun(runId: string, reason?: string): Promise<RunResult>;
+}
