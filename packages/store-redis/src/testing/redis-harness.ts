@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** What every Redis store exposes for the test harnesses. */
 interface PrefixedStore {
