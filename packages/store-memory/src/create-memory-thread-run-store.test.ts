@@ -1,4 +1,5 @@
 import { AwakenError, type RunRecord, runRecordSchema, threadSchema } from '@awaken/contract';
+import { describeThreadRunStoreConformance } from '@awaken/store-conformance';
 import { describe, expect, it } from 'vitest';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
@@ -96,4 +97,11 @@ describe('createMemoryThreadRunStore', () => {
     expect(done?.openRunId).toBeUndefined();
     expect(done?.activeRunId).toBeUndefined();
   });
+});
+
+describeThreadRunStoreConformance({
+  name: 'memory',
+  async create() {
+    return createMemoryThreadRunStore();
+  },
 });

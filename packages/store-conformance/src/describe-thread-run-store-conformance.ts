@@ -1,0 +1,21 @@
+import type { ThreadRunStore } from '@awaken/contract';
+import { describe } from 'vitest';
+import type { StoreHarness } from './harness';
+import { createSuiteContext } from './suite-context';
+import { checkpointSpec } from './thread-run/checkpoint.spec';
+import { messageLogSpec } from './thread-run/message-log.spec';
+import { pointersSpec } from './thread-run/pointers.spec';
+import { runsSpec } from './thread-run/runs.spec';
+import { threadsSpec } from './thread-run/threads.spec';
+
+/** Registers every ThreadRunStore conformance test for `harness`; call it from the backend's test file. */
+export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRunStore>): void {
+  describe(`ThreadRunStore conformance: ${harness.name}`, () => {
+    const ctx = createSuiteContext(harness);
+    threadsSpec(ctx);
+    messageLogSpec(ctx);
+    runsSpec(ctx);
+    checkpointSpec(ctx);
+    pointersSpec(ctx);
+  });
+}

@@ -1,0 +1,69 @@
+import type { AgentEvent, RunEventLog } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { uniqueId } from '../internal/ids';
+import type { SuiteContext } from '../suite-context';
+import { seqs, textEvents } from './fixtures';
+
+export function tailSpec(ctx: SuiteContext<RunEventLog>): void {
+  describe('tail', () => {
+    it('returns stored events at once', async () => {
+      const runId = uniqueId('run');
+      await ctx.store.append(runId, textEvents(runId, 1, 3));
+      expect(seqs(await ctx.store.tail(runId, { afterSeq: 1, waitMs: 10_000 }))).toEqual([2, 3]);
+    });
+
+    it('wakes as soon as another client appends', async () => {
+      const runId = uniqueId('run');
+      const writer = await ctx.peer();
+      const tail = ctx.store.tail(runId, { afterSeq: 0, waitMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.append(runId, textEvents(runId, 1, 2));
+      const started = Date.now();
+      const events = await tail;
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(seqs(events)[0]).toBe(1);
+    });
+
+    it('returns an empty array once the wait runs out', async () => {
+      const runId = uniqueId('run');
+      await ctx.store.append(runId, textEvents(runId, 1, 1));
+      const started = Date.now();
+      expect(await ctx.store.tail(runId, { afterSeq: 1, waitMs: 100 })).toEqual([]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    });
+
+    it('returns an empty array when the signal aborts', async () => {
+      const controller = new AbortController();
+      const tail = ctx.store.tail(uniqueId('run'), {
+        afterSeq: 0,
+        waitMs: 60_000,
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 50);
+      expect(await tail).toEqual([]);
+    });
+
+    it('gives a reader in another client every event once and in order while a writer appends', async () => {
+      const runId = uniqueId('run');
+      const reader = await ctx.peer();
+      const total = 200;
+      const startAfter = 37;
+      const received: AgentEvent[] = [];
+      const reading = (async () => {
+        let afterSeq = startAfter;
+        while (afterSeq < total) {
+          const events = await reader.tail(runId, { afterSeq, waitMs: 2_000, limit: 25 });
+          received.push(...events);
+          afterSeq = events.at(-1)?.seq ?? afterSeq;
+        }
+      })();
+      for (let seq = 1; seq <= total; seq += 8) {
+        await ctx.store.append(runId, textEvents(runId, seq, Math.min(8, total - seq + 1)));
+      }
+      await reading;
+      expect(seqs(received)).toEqual(
+        Array.from({ length: total - startAfter }, (_, index) => startAfter + index + 1),
+      );
+    });
+  });
+}

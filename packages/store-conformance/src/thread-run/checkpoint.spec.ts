@@ -1,0 +1,106 @@
+import { type ThreadRunStore, messageRecordSchema, runRecordSchema } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { expectAwakenError, expectValid } from '../internal/expectations';
+import { uniqueId } from '../internal/ids';
+import type { SuiteContext } from '../suite-context';
+import { assistantMessage, nextCheckpoint, threadWithRun, userMessage } from './fixtures';
+
+export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
+  describe('checkpoints', () => {
+    it('writes the message delta, the run record and the thread state in one step', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [
+        userMessage('hello', { runId: run.runId }),
+        assistantMessage('hi', run.runId, 1),
+      ]);
+      const stored = await ctx.store.commitCheckpoint({
+        ...checkpoint,
+        run: { ...checkpoint.run, state: { __tool_call_scope: { c1: { status: 'succeeded' } } } },
+        threadState: { memory: { facts: 1 } },
+      });
+      expect(stored.version).toBe(1);
+      const read = expectValid(runRecordSchema, await ctx.store.getRun(run.runId));
+      expect(read).toEqual(stored);
+      expect(read.state).toEqual({ __tool_call_scope: { c1: { status: 'succeeded' } } });
+      const messages = await ctx.store.readMessages(threadId);
+      expect(messages.map((record) => record.seq)).toEqual([1, 2]);
+      for (const record of messages) expectValid(messageRecordSchema, record);
+      expect(await ctx.store.getThreadState(threadId)).toEqual({ memory: { facts: 1 } });
+    });
+
+    it('keeps the thread state when a checkpoint carries none', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const first = await nextCheckpoint(ctx.store, run, 'running');
+      const stored = await ctx.store.commitCheckpoint({ ...first, threadState: { k: 1 } });
+      await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, stored, 'done'));
+      expect(await ctx.store.getThreadState(threadId)).toEqual({ k: 1 });
+    });
+
+    it('rejects a stale run version with stale_version and writes nothing', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const stored = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running'));
+      const stale = await nextCheckpoint(ctx.store, run, 'running', [userMessage('late')]);
+      await expectAwakenError(
+        ctx.store.commitCheckpoint({ ...stale, threadState: { x: 1 } }),
+        'stale_version',
+      );
+      const skipping = await nextCheckpoint(ctx.store, { ...stored, version: stored.version + 1 }, 'done');
+      await expectAwakenError(ctx.store.commitCheckpoint(skipping), 'stale_version');
+      expect(await ctx.store.getRun(run.runId)).toEqual(stored);
+      expect(await ctx.store.messageCount(threadId)).toBe(0);
+      expect(await ctx.store.getThreadState(threadId)).toEqual({});
+    });
+
+    it('rejects a stale message count with stale_append and writes nothing', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [userMessage('mine')]);
+      await ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [userMessage('theirs')] });
+      await expectAwakenError(ctx.store.commitCheckpoint(checkpoint), 'stale_append');
+      expect(await ctx.store.getRun(run.runId)).toEqual(run);
+      expect((await ctx.store.readMessages(threadId)).map((record) => record.message)).toEqual([
+        { role: 'user', content: 'theirs' },
+      ]);
+      expect((await ctx.store.getThread(threadId))?.activeRunId).toBeUndefined();
+    });
+
+    it('lets exactly one of two concurrent checkpoints of the same version win', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const peer = await ctx.peer();
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [userMessage('x')]);
+      const results = await Promise.allSettled([
+        ctx.store.commitCheckpoint(checkpoint),
+        peer.commitCheckpoint({ ...checkpoint, messages: [userMessage('y'), userMessage('z')] }),
+      ]);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect((await ctx.store.getRun(run.runId))?.version).toBe(1);
+      expect([1, 2]).toContain(await ctx.store.messageCount(threadId));
+    });
+
+    it('rejects a checkpoint of an unknown run or thread with not_found', async () => {
+      const { run } = await threadWithRun(ctx.store);
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running');
+      const ghost = { ...checkpoint.run, runId: uniqueId('missing') };
+      await expectAwakenError(ctx.store.commitCheckpoint({ ...checkpoint, run: ghost }), 'not_found');
+      const elsewhere = uniqueId('missing');
+      await expectAwakenError(
+        ctx.store.commitCheckpoint({
+          ...checkpoint,
+          threadId: elsewhere,
+          run: { ...checkpoint.run, threadId: elsewhere },
+        }),
+        'not_found',
+      );
+    });
+
+    it('rejects an illegal run status move with invalid_transition and writes nothing', async () => {
+      const { run } = await threadWithRun(ctx.store);
+      const running = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running'));
+      const done = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, running, 'done'));
+      await expectAwakenError(
+        ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, done, 'running')),
+        'invalid_transition',
+      );
+      expect(await ctx.store.getRun(run.runId)).toEqual(done);
+    });
+  });
+}

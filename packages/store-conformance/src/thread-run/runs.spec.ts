@@ -1,0 +1,62 @@
+import { type ThreadRunStore, runRecordSchema } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { expectAwakenError, expectValid } from '../internal/expectations';
+import { uniqueId } from '../internal/ids';
+import type { SuiteContext } from '../suite-context';
+import { newRunRecord, nextCheckpoint } from './fixtures';
+
+export function runsSpec(ctx: SuiteContext<ThreadRunStore>): void {
+  describe('run records', () => {
+    it('creates a run, reads it back and points the thread latestRunId at it', async () => {
+      const thread = await ctx.store.createThread({});
+      const record = newRunRecord(thread.id, { state: { __run: { phase: 'x' } }, parentRunId: 'p' });
+      const created = await ctx.store.createRun(record);
+      expect(created).toEqual(record);
+      expect(expectValid(runRecordSchema, await ctx.store.getRun(record.runId))).toEqual(record);
+      expect((await ctx.store.getThread(thread.id))?.latestRunId).toBe(record.runId);
+    });
+
+    it('rejects a second run with the same id with conflict', async () => {
+      const thread = await ctx.store.createThread({});
+      const record = newRunRecord(thread.id);
+      await ctx.store.createRun(record);
+      await expectAwakenError(ctx.store.createRun(record), 'conflict');
+    });
+
+    it('returns null for an unknown run', async () => {
+      expect(await ctx.store.getRun(uniqueId('missing'))).toBeNull();
+    });
+
+    it('lists the runs of a thread newest first, filtered by status, in pages', async () => {
+      const thread = await ctx.store.createThread({});
+      const runs = [];
+      for (let index = 0; index < 5; index += 1) {
+        runs.push(await ctx.store.createRun(newRunRecord(thread.id, { createdAt: 1_000 + index })));
+      }
+      const other = await ctx.store.createThread({});
+      await ctx.store.createRun(newRunRecord(other.id));
+      await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, runs[1]!, 'running'));
+      const all = await ctx.store.listRuns(thread.id);
+      expect(all.items.map((run) => run.runId)).toEqual(runs.map((run) => run.runId).reverse());
+      for (const run of all.items) expectValid(runRecordSchema, run);
+      const running = await ctx.store.listRuns(thread.id, { status: ['running'] });
+      expect(running.items.map((run) => run.runId)).toEqual([runs[1]!.runId]);
+      const first = await ctx.store.listRuns(thread.id, { limit: 2 });
+      expect(first.items).toHaveLength(2);
+      const second = await ctx.store.listRuns(thread.id, { limit: 2, cursor: first.nextCursor });
+      const third = await ctx.store.listRuns(thread.id, { limit: 2, cursor: second.nextCursor });
+      expect(third.nextCursor).toBeUndefined();
+      expect([...first.items, ...second.items, ...third.items].map((run) => run.runId)).toEqual(
+        all.items.map((run) => run.runId),
+      );
+    });
+
+    it('rejects an invalid run record with validation_failed', async () => {
+      const thread = await ctx.store.createThread({});
+      await expectAwakenError(
+        ctx.store.createRun({ ...newRunRecord(thread.id), steps: -1 }),
+        'validation_failed',
+      );
+    });
+  });
+}
