@@ -52,12 +52,23 @@ export function outline(events: readonly AgentEvent[]): string[] {
   return types(events).filter((type) => !type.endsWith('_delta'));
 }
 
-export function approve(toolCallId: string, result: unknown = { approved: true }, decisionId?: string): ToolCallDecision {
+export function approve(
+  toolCallId: string,
+  result: unknown = { approved: true },
+  decisionId?: string,
+): ToolCallDecision {
   return { toolCallId, decisionId: decisionId ?? `d_${toolCallId}`, action: 'resume', result, updatedAt: 1 };
 }
 
 export function reject(toolCallId: string, reason = 'no', decisionId?: string): ToolCallDecision {
-  return { toolCallId, decisionId: decisionId ?? `r_${toolCallId}`, action: 'cancel', result: null, reason, updatedAt: 1 };
+  return {
+    toolCallId,
+    decisionId: decisionId ?? `r_${toolCallId}`,
+    action: 'cancel',
+    result: null,
+    reason,
+    updatedAt: 1,
+  };
 }
 
 /** Waits until `predicate` holds on the handle's run status snapshots or events (polling). */
@@ -75,7 +86,9 @@ export function statusAlwaysDerived(snapshots: readonly RunStateSnapshot[]): boo
 }
 
 /** Checks that every tool call in a message history has exactly one tool message after it. */
-export function historyIsValid(messages: ReadonlyArray<{ role: string; toolCalls?: { id: string }[]; toolCallId?: string }>): boolean {
+export function historyIsValid(
+  messages: ReadonlyArray<{ role: string; toolCalls?: { id: string }[]; toolCallId?: string }>,
+): boolean {
   const open = new Map<string, number>();
   for (const message of messages) {
     if (message.role === 'assistant') {
