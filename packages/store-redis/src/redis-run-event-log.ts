@@ -74,6 +74,8 @@ export class RedisRunEventLog implements RunEventLog {
   ): Promise<AgentEvent[]> {
     const ready = await this.read(runId, { afterSeq: query.afterSeq, limit: query.limit });
     if (ready.length > 0 || query.waitMs <= 0 || query.signal?.aborted) return ready;
+    // A finished log gets nothing newer; a finish after this check adds the end marker XREAD wakes on.
+    if (await this.isFinished(runId)) return [];
     const count = Math.max(1, query.limit ?? 1000);
     const reply = await this.#call(() =>
       this.#pool.with(query.signal, (client) =>
@@ -123,10 +125,14 @@ export class RedisRunEventLog implements RunEventLog {
   }
 }
 
+/** Decodes stream entries (`e` = event JSON), skipping the end marker `finish` adds. */
 function decodeEntries(entries: StreamEntries): AgentEvent[] {
-  return entries.map(([, fields]) =>
-    parseWith(agentEventSchema, JSON.parse(fields[1] ?? 'null'), 'stored event'),
-  );
+  const events: AgentEvent[] = [];
+  for (const [, fields] of entries) {
+    if (fields[0] !== 'e') continue;
+    events.push(parseWith(agentEventSchema, JSON.parse(fields[1] ?? 'null'), 'stored event'));
+  }
+  return events;
 }
 
 /** Creates a {@link RedisRunEventLog}. */

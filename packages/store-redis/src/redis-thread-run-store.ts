@@ -10,9 +10,11 @@ import {
   type Thread,
   type ThreadRunStore,
   type Visibility,
+  canTransitionRunStatus,
   newMessageSchema,
   parseWith,
   runRecordSchema,
+  runStatusSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { pageIndex, pipelined } from './internal/page-index';
@@ -153,6 +155,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
       JSON.stringify(run),
       run.version,
       run.status,
+      RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
       ...checkpoint.messages.map(messageBody),
     ];
@@ -181,6 +184,8 @@ export class RedisThreadRunStore implements ThreadRunStore {
     }
   }
 }
+
+const RUN_STATUSES = runStatusSchema.options;
 
 /** A message body for the log: validated, as a JSON object the script completes with seq and time. */
 function messageBody(message: NewMessage): string {

@@ -10,6 +10,7 @@ const SCRIPT_CODES: ReadonlySet<AwakenErrorCode> = new Set<AwakenErrorCode>([
   'stale_append',
   'stale_version',
   'validation_failed',
+  'invalid_transition',
 ]);
 
 /**

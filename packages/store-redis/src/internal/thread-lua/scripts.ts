@@ -56,13 +56,14 @@ return 1
 
 /**
  * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
- * threadStateJson | '' (keep), body... Everything is checked before anything is written.
+ * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
+ * (keep), body... Everything is checked before anything is written.
  */
 const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
 local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
 local tk = thkey(thread)
 if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
-local stored = redis.call('HMGET', runkey(run), 'version', 'threadId')
+local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status')
 if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
 if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
 local length = redis.call('LLEN', tk .. ':m')
@@ -72,8 +73,11 @@ end
 if tonumber(stored[1]) + 1 ~= version then
   return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
 end
+if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
+  return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
+end
 local now = now_ms()
-local records = append_messages(thread, ARGV[3], { unpack(ARGV, 10) }, now)
+local records = append_messages(thread, ARGV[3], { unpack(ARGV, 11) }, now)
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
 local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
 if status == 'running' then
@@ -86,7 +90,7 @@ elseif status == 'done' then
   if pointers[1] == run then redis.call('HDEL', tk, 'activeRunId') end
   if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
 end
-if ARGV[9] ~= '' then redis.call('HSET', tk, 'state', ARGV[9]) end
+if ARGV[10] ~= '' then redis.call('HSET', tk, 'state', ARGV[10]) end
 redis.call('HSET', tk, 'updatedAt', num(now))
 return records
 `;

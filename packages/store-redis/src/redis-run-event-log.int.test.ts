@@ -1,0 +1,9 @@
+import { describeRunEventLogConformance } from '@awaken/store-conformance';
+import { inject } from 'vitest';
+import { RedisRunEventLog } from './redis-run-event-log';
+import { redisHarnessParts } from './testing/redis-harness';
+
+describeRunEventLogConformance({
+  name: 'redis',
+  ...redisHarnessParts(inject('redisUrl'), (options) => new RedisRunEventLog(options)),
+});

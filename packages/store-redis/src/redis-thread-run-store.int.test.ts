@@ -1,0 +1,9 @@
+import { describeThreadRunStoreConformance } from '@awaken/store-conformance';
+import { inject } from 'vitest';
+import { RedisThreadRunStore } from './redis-thread-run-store';
+import { redisHarnessParts } from './testing/redis-harness';
+
+describeThreadRunStoreConformance({
+  name: 'redis',
+  ...redisHarnessParts(inject('redisUrl'), (options) => new RedisThreadRunStore(options)),
+});
