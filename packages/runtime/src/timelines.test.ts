@@ -9,7 +9,10 @@ const needsApproval = (ids: string[]): Plugin => ({
   hooks: {
     toolGate: (context) =>
       ids.includes(context.call.id) && !context.resume
-        ? { type: 'suspend', suspension: { id: `t_${context.call.id}`, action: 'approve', message: '?', parameters: {} } }
+        ? {
+            type: 'suspend',
+            suspension: { id: `t_${context.call.id}`, action: 'approve', message: '?', parameters: {} },
+          }
         : undefined,
   },
 });
@@ -49,7 +52,9 @@ describe('seed 000 timelines', () => {
     await until(() => row(snapshots.at(-1)!) === 'suspended suspended succeeded -> waiting');
     await handle.decide(approve('a'));
     await work.started('a');
-    expect(snapshots.some((snapshot) => row(snapshot) === 'resuming suspended succeeded -> running')).toBe(true);
+    expect(snapshots.some((snapshot) => row(snapshot) === 'resuming suspended succeeded -> running')).toBe(
+      true,
+    );
     work.release('a');
     await until(() => row(snapshots.at(-1)!) === 'succeeded suspended succeeded -> waiting');
     await handle.decide(approve('b'));
@@ -103,11 +108,15 @@ describe('seed 000 timelines', () => {
     const work = createControllableTool('work');
     const { runtime, snapshots } = createHarness(
       { tools: [work.tool], plugins: [needsApproval(['a'])] },
-      { turns: [{ toolCalls: ['c', 'a'].map((id) => ({ id, name: 'work', arguments: {} })) }, { text: 'ok' }] },
+      {
+        turns: [{ toolCalls: ['c', 'a'].map((id) => ({ id, name: 'work', arguments: {} })) }, { text: 'ok' }],
+      },
     );
     const handle = runtime.run({ agentId: 'agent', input: 'go', onSuspend: 'wait' });
     await work.started('c');
-    expect(await handle.decide(approve('a'))).toMatchObject([{ status: 'rejected', reason: 'not_suspended' }]);
+    expect(await handle.decide(approve('a'))).toMatchObject([
+      { status: 'rejected', reason: 'not_suspended' },
+    ]);
     work.release('c');
     await until(() => snapshots.some((snapshot) => row(snapshot) === 'succeeded suspended -> waiting'));
     await handle.decide(approve('a'));

@@ -53,7 +53,11 @@ function lastAssistantText(session: RunSession): string | undefined {
  * Writes one checkpoint atomically: pending messages, the run record (status, waiting tickets, tool
  * call states, queued decisions, persistent plugin keys) and thread-scoped plugin state.
  */
-export async function commitCheckpoint(session: RunSession, trigger: CheckpointTrigger): Promise<void> {
+export async function commitCheckpoint(
+  session: RunSession,
+  trigger: CheckpointTrigger,
+  options: { eventsAfter?: number } = {},
+): Promise<void> {
   flushToolMessages(session);
   const now = session.now();
   const { record } = session;
@@ -75,7 +79,12 @@ export async function commitCheckpoint(session: RunSession, trigger: CheckpointT
       },
       calls: session.calls.values(),
       pendingDecisions: session.queue,
-      bookkeeping: { ...session.bookkeeping, decisionIds: [...session.decisionIds] },
+      bookkeeping: {
+        ...session.bookkeeping,
+        // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume
+        lastSeq: session.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
+        decisionIds: [...session.decisionIds],
+      },
       pluginState: persistentRunState(session),
     }),
   };

@@ -122,7 +122,7 @@ async function finish(session: RunSession, initial: TerminationReason, hooks: bo
     session.record = { ...session.record, termination };
   }
   try {
-    await commitCheckpoint(session, 'run_finished');
+    await commitCheckpoint(session, 'run_finished', { eventsAfter: termination.type === 'error' ? 2 : 1 });
   } catch (error) {
     if (termination.type !== 'error') {
       termination = classify(session, error);

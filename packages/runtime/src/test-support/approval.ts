@@ -3,7 +3,10 @@ import { countExecutions } from '@awaken/testing';
 import { z } from 'zod';
 
 /** A ToolGate plugin that suspends every call of the named tools until a decision resumes it. */
-export function approvalPlugin(toolNames: readonly string[], responseSchema?: Record<string, unknown>): Plugin {
+export function approvalPlugin(
+  toolNames: readonly string[],
+  responseSchema?: Record<string, unknown>,
+): Plugin {
   return {
     id: 'approval',
     hooks: {
@@ -49,7 +52,12 @@ export function askTwiceTool(times = 2) {
     execute: (_args, context) => {
       const round = Number((context.resume?.result as { round?: number } | undefined)?.round ?? 0);
       if (round >= times) return { answers: round };
-      return toolPending({ id: `ask_${context.toolCallId}_${round}`, action: 'input', message: `answer ${round + 1}`, parameters: {} });
+      return toolPending({
+        id: `ask_${context.toolCallId}_${round}`,
+        action: 'input',
+        message: `answer ${round + 1}`,
+        parameters: {},
+      });
     },
   });
 }
@@ -60,5 +68,8 @@ export const lookupTool = defineTool({
   description: 'asks a human for a value',
   parameters: z.object({ key: z.string() }),
   execute: ({ key }) =>
-    toolPending({ id: `lookup_${key}`, action: 'provide', message: `value of ${key}?`, parameters: { key } }, 'use_decision_as_tool_result'),
+    toolPending(
+      { id: `lookup_${key}`, action: 'provide', message: `value of ${key}?`, parameters: { key } },
+      'use_decision_as_tool_result',
+    ),
 });
