@@ -1,17 +1,25 @@
-import { AwakenError, formatZodIssues } from '@awaken/contract';
-import { readPath } from './internal/parse-conditions';
-import { RuleScanner, RuleSyntaxFailure } from './internal/rule-scanner';
-import { compareSpecificity, ruleSpecificity } from './internal/specificity';
-import { type PrimaryArgumentPaths, matchRule, matchToolName } from './match-rule';
-import { parseRuleOrThrow } from './parse-rule';
 import {
-  type PermissionBehavior,
-  type PermissionConfig,
-  type PermissionConfigInput,
-  type PermissionRuleConfig,
-  permissionConfigSchema,
+  type CompiledRule,
+  compilePrimaryArguments,
+  compileRule,
+  parsePermissionConfig,
+} from './internal/compile-rule';
+import {
+  type Candidate,
+  type RuleGroups,
+  byPrecedence,
+  createRuleIndex,
+  firstMatch,
+  groupRules,
+} from './internal/rule-index';
+import type { PrimaryLookup } from './internal/compile-matcher';
+import { PrimaryArgumentCache, type PrimaryArgumentPaths } from './match-rule';
+import type {
+  PermissionBehavior,
+  PermissionConfig,
+  PermissionConfigInput,
+  PermissionRuleConfig,
 } from './permission-config';
-import type { PathSegment, PermissionRule } from './rule-ast';
 
 /** The part of a tool call a policy looks at. */
 export interface PermissionCall {
@@ -48,60 +56,22 @@ export interface PermissionPolicy {
   isDeniedUnconditionally(toolName: string, runtimeRules?: PermissionRuntimeRules): boolean;
 }
 
-interface CompiledRule {
-  rule: PermissionRule;
-  behavior: PermissionBehavior;
-  source: 'rule' | 'override';
-  order: number;
-  specificity: [number, number, number];
-}
-
-function compile(config: PermissionRuleConfig, source: CompiledRule['source'], order: number): CompiledRule {
-  const label = source === 'rule' ? `rules[${order}]` : 'override rule';
-  const rule = parseRuleOrThrow(config.tool, label);
-  return { rule, behavior: config.behavior, source, order, specificity: ruleSpecificity(rule) };
-}
-
-function compilePrimaryArguments(paths: Record<string, string>): Map<string, PathSegment[]> {
-  const compiled = new Map<string, PathSegment[]>();
-  for (const [tool, text] of Object.entries(paths)) {
-    const scanner = new RuleScanner(text);
-    try {
-      compiled.set(tool, readPath(scanner));
-      if (!scanner.atEnd) scanner.fail(`unexpected ${scanner.describeHere()}`);
-    } catch (error) {
-      if (!(error instanceof RuleSyntaxFailure)) throw error;
-      throw new AwakenError(
-        'invalid_config',
-        `invalid primaryArguments.${tool} ${JSON.stringify(text)}: ${error.reason} (position ${error.position})`,
-        { details: { tool, path: text, position: error.position, reason: error.reason } },
-      );
-    }
-  }
-  return compiled;
-}
-
-function reasonFor(behavior: PermissionBehavior, winner: CompiledRule, undetermined: boolean): string {
+function reasonFor(behavior: PermissionBehavior, winner: Candidate): string {
   const what = behavior === 'deny' ? 'denied by' : behavior === 'ask' ? 'approval required by' : 'allowed by';
-  const kind = winner.source === 'override' ? 'run override rule' : 'permission rule';
-  const note = undetermined ? ' (the call has no single primary argument, so the stricter rule applies)' : '';
-  return `${what} ${kind} ${JSON.stringify(winner.rule.text)}${note}`;
+  const kind = winner.compiled.source === 'override' ? 'run override rule' : 'permission rule';
+  const note = winner.undetermined
+    ? ' (the call has no single primary argument, so the stricter rule applies)'
+    : '';
+  return `${what} ${kind} ${JSON.stringify(winner.compiled.rule.text)}${note}`;
 }
 
-function parseConfig(input: PermissionConfigInput): PermissionConfig {
-  const parsed = permissionConfigSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  // Report a malformed rule with its index, position and reason rather than as a bare zod issue.
-  const rules: unknown[] = Array.isArray(input.rules) ? input.rules : [];
-  for (const [index, rule] of rules.entries()) {
-    const text = (rule as { tool?: unknown } | null)?.tool;
-    if (typeof text === 'string' && text !== '') parseRuleOrThrow(text, `rules[${index}]`);
-  }
-  throw new AwakenError(
-    'invalid_config',
-    `invalid permission config: ${formatZodIssues(parsed.error.issues)}`,
-  );
+function better(a: Candidate | undefined, b: Candidate | undefined): Candidate | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return byPrecedence(a.compiled, b.compiled) <= 0 ? a : b;
 }
+
+const BEHAVIORS_BY_PRECEDENCE = ['deny', 'ask', 'allow'] as const;
 
 /**
  * Validates and compiles a permission configuration. Every rule is parsed now: an invalid rule throws
@@ -109,20 +79,10 @@ function parseConfig(input: PermissionConfigInput): PermissionConfig {
  * rule is never silently skipped.
  */
 export function createPermissionPolicy(input: PermissionConfigInput = {}): PermissionPolicy {
-  const config = parseConfig(input);
-  const compiledRules = config.rules.map((rule, index) => compile(rule, 'rule', index));
+  const config = parsePermissionConfig(input);
+  const compiledRules = config.rules.map((rule, index) => compileRule(rule, 'rule', index));
   const primaryArguments: PrimaryArgumentPaths = compilePrimaryArguments(config.primaryArguments);
-
-  const byExactName = new Map<string, CompiledRule[]>();
-  const patternRules: CompiledRule[] = [];
-  for (const compiled of compiledRules) {
-    if (compiled.rule.tool.kind !== 'exact') patternRules.push(compiled);
-    else
-      byExactName.set(compiled.rule.tool.name, [
-        ...(byExactName.get(compiled.rule.tool.name) ?? []),
-        compiled,
-      ]);
-  }
+  const rulesFor = createRuleIndex(compiledRules);
 
   // Run-time rules come from state as text; parse each distinct one once.
   const runtimeCache = new Map<string, CompiledRule>();
@@ -130,61 +90,58 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
     const key = `${rule.behavior}\u0000${rule.tool}`;
     let compiled = runtimeCache.get(key);
     if (compiled === undefined) {
-      compiled = compile(rule, 'override', 0);
+      compiled = compileRule(rule, 'override', 0);
       runtimeCache.set(key, compiled);
     }
     return compiled;
   }
-  function compiledOverrides(overrides: readonly PermissionRuleConfig[] | undefined): CompiledRule[] {
-    if (overrides === undefined || overrides.length === 0) return [];
-    return overrides.map((override, index) => ({
+  function overridesFor(toolName: string, overrides: readonly PermissionRuleConfig[] | undefined) {
+    if (overrides === undefined || overrides.length === 0) return undefined;
+    const compiled = overrides.map((override, index) => ({
       ...compileCached(override),
       order: compiledRules.length + index,
     }));
+    return groupRules(compiled.filter((rule) => rule.matchTool(toolName)));
   }
 
   function evaluate(call: PermissionCall, runtimeRules: PermissionRuntimeRules = {}): PermissionDecision {
-    const best: Partial<Record<PermissionBehavior, { compiled: CompiledRule; undetermined: boolean }>> = {};
-    const consider = (compiled: CompiledRule): void => {
-      const match = matchRule(compiled.rule, call, primaryArguments);
-      if (match === 'no_match' || (match === 'undetermined' && compiled.behavior === 'allow')) return;
-      const current = best[compiled.behavior];
-      const order =
-        current === undefined ? 1 : compareSpecificity(compiled.specificity, current.compiled.specificity);
-      if (current === undefined || order > 0 || (order === 0 && compiled.order < current.compiled.order))
-        best[compiled.behavior] = { compiled, undetermined: match === 'undetermined' };
-    };
-    for (const compiled of byExactName.get(call.name) ?? []) consider(compiled);
-    for (const compiled of patternRules) consider(compiled);
-    for (const compiled of compiledOverrides(runtimeRules.overrides)) consider(compiled);
-
-    for (const behavior of ['deny', 'ask', 'allow'] as const) {
-      const winner = best[behavior];
+    const primary = new PrimaryArgumentCache(call.name, call.arguments, primaryArguments);
+    const configured = rulesFor(call.name);
+    const overrides = overridesFor(call.name, runtimeRules.overrides);
+    for (const behavior of BEHAVIORS_BY_PRECEDENCE) {
+      const winner = better(
+        firstMatch(configured[behavior], behavior, call.arguments, primary),
+        overrides === undefined
+          ? undefined
+          : firstMatch(overrides[behavior], behavior, call.arguments, primary),
+      );
       if (winner === undefined) continue;
       const decision: PermissionDecision = {
         behavior,
         source: winner.compiled.source,
         rule: winner.compiled.rule.text,
-        reason: reasonFor(behavior, winner.compiled, winner.undetermined),
+        reason: reasonFor(behavior, winner),
       };
-      return behavior === 'ask' ? applyGrants(decision, call, runtimeRules.grants) : decision;
+      return behavior === 'ask' ? applyGrants(decision, call, primary, runtimeRules.grants) : decision;
     }
     const fallback: PermissionDecision = {
       behavior: config.defaultBehavior,
       source: 'default',
       reason: `no permission rule matches ${JSON.stringify(call.name)}; the default is ${config.defaultBehavior}`,
     };
-    return fallback.behavior === 'ask' ? applyGrants(fallback, call, runtimeRules.grants) : fallback;
+    return fallback.behavior === 'ask' ? applyGrants(fallback, call, primary, runtimeRules.grants) : fallback;
   }
 
   function applyGrants(
     decision: PermissionDecision,
     call: PermissionCall,
+    primary: PrimaryLookup,
     grants: readonly string[] | undefined,
   ): PermissionDecision {
     for (const grant of grants ?? []) {
       const compiled = compileCached({ tool: grant, behavior: 'allow' });
-      if (matchRule(compiled.rule, call, primaryArguments) !== 'match') continue;
+      if (!compiled.matchTool(call.name) || compiled.matchArguments(call.arguments, primary) !== 'match')
+        continue;
       return {
         behavior: 'allow',
         source: 'remembered',
@@ -196,14 +153,14 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
   }
 
   function isDeniedUnconditionally(toolName: string, runtimeRules: PermissionRuntimeRules = {}): boolean {
-    const candidates = [
-      ...(byExactName.get(toolName) ?? []),
-      ...patternRules,
-      ...compiledOverrides(runtimeRules.overrides),
-    ].filter((compiled) => matchToolName(compiled.rule.tool, toolName));
-    if (candidates.some((compiled) => compiled.behavior === 'deny' && compiled.rule.arguments.kind === 'any'))
-      return true;
-    return config.defaultBehavior === 'deny' && candidates.every((compiled) => compiled.behavior === 'deny');
+    const groups: RuleGroups[] = [rulesFor(toolName)];
+    const overrides = overridesFor(toolName, runtimeRules.overrides);
+    if (overrides !== undefined) groups.push(overrides);
+    if (groups.some((group) => group.deny.some((rule) => rule.rule.arguments.kind === 'any'))) return true;
+    return (
+      config.defaultBehavior === 'deny' &&
+      groups.every((group) => group.ask.length === 0 && group.allow.length === 0)
+    );
   }
 
   return { config, evaluate, isDeniedUnconditionally };

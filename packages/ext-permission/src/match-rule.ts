@@ -1,3 +1,9 @@
+import {
+  type PrimaryLookup,
+  compileArgumentMatcher,
+  compileConditionMatcher,
+  compileToolMatcher,
+} from './internal/compile-matcher';
 import { asMatchText, resolvePath } from './internal/resolve-path';
 import type { ArgumentPattern, FieldCondition, PathSegment, PermissionRule, ToolPattern } from './rule-ast';
 
@@ -9,11 +15,6 @@ export type RuleMatch = 'match' | 'no_match' | 'undetermined';
 
 /** Configured primary-argument paths, by exact tool name. */
 export type PrimaryArgumentPaths = ReadonlyMap<string, readonly PathSegment[]>;
-
-/** True when the tool pattern matches the whole tool name. */
-export function matchToolName(pattern: ToolPattern, name: string): boolean {
-  return pattern.kind === 'exact' ? pattern.name === name : pattern.regex.test(name);
-}
 
 /**
  * The call's primary argument, the text `Tool(glob)` is matched against: the configured path for
@@ -33,7 +34,9 @@ export function resolvePrimaryArgument(
   if (typeof args === 'string') return args;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   let found: string | undefined;
-  for (const value of Object.values(args)) {
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    const value = (args as Record<string, unknown>)[key];
     if (typeof value !== 'string') continue;
     if (found !== undefined) return undefined;
     found = value;
@@ -41,10 +44,9 @@ export function resolvePrimaryArgument(
   return found;
 }
 
-function holdsFor(condition: FieldCondition, value: unknown): boolean {
-  if (condition.kind === 'equals') return value === condition.value;
-  const text = asMatchText(value);
-  return text !== undefined && condition.regex.test(text);
+/** True when the tool pattern matches the whole tool name. */
+export function matchToolName(pattern: ToolPattern, name: string): boolean {
+  return compileToolMatcher(pattern)(name);
 }
 
 /**
@@ -53,9 +55,7 @@ function holdsFor(condition: FieldCondition, value: unknown): boolean {
  * test, so `files[*] !~ "src/**"` reads "some file is outside src/".
  */
 export function matchCondition(condition: FieldCondition, args: unknown): boolean {
-  const values = resolvePath(args, condition.path);
-  if (condition.negated) return values.length === 0 || values.some((value) => !holdsFor(condition, value));
-  return values.some((value) => holdsFor(condition, value));
+  return compileConditionMatcher(condition)(args);
 }
 
 /** Matches an argument pattern against a call's arguments. */
@@ -65,24 +65,11 @@ export function matchArguments(
   args: unknown,
   primaryArguments?: PrimaryArgumentPaths,
 ): RuleMatch {
-  switch (pattern.kind) {
-    case 'any':
-      return 'match';
-    case 'primary': {
-      const primary = resolvePrimaryArgument(toolName, args, primaryArguments);
-      if (primary === undefined) return 'undetermined';
-      return pattern.regex.test(primary) ? 'match' : 'no_match';
-    }
-    case 'conditions':
-      return pattern.conditions.every((condition) => matchCondition(condition, args)) ? 'match' : 'no_match';
-    default: {
-      const exhaustive: never = pattern;
-      throw new Error(`unknown argument pattern ${JSON.stringify(exhaustive)}`);
-    }
-  }
+  const primary: PrimaryLookup = { get: () => resolvePrimaryArgument(toolName, args, primaryArguments) };
+  return compileArgumentMatcher(pattern)(args, primary);
 }
 
-/** Matches a parsed rule against one call. */
+/** Matches a parsed rule against one call (compiles it on each call; policies compile once). */
 export function matchRule(
   rule: PermissionRule,
   call: { name: string; arguments?: unknown },
@@ -90,4 +77,24 @@ export function matchRule(
 ): RuleMatch {
   if (!matchToolName(rule.tool, call.name)) return 'no_match';
   return matchArguments(rule.arguments, call.name, call.arguments, primaryArguments);
+}
+
+/** Resolves a call's primary argument on first use and remembers it (one object per evaluated call). */
+export class PrimaryArgumentCache implements PrimaryLookup {
+  private resolved = false;
+  private value: string | undefined;
+
+  constructor(
+    private readonly toolName: string,
+    private readonly args: unknown,
+    private readonly primaryArguments: PrimaryArgumentPaths,
+  ) {}
+
+  get(): string | undefined {
+    if (!this.resolved) {
+      this.value = resolvePrimaryArgument(this.toolName, this.args, this.primaryArguments);
+      this.resolved = true;
+    }
+    return this.value;
+  }
 }

@@ -1,40 +1,55 @@
 import type { PathSegment } from '../rule-ast';
 
-function step(value: unknown, segment: PathSegment, out: unknown[]): void {
-  if (typeof value !== 'object' || value === null) return;
-  switch (segment.kind) {
-    case 'property':
-      if (!Array.isArray(value) && Object.hasOwn(value, segment.name)) {
-        const child = (value as Record<string, unknown>)[segment.name];
-        if (child !== undefined) out.push(child);
-      }
-      return;
-    case 'index':
-      if (Array.isArray(value) && segment.index < value.length) out.push(value[segment.index]);
-      return;
-    case 'wildcard':
-      out.push(...(Array.isArray(value) ? value : Object.values(value)));
-      return;
-    default: {
-      const exhaustive: never = segment;
-      throw new Error(`unknown path segment ${JSON.stringify(exhaustive)}`);
-    }
-  }
-}
+/** What {@link someValue} found: no value at the path, values none of which passed, or a pass. */
+export const NO_VALUE = 0;
+export const NONE_PASSED = 1;
+export const SOME_PASSED = 2;
+export type PathVisit = typeof NO_VALUE | typeof NONE_PASSED | typeof SOME_PASSED;
 
 /**
- * Every value the path reaches in `root`: none when a step is missing or not a container, several
- * when the path goes through `[*]` (each array element, or each value of an object).
+ * Walks `path` from `value` and tests every value it reaches (several through `[*]`: each array
+ * element, or each value of an object), stopping at the first pass. A missing step or a step into a
+ * non-container reaches nothing. Allocation-free except for `[*]` over an object.
  */
-export function resolvePath(root: unknown, path: readonly PathSegment[]): unknown[] {
-  let current: unknown[] = [root];
-  for (const segment of path) {
-    const next: unknown[] = [];
-    for (const value of current) step(value, segment, next);
-    if (next.length === 0) return next;
-    current = next;
+export function someValue(
+  value: unknown,
+  path: readonly PathSegment[],
+  start: number,
+  test: (value: unknown) => boolean,
+): PathVisit {
+  let current = value;
+  for (let index = start; index < path.length; index++) {
+    if (typeof current !== 'object' || current === null) return NO_VALUE;
+    const segment = path[index]!;
+    if (segment.kind === 'property') {
+      if (Array.isArray(current) || !Object.hasOwn(current, segment.name)) return NO_VALUE;
+      current = (current as Record<string, unknown>)[segment.name];
+      if (current === undefined) return NO_VALUE;
+    } else if (segment.kind === 'index') {
+      if (!Array.isArray(current) || segment.index >= current.length) return NO_VALUE;
+      current = current[segment.index];
+    } else {
+      const items: unknown[] = Array.isArray(current) ? current : Object.values(current);
+      let reached: PathVisit = NO_VALUE;
+      for (const item of items) {
+        const visit = someValue(item, path, index + 1, test);
+        if (visit === SOME_PASSED) return SOME_PASSED;
+        if (visit === NONE_PASSED) reached = NONE_PASSED;
+      }
+      return reached;
+    }
   }
-  return current;
+  return test(current) ? SOME_PASSED : NONE_PASSED;
+}
+
+/** Every value the path reaches in `root` (none when missing, several through `[*]`). */
+export function resolvePath(root: unknown, path: readonly PathSegment[]): unknown[] {
+  const values: unknown[] = [];
+  someValue(root, path, 0, (value) => {
+    values.push(value);
+    return false;
+  });
+  return values;
 }
 
 /** The text a glob or regex is tested against: strings as they are, numbers and booleans printed. */
