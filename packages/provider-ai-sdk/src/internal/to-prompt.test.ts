@@ -138,7 +138,7 @@ describe('toPrompt', () => {
         toolCallId: 'e',
         toolName: 'echo',
         outcome: 'cancelled',
-        content: { reason: 'run cancelled' },
+        content: { cancelled: true, reason: 'run cancelled' },
       },
     ]);
     const toolMessage = result[1];
@@ -150,7 +150,7 @@ describe('toPrompt', () => {
       { type: 'execution-denied', reason: 'The tool call was cancelled and did not run.' },
       {
         type: 'execution-denied',
-        reason: 'The tool call was cancelled and did not run. Reason: {"reason":"run cancelled"}',
+        reason: 'The tool call was cancelled and did not run. Reason: run cancelled',
       },
     ]);
   });

@@ -12,7 +12,8 @@ const CANCELLED_TEXT = 'The tool call was cancelled and did not run.';
  *
  * - `succeeded`: a string becomes `text`, anything else `json` (the AI SDK's own convention);
  * - `failed`: `error-text` / `error-json`, so providers that flag errors (Anthropic `is_error`) do so;
- * - `cancelled`: `execution-denied` with a reason that says the call did not run and why. Every AI SDK
+ * - `cancelled`: `execution-denied` with a reason that says the call did not run and why (the content
+ *   itself when a string, else its `reason` or `message` field, else its JSON). Every AI SDK
  *   provider renders it as text the model reads; it is what `generateText` itself sends for a denial.
  */
 export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolResultOutput {
@@ -26,7 +27,7 @@ export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolRes
         ? { type: 'error-text', value: message.content }
         : { type: 'error-json', value: toJsonValue(message.content) };
     case 'cancelled': {
-      const reason = toReadableText(message.content).trim();
+      const reason = cancelReasonOf(message.content).trim();
       return {
         type: 'execution-denied',
         reason: reason === '' ? CANCELLED_TEXT : `${CANCELLED_TEXT} Reason: ${reason}`,
@@ -37,4 +38,14 @@ export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolRes
       throw new AwakenError('internal', `unknown tool outcome ${String(unknownOutcome)}`);
     }
   }
+}
+
+/** The human-readable reason of a cancellation: a string, or the `reason` / `message` of an object. */
+function cancelReasonOf(content: unknown): string {
+  if (typeof content === 'object' && content !== null) {
+    const record = content as Record<string, unknown>;
+    if (typeof record.reason === 'string') return record.reason;
+    if (typeof record.message === 'string') return record.message;
+  }
+  return toReadableText(content);
 }
