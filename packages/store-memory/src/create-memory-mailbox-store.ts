@@ -8,12 +8,12 @@ import {
   parseWith,
   runDispatchResultSchema,
 } from '@awaken/contract';
-import { clone } from './internal/clone';
+import { copyDispatch as clone } from './internal/copy-dispatch';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
-import { afterFailedAttempt, updated } from './internal/dispatch-updates';
+import { afterFailedAttempt } from './internal/dispatch-updates';
 import { conflict, notFound } from './internal/errors';
 import { fence } from './internal/fence';
-import { createMailboxState, dedupeIndexKey } from './internal/mailbox-state';
+import { type DispatchEntry, createMailboxState, dedupeIndexKey } from './internal/mailbox-state';
 import { decodeCursor, pageLimit, toPage } from './internal/paging';
 import { selectClaimable } from './internal/select-claimable';
 
@@ -35,8 +35,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
   const clock = storeClock(options);
   const state = createMailboxState();
 
-  const claimEntry = (dispatch: RunDispatch, workerId: string, leaseMs: number, at: number) =>
-    updated(dispatch, 'claimed', at, {
+  const claimEntry = (entry: DispatchEntry, workerId: string, leaseMs: number, at: number) =>
+    state.apply(entry, 'claimed', at, {
       claimToken: randomUUID(),
       claimedBy: workerId,
       leaseUntil: at + leaseMs,
@@ -73,7 +73,6 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         threadId: parsed.threadId,
         runId: parsed.runId,
         priority: parsed.priority,
-        ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
         dispatchEpoch: state.epochOf(parsed.threadId),
         status: 'queued',
         availableAt: parsed.availableAt ?? at,
@@ -82,6 +81,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         createdAt: at,
         updatedAt: at,
       };
+      if (parsed.dedupeKey !== undefined) dispatch.dedupeKey = parsed.dedupeKey;
       state.insert(dispatch);
       return clone(dispatch);
     },
@@ -91,7 +91,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const leaseMs = positiveInteger('leaseMs', input.leaseMs);
       const at = clock();
       return selectClaimable(state, at, limit).map((entry) => {
-        state.write(entry, claimEntry(entry.dispatch, input.workerId, leaseMs, at));
+        claimEntry(entry, input.workerId, leaseMs, at);
         return clone(entry.dispatch);
       });
     },
@@ -100,14 +100,14 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const leaseMs = positiveInteger('leaseMs', input.leaseMs);
       const entry = requireEntry(input.dispatchId);
       if (entry.dispatch.status !== 'queued' || state.claimByThread.has(entry.dispatch.threadId)) return null;
-      state.write(entry, claimEntry(entry.dispatch, input.workerId, leaseMs, clock()));
+      claimEntry(entry, input.workerId, leaseMs, clock());
       return clone(entry.dispatch);
     },
 
     async ack(proof) {
       const at = clock();
       const entry = fence(state, proof, at);
-      state.write(entry, updated(entry.dispatch, 'acked', at));
+      state.apply(entry, 'acked', at);
       return clone(entry.dispatch);
     },
 
@@ -128,7 +128,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     async deadLetter(proof) {
       const at = clock();
       const entry = fence(state, proof, at);
-      state.write(entry, updated(entry.dispatch, 'dead_letter', at, { lastError: proof.error }));
+      state.apply(entry, 'dead_letter', at, { lastError: proof.error });
       return clone(entry.dispatch);
     },
 
@@ -139,7 +139,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
           `dispatch ${dispatchId} is ${entry.dispatch.status}; only a queued dispatch can be cancelled`,
         );
       }
-      state.write(entry, updated(entry.dispatch, 'cancelled', clock()));
+      state.apply(entry, 'cancelled', clock());
       return clone(entry.dispatch);
     },
 
@@ -147,7 +147,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const leaseMs = positiveInteger('leaseMs', proof.leaseMs);
       const at = clock();
       const entry = fence(state, proof, at);
-      state.write(entry, updated(entry.dispatch, 'claimed', at, { leaseUntil: at + leaseMs }));
+      state.apply(entry, 'claimed', at, { leaseUntil: at + leaseMs });
       return clone(entry.dispatch);
     },
 
@@ -158,7 +158,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       let supersededCount = 0;
       for (const entry of state.byThread.get(threadId)?.values() ?? []) {
         if (entry.dispatch.status !== 'queued') continue;
-        state.write(entry, updated(entry.dispatch, 'superseded', at));
+        state.apply(entry, 'superseded', at);
         supersededCount += 1;
       }
       const activeId = state.claimByThread.get(threadId);
@@ -178,7 +178,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       if (dispatch.dispatchEpoch >= state.epochOf(dispatch.threadId)) {
         throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
       }
-      state.write(entry, updated(dispatch, 'superseded', clock()));
+      state.apply(entry, 'superseded', clock());
       return clone(entry.dispatch);
     },
 
@@ -186,7 +186,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const at = clock();
       const entry = fence(state, proof, at);
       const patch = { dispatchInstanceId: proof.dispatchInstanceId, runStatus: 'running' as const };
-      state.write(entry, updated(entry.dispatch, 'claimed', at, patch));
+      state.apply(entry, 'claimed', at, patch);
       return clone(entry.dispatch);
     },
 
@@ -200,17 +200,14 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
           `run result is for run ${result.runId}, but dispatch ${proof.dispatchId} carries run ${entry.dispatch.runId}`,
         );
       }
-      state.write(
-        entry,
-        updated(entry.dispatch, 'claimed', at, {
-          dispatchInstanceId: result.dispatchInstanceId,
-          runStatus: result.status,
-          ...(result.termination === undefined ? {} : { termination: result.termination }),
-          ...(result.response === undefined ? {} : { runResponse: result.response }),
-          ...(result.error === undefined ? {} : { runError: result.error }),
-          completedAt: at,
-        }),
-      );
+      state.apply(entry, 'claimed', at, {
+        dispatchInstanceId: result.dispatchInstanceId,
+        runStatus: result.status,
+        ...(result.termination === undefined ? {} : { termination: result.termination }),
+        ...(result.response === undefined ? {} : { runResponse: result.response }),
+        ...(result.error === undefined ? {} : { runError: result.error }),
+        completedAt: at,
+      });
       return clone(entry.dispatch);
     },
 

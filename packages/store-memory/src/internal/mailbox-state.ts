@@ -1,4 +1,4 @@
-import { type RunDispatch, isTerminalDispatchStatus } from '@awaken/contract';
+import { type RunDispatch, type RunDispatchStatus, isTerminalDispatchStatus } from '@awaken/contract';
 
 /** One stored dispatch and its insertion position (the age tie-breaker and the paging cursor). */
 export interface DispatchEntry {
@@ -21,6 +21,8 @@ export interface MailboxState {
   liveDedupeKeys: Map<string, string>;
   insert(dispatch: RunDispatch): DispatchEntry;
   write(entry: DispatchEntry, next: RunDispatch): void;
+  /** Moves the stored record to `status` in place (the store copies on every way out). */
+  apply(entry: DispatchEntry, status: RunDispatchStatus, at: number, patch?: Partial<RunDispatch>): void;
   remove(entry: DispatchEntry): void;
   epochOf(threadId: string): number;
 }
@@ -54,8 +56,16 @@ export function createMailboxState(): MailboxState {
     },
 
     write(entry, next) {
-      const previous = entry.dispatch;
+      const previous = entry.dispatch.status;
       entry.dispatch = next;
+      index(entry, previous);
+    },
+
+    apply(entry, status, at, patch) {
+      const previous = entry.dispatch.status;
+      if (patch !== undefined) Object.assign(entry.dispatch, patch);
+      entry.dispatch.status = status;
+      entry.dispatch.updatedAt = at;
       index(entry, previous);
     },
 
@@ -80,7 +90,7 @@ export function createMailboxState(): MailboxState {
     },
   };
 
-  function index(entry: DispatchEntry, previous: RunDispatch | undefined): void {
+  function index(entry: DispatchEntry, previous: RunDispatchStatus | undefined): void {
     const { dispatchId, threadId, status, dedupeKey } = entry.dispatch;
     if (status === 'queued') state.queued.set(dispatchId, entry);
     else state.queued.delete(dispatchId);
@@ -89,7 +99,7 @@ export function createMailboxState(): MailboxState {
       state.claimByThread.set(threadId, dispatchId);
     } else {
       state.claimed.delete(dispatchId);
-      if (previous?.status === 'claimed' && state.claimByThread.get(threadId) === dispatchId) {
+      if (previous === 'claimed' && state.claimByThread.get(threadId) === dispatchId) {
         state.claimByThread.delete(threadId);
       }
     }

@@ -13,6 +13,7 @@ function claimOrder(a: DispatchEntry, b: DispatchEntry): number {
  * at most one per thread and none of a thread that already holds a claim.
  */
 export function selectClaimable(state: MailboxState, now: number, limit: number): DispatchEntry[] {
+  if (limit === 1) return selectFirst(state, now);
   const candidates: DispatchEntry[] = [];
   for (const entry of state.queued.values()) {
     if (entry.dispatch.availableAt <= now && !state.claimByThread.has(entry.dispatch.threadId)) {
@@ -29,4 +30,14 @@ export function selectClaimable(state: MailboxState, now: number, limit: number)
     chosen.push(entry);
   }
   return chosen;
+}
+
+/** The one best claimable dispatch, in a single pass (the common `limit: 1` worker loop). */
+function selectFirst(state: MailboxState, now: number): DispatchEntry[] {
+  let best: DispatchEntry | undefined;
+  for (const entry of state.queued.values()) {
+    if (entry.dispatch.availableAt > now || state.claimByThread.has(entry.dispatch.threadId)) continue;
+    if (best === undefined || claimOrder(entry, best) < 0) best = entry;
+  }
+  return best === undefined ? [] : [best];
 }
