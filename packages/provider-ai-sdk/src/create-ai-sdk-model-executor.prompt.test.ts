@@ -138,7 +138,8 @@ describe('the prompt a provider receives', () => {
         toolCallId: 'call_2',
         toolName: 'delete_file',
         outcome: 'failed',
-        content: 'Denied by permission policy: delete_file is not allowed.',
+        // The content @awaken/runtime commits for a call a permission policy blocked.
+        content: { error: 'Denied by permission policy: delete_file is not allowed.' },
       },
     ]);
     expect(prompt).toMatchInlineSnapshot(`
@@ -200,8 +201,10 @@ describe('the prompt a provider receives', () => {
             },
             {
               "output": {
-                "type": "error-text",
-                "value": "Denied by permission policy: delete_file is not allowed.",
+                "type": "error-json",
+                "value": {
+                  "error": "Denied by permission policy: delete_file is not allowed.",
+                },
               },
               "toolCallId": "call_2",
               "toolName": "delete_file",
@@ -230,7 +233,8 @@ describe('the prompt a provider receives', () => {
         toolCallId: 'call_2',
         toolName: 'delete_file',
         outcome: 'cancelled',
-        content: 'Keep that file.',
+        // The content @awaken/runtime commits for a call a human cancelled.
+        content: { cancelled: true, reason: 'Keep that file.' },
       },
       { role: 'user', content: 'Just the weather, thanks.' },
     ]);
