@@ -34,13 +34,28 @@ export function tailSpec(ctx: SuiteContext<RunEventLog>): void {
 
     it('returns an empty array when the signal aborts', async () => {
       const controller = new AbortController();
+      const started = Date.now();
       const tail = ctx.store.tail(uniqueId('run'), {
         afterSeq: 0,
-        waitMs: 60_000,
+        waitMs: 20_000,
         signal: controller.signal,
       });
       setTimeout(() => controller.abort(), 50);
       expect(await tail).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('returns at once when the signal is already aborted', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const started = Date.now();
+      const tail = ctx.store.tail(uniqueId('run'), {
+        afterSeq: 0,
+        waitMs: 20_000,
+        signal: controller.signal,
+      });
+      expect(await tail).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(5_000);
     });
 
     it('gives a reader in another client every event once and in order while a writer appends', async () => {
