@@ -84,7 +84,8 @@ describe('resumability', () => {
     });
     await reference.harness.runtime.resumeRun(waiting.runId, { decisions: [approve('a')] }).result;
     const expected = (await reference.harness.store.readMessages('t')).map((record) => record.message);
-    const totalCommits = (reference.harness.store as unknown as { checkpoints: unknown[] }).checkpoints.length;
+    const totalCommits = (reference.harness.store as unknown as { checkpoints: unknown[] }).checkpoints
+      .length;
     expect(totalCommits).toBe(7);
 
     for (let crashAfter = 0; crashAfter < totalCommits; crashAfter += 1) {
