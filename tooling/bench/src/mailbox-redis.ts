@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MAILBOX_LUA, RedisMailboxStore, RedisThreadRunStore } from '@awaken/store-redis';
 import { startRedisServer } from '@awaken/testing';
@@ -20,6 +21,8 @@ const CONCURRENCY = 50;
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 20_000);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 50_000);
 const MEMORY_ITEMS = 10_000;
+/** How long an idle consumer waits before claiming again (a worker polls; BullMQ blocks on a marker). */
+const IDLE_POLL_MS = Number(process.env.BENCH_IDLE_POLL_MS ?? 2);
 
 async function inParallel(workers: number, work: (worker: number) => Promise<void>): Promise<void> {
   await Promise.all(Array.from({ length: workers }, (_, worker) => work(worker)));
@@ -43,7 +46,7 @@ async function storeCycles(url: string): Promise<number> {
     while (acked < CYCLES) {
       const [dispatch] = await store.claim({ workerId: `w${worker}`, limit: 1, leaseMs: 30_000 });
       if (!dispatch) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
         continue;
       }
       await store.ack({ dispatchId: dispatch.dispatchId, claimToken: dispatch.claimToken ?? '' });
@@ -231,14 +234,18 @@ async function main(): Promise<void> {
 
 Command: \`pnpm --filter @awaken/bench bench:mailbox-redis\` (tooling/bench/src/mailbox-redis.ts).
 Setup: ${version}; a dedicated redis-server started by the benchmark (loopback, no persistence);
-Node ${process.version}; ${CYCLES} cycles, ${CLAIMS} claims, ${MEMORY_ITEMS} items for memory.
+Node ${process.version}; ${cpus().length} CPUs, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(
+        ' / ',
+      )} at the end of the run (other work was running on the machine); ${CYCLES} cycles, ${CLAIMS} claims, ${MEMORY_ITEMS} items for memory.
 
 ${table}
 
 Notes:
 - (1) both sides run 50 producers and 50 consumers (our store: 50 loops of \`claim({ limit: 1 })\`
-  + \`ack\`, 1 ms sleep when empty; BullMQ: one Worker with \`concurrency: 50\`) against the same
-  server, timed from the first add to the last completion. Neither side deletes finished records.
+  + \`ack\`, sleeping ${IDLE_POLL_MS} ms when a claim comes back empty, as an idle worker polls;
+  BullMQ: one Worker with \`concurrency: 50\`, which blocks on a marker instead) against the same server, timed from the first add to the last completion. Neither side deletes finished records.
 - (2) redis-benchmark runs \`redis-benchmark ${redisBenchmarkArgs(0).slice(2).join(' ').replace('-p 0 ', '')}\`
   (the claim script, one claim per call, on ${CLAIMS} queued dispatches); our side runs 50 loops of
   \`claim({ limit: 1 })\` through ioredis on one connection, including decoding and schema validation.
