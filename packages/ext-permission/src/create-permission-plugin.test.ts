@@ -114,7 +114,7 @@ describe('permission plugin: ToolGate', () => {
     const plugin = createPermissionPlugin(CONFIG);
     const decision = await gate(plugin, gateContext(bash('c1', 'rm -rf /'), createState()));
     expect(decision).toMatchObject({ type: 'block', continueRun: true });
-    expect(decision?.type === 'block' && decision.reason).toContain('"Bash(rm **)"');
+    expect(decision?.type === 'block' && decision.reason).toContain('`Bash(rm **)`');
   });
 
   it('ends the run on deny when denyEndsRun is set', async () => {
@@ -194,7 +194,7 @@ describe('permission plugin: ToolGate', () => {
       gateContext(call, state, { ticket, resume: resumeWith({ approved: true }) }),
     );
     expect(decision).toMatchObject({ type: 'block' });
-    expect(decision?.type === 'block' && decision.reason).toContain('"Bash(npm publish)"');
+    expect(decision?.type === 'block' && decision.reason).toContain('`Bash(npm publish)`');
   });
 
   it("remembers an approval with remember: 'always' for later calls of the tool in the thread", async () => {

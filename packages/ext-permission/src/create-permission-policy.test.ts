@@ -115,7 +115,7 @@ describe('createPermissionPolicy: precedence', () => {
     const decision = createPermissionPolicy({ defaultBehavior: 'deny', rules }).evaluate(call);
     expect(decision.behavior).toBe(behavior);
     expect(decision.rule).toBe(rule);
-    if (rule !== undefined) expect(decision.reason).toContain(JSON.stringify(rule));
+    if (rule !== undefined) expect(decision.reason).toContain(`\`${rule}\``);
   });
 
   it('uses ask as the default behaviour when none is configured', () => {

@@ -62,7 +62,7 @@ function reasonFor(behavior: PermissionBehavior, winner: Candidate): string {
   const note = winner.undetermined
     ? ' (the call has no single primary argument, so the stricter rule applies)'
     : '';
-  return `${what} ${kind} ${JSON.stringify(winner.compiled.rule.text)}${note}`;
+  return `${what} ${kind} \`${winner.compiled.rule.text}\`${note}`;
 }
 
 function better(a: Candidate | undefined, b: Candidate | undefined): Candidate | undefined {
@@ -127,7 +127,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
     const fallback: PermissionDecision = {
       behavior: config.defaultBehavior,
       source: 'default',
-      reason: `no permission rule matches ${JSON.stringify(call.name)}; the default is ${config.defaultBehavior}`,
+      reason: `no permission rule matches tool \`${call.name}\`; the default is ${config.defaultBehavior}`,
     };
     return fallback.behavior === 'ask' ? applyGrants(fallback, call, primary, runtimeRules.grants) : fallback;
   }
@@ -146,7 +146,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
         behavior: 'allow',
         source: 'remembered',
         rule: grant,
-        reason: `allowed by a remembered approval for ${JSON.stringify(grant)}`,
+        reason: `allowed by a remembered approval for \`${grant}\``,
       };
     }
     return decision;
