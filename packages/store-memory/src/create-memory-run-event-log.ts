@@ -32,11 +32,15 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   const clock = storeClock(options);
   const defaultTtlMs = options.finishedTtlMs ?? 60 * 60 * 1000;
   const logs = new Map<string, RunLog>();
+  /** Finished runs, swept for expiry at most once a second so `finish` stays O(1) amortised. */
+  const finished = new Set<string>();
+  let lastSweep = Number.NEGATIVE_INFINITY;
 
   const live = (runId: string): RunLog | undefined => {
     const log = logs.get(runId);
     if (log?.expiresAt !== undefined && clock() >= log.expiresAt) {
       logs.delete(runId);
+      finished.delete(runId);
       for (const wake of log.waiters) wake();
       return undefined;
     }
@@ -44,7 +48,10 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   };
 
   const sweepExpired = () => {
-    for (const runId of logs.keys()) live(runId);
+    const at = clock();
+    if (at - lastSweep < 1_000) return;
+    lastSweep = at;
+    for (const runId of [...finished]) live(runId);
   };
 
   const after = (log: RunLog | undefined, afterSeq: number, limit: number | undefined): AgentEvent[] => {
@@ -107,6 +114,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
       log.expiresAt = clock() + (finishOptions?.ttlMs ?? defaultTtlMs);
       logs.set(runId, log);
+      finished.add(runId);
       const waiters = [...log.waiters];
       log.waiters.clear();
       for (const wake of waiters) wake();
