@@ -175,4 +175,26 @@ describe('permission plugin end to end with the runtime', () => {
     expect(refusal).toMatchObject({ outcome: 'cancelled' });
     expect(stringsIn(refusal)).toContain('The user declined the call to "bash": not on a Friday');
   });
+
+  it('cancels the asked call on a cancel decision without running it', async () => {
+    const { runtime, model, snapshots, counts } = setup([
+      { toolCalls: [call('b', 'bash', { command: 'npm publish' })] },
+      { text: 'ok' },
+    ]);
+    const handle = runtime.run({ agentId: 'agent', input: 'publish', onSuspend: 'wait' });
+    await vi.waitFor(() => expect(statusOf(snapshots, handle.runId, 'b')).toBe('suspended'));
+    await handle.decide({
+      toolCallId: 'b',
+      decisionId: 'cancel_b',
+      action: 'cancel',
+      result: null,
+      reason: 'wrong package',
+      updatedAt: 1,
+    });
+    expect(await handle.result).toMatchObject({ status: 'done', response: 'ok' });
+    expect(counts.bash.count()).toBe(0);
+    const refusal = toolMessage(model.requests[1]!.messages, 'b');
+    expect(refusal).toMatchObject({ outcome: 'cancelled' });
+    expect(stringsIn(refusal)).toContain('wrong package');
+  });
 });
