@@ -15,6 +15,7 @@ import { oneClaimPerThreadSpec } from './mailbox/one-claim-per-thread.spec';
 import { purgeSpec } from './mailbox/purge.spec';
 import { reclaimSpec } from './mailbox/reclaim.spec';
 import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
+import { terminalStatesSpec } from './mailbox/terminal-states.spec';
 import { createSuiteContext } from './suite-context';
 
 /** Registers every MailboxStore conformance test for `harness`; call it from the backend's test file. */
@@ -27,6 +28,7 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     availableAtSpec(ctx);
     oneClaimPerThreadSpec(ctx);
     lifecycleSpec(ctx);
+    terminalStatesSpec(ctx);
     fencingSpec(ctx);
     interruptSpec(ctx);
     reclaimSpec(ctx);
