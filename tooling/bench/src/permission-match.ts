@@ -9,6 +9,7 @@
  * - worst: every rule has a glob tool pattern matching the called tool plus a field condition, so
  *   every rule is fully evaluated for every call.
  */
+import { loadavg } from 'node:os';
 import { type PermissionRuleConfig, createPermissionPolicy, parseRule } from '@awaken/ext-permission';
 
 const CALL = {
@@ -94,7 +95,11 @@ for (const [name, build] of [
   }
 }
 
-console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+console.log(
+  `node ${process.version}, ${process.platform}/${process.arch}, load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`baseline: evaluate with one exact-name rule = ${baselineNs.toFixed(1)} ns per call`);
 console.log(`(bare string comparison = ${bareNs.toFixed(1)} ns)`);
 console.log('| rule set | rules | µs per call | ratio to one exact-name rule | decision |');
