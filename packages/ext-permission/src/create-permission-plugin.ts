@@ -83,6 +83,8 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
       return { type: 'cancel', reason: refusalReason(call.name, approval.data.reason ?? resume.reason) };
     const decision = policy.evaluate(call, runtimeRulesOf(context.state));
     if (decision.behavior === 'deny') return block(decision);
+    // The only state this gate writes records the human's answer; both writes are idempotent, so
+    // re-evaluating the same replay gives the same decision and the same state.
     addUnique(context.state, permissionApprovedCallsKey, call.id);
     if (approval.data.remember === 'always') addUnique(context.state, grantsKey, exactRuleFor(call.name));
     return { type: 'allow' };
