@@ -41,7 +41,8 @@ export interface CreateThreadInput {
  *   not the current length fails with `stale_append` and writes nothing;
  * - `commitCheckpoint` is atomic: the message delta, the run record and the thread pointers are all
  *   written or none is; a stale `expectedMessageCount` → `stale_append`, a stale run version →
- *   `stale_version`;
+ *   `stale_version`; a status change must be a legal RunStatus transition (`invalid_transition`),
+ *   while a checkpoint that keeps the status (several per running step) is always allowed;
  * - thread pointers: `createRun` sets `latestRunId`; a checkpoint of a `running` run sets
  *   `activeRunId`, of a `waiting` run sets `openRunId` (clearing `activeRunId`), of a `done` run clears
  *   both when they point at it;

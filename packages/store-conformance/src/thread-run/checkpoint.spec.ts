@@ -92,6 +92,15 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
       );
     });
 
+    it('accepts consecutive checkpoints that keep the run running', async () => {
+      const { run } = await threadWithRun(ctx.store);
+      const first = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running'));
+      const second = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, first, 'running'));
+      const third = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, second, 'running'));
+      expect(third.version).toBe(run.version + 3);
+      expect((await ctx.store.getRun(run.runId))?.status).toBe('running');
+    });
+
     it('rejects an illegal run status move with invalid_transition and writes nothing', async () => {
       const { run } = await threadWithRun(ctx.store);
       const running = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running'));
