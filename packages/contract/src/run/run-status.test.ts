@@ -3,12 +3,15 @@ import { AwakenError } from '../errors/awaken-error';
 import { type RunStatus, canTransitionRunStatus, runStatusSchema, transitionRunStatus } from './run-status';
 
 // Seed 003: Created -> Running | Done; Running -> Waiting | Done; Waiting -> Running | Done; Done is terminal
-// (accepting only itself as an idempotent finish).
+// (accepting only itself as an idempotent finish). Running and Waiting accept themselves: a run
+// checkpoints many times without changing status.
 const ALLOWED = new Set([
   'created>running',
   'created>done',
+  'running>running',
   'running>waiting',
   'running>done',
+  'waiting>waiting',
   'waiting>running',
   'waiting>done',
   'done>done',

@@ -8,11 +8,15 @@ import { type TransitionTable, canTransition, transitionIn } from '../state/tran
 export const runStatusSchema = z.enum(['created', 'running', 'waiting', 'done']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/** Allowed run status moves. `done` accepts only itself (an idempotent finish). */
+/**
+ * Allowed run status moves. `running` and `waiting` also accept themselves, because a run writes
+ * many checkpoints without changing status (each assistant turn and tool round of a running run; a
+ * partial resume that leaves a waiting run waiting). `done` accepts only itself (an idempotent finish).
+ */
 export const RUN_STATUS_TRANSITIONS: TransitionTable<RunStatus> = {
   created: ['running', 'done'],
-  running: ['waiting', 'done'],
-  waiting: ['running', 'done'],
+  running: ['running', 'waiting', 'done'],
+  waiting: ['waiting', 'running', 'done'],
   done: ['done'],
 };
 
