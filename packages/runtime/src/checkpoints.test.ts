@@ -1,5 +1,6 @@
+import { createTestStore } from './test-support/recording-store';
 import { type Plugin, defineStateKey, toolCallStatePath } from '@awaken/contract';
-import { createMemoryThreadRunStore, echoTool, pendingTool } from '@awaken/testing';
+import { echoTool, pendingTool } from '@awaken/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { readToolCallStates } from './internal/run-state';
@@ -7,7 +8,7 @@ import { createHarness } from './test-support/harness';
 
 describe('checkpoints', () => {
   it('writes a checkpoint at each seed 001 trigger, readable back from the store', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const { runtime } = createHarness(
       { tools: [echoTool] },
       {
@@ -46,7 +47,7 @@ describe('checkpoints', () => {
   });
 
   it('stores the suspended call, its ticket and the waiting state when a call suspends', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const { runtime } = createHarness(
       { tools: [pendingTool] },
       { store, turns: [{ toolCalls: [{ id: 'q1', name: 'ask_human', arguments: { question: 'color?' } }] }] },
@@ -97,7 +98,7 @@ describe('checkpoints', () => {
         },
       },
     };
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const { runtime } = createHarness(
       { tools: [echoTool], plugins: [plugin] },
       {

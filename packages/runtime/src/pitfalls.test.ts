@@ -1,10 +1,6 @@
+import { createTestStore } from './test-support/recording-store';
 import type { AgentEvent, InferenceRequest, Message } from '@awaken/contract';
-import {
-  type ScriptedTurn,
-  createMemoryThreadRunStore,
-  createScriptedModel,
-  echoTool,
-} from '@awaken/testing';
+import { type ScriptedTurn, createScriptedModel, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from './test-support/approval';
 import { createCrashingStore } from './test-support/crashing-store';
@@ -20,11 +16,7 @@ const twoDangerCalls = (args: [unknown, unknown] = [{ n: 1 }, { n: 2 }]): Script
 });
 
 function setup(
-  options: {
-    parallel?: boolean;
-    store?: ReturnType<typeof createMemoryThreadRunStore>;
-    turns?: ScriptedTurn[];
-  } = {},
+  options: { parallel?: boolean; store?: ReturnType<typeof createTestStore>; turns?: ScriptedTurn[] } = {},
 ) {
   const danger = recordingTool('danger');
   const model = createScriptedModel(options.turns ?? [twoDangerCalls(), { text: 'continued' }]);
@@ -100,7 +92,7 @@ describe('peer pitfalls', () => {
     await handle.result;
     expect(hot.danger.count()).toBe(0);
 
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const cold = setup({ store });
     const first = await cold.runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     const fresh = setup({ store, turns: [{ text: 'after rejections' }] });
@@ -114,7 +106,7 @@ describe('peer pitfalls', () => {
       ['a', 'b'],
       ['b', 'a'],
     ]) {
-      const store = createMemoryThreadRunStore();
+      const store = createTestStore();
       const first = setup({ store });
       const waiting = await first.runtime.runToCompletion({ agentId: 'agent', input: 'go' });
       const second = setup({ store, turns: [] });
@@ -191,7 +183,7 @@ describe('peer pitfalls', () => {
   });
 
   it('a retry after a failure does not re-execute a tool whose result was committed', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const echoRuns = recordingTool('work');
     const turns: ScriptedTurn[] = [
       { toolCalls: [{ id: 'w', name: 'work', arguments: {} }] },

@@ -1,4 +1,5 @@
-import { type ScriptedTurn, createMemoryThreadRunStore, createScriptedModel } from '@awaken/testing';
+import { createTestStore } from './test-support/recording-store';
+import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readToolCallStates } from './internal/run-state';
@@ -55,7 +56,7 @@ describe('properties', () => {
             throw new Error('tool broke');
           },
         };
-        const store = createMemoryThreadRunStore();
+        const store = createTestStore();
         const snapshots: RunStateSnapshot[] = [];
         const make = () =>
           createHarness(

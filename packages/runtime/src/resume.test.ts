@@ -1,11 +1,6 @@
+import { createTestStore } from './test-support/recording-store';
 import type { AgentEvent, InferenceRequest, Message } from '@awaken/contract';
-import {
-  type ScriptedTurn,
-  countExecutions,
-  createMemoryThreadRunStore,
-  createScriptedModel,
-  echoTool,
-} from '@awaken/testing';
+import { type ScriptedTurn, countExecutions, createScriptedModel, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from './test-support/approval';
 import { createCrashingStore } from './test-support/crashing-store';
@@ -46,7 +41,7 @@ function comparable(events: readonly AgentEvent[]) {
 
 describe('resumability', () => {
   it('cold-resumes a waiting run in a fresh runtime sharing only the store', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const parts = agentParts();
     const model = conversationModel();
     const first = createHarness(parts.agent, { store, model });
@@ -60,7 +55,7 @@ describe('resumability', () => {
   });
 
   it('returns a finished run fed back without calling the model', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const model = createScriptedModel([{ text: 'done' }]);
     const { runtime } = createHarness({}, { store, model });
     const finished = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
@@ -89,7 +84,7 @@ describe('resumability', () => {
     expect(totalCommits).toBe(7);
 
     for (let crashAfter = 0; crashAfter < totalCommits; crashAfter += 1) {
-      const store = createMemoryThreadRunStore();
+      const store = createTestStore();
       const parts = agentParts();
       const model = conversationModel();
       const crashing = createHarness(parts.agent, { store: createCrashingStore(store, crashAfter), model });
@@ -153,7 +148,7 @@ describe('resumability', () => {
     const suspendAt = hotEvents.findIndex((event) => event.type === 'run_finish');
 
     const coldParts = agentParts();
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const model = conversationModel();
     const before = createHarness(coldParts.agent, { store, model });
     const coldFirst = await collect(
@@ -172,7 +167,7 @@ describe('resumability', () => {
   });
 
   it('continues the event seq from the event log on cold resume', async () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const logged: AgentEvent[] = [];
     const eventLog = {
       append: async (_runId: string, events: readonly AgentEvent[]) => void logged.push(...events),

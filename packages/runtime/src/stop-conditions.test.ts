@@ -1,9 +1,9 @@
+import { createTestStore } from './test-support/recording-store';
 import { AwakenError, type StopConditionSpec, toolFailure } from '@awaken/contract';
 import { type ScriptedTurn, createScriptedModel, echoTool, failingTool, slowTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { createAgentRuntime } from './create-agent-runtime';
 import { createHarness } from './test-support/harness';
-import { createMemoryThreadRunStore } from '@awaken/testing';
 
 /** A model that always calls echo with a distinct argument (or the given one). */
 function loopingModel(
@@ -180,7 +180,7 @@ describe('stop conditions', () => {
   });
 
   it('rejects invalid agent definitions when the runtime is created', () => {
-    const store = createMemoryThreadRunStore();
+    const store = createTestStore();
     const model = createScriptedModel();
     const create = (agent: object) => () =>
       createAgentRuntime({ agents: [{ id: 'a', ...agent }], store, model });

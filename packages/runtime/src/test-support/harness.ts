@@ -1,3 +1,4 @@
+import { createTestStore } from './recording-store';
 import {
   type AgentEvent,
   type ModelExecutor,
@@ -6,7 +7,7 @@ import {
   type ToolCallDecision,
   deriveRunStatus,
 } from '@awaken/contract';
-import { type ScriptedTurn, createMemoryThreadRunStore, createScriptedModel } from '@awaken/testing';
+import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import { createAgentRuntime } from '../create-agent-runtime';
 import type { AgentDefinition, AgentRuntimeOptions, RunHandle, RunStateSnapshot } from '../types';
 import { readToolCallStates } from '../internal/run-state';
@@ -18,7 +19,7 @@ export function createHarness(
     Omit<AgentRuntimeOptions, 'agents' | 'store' | 'model'>
   > = {},
 ) {
-  const store = options.store ?? createMemoryThreadRunStore();
+  const store = options.store ?? createTestStore();
   const model = options.model ?? createScriptedModel(options.turns ?? []);
   const snapshots: RunStateSnapshot[] = [];
   let counter = 0;
