@@ -1,13 +1,7 @@
 import { type Message, type ToolCallDecision, defineTool } from '@awaken/contract';
 import { type RunStateSnapshot, createAgentRuntime } from '@awaken/runtime';
-// The testing kit's store, as the runtime's own tests use: @awaken/store-memory's createMemoryThreadRunStore
-// currently refuses the runtime's running -> running checkpoints (reported, not ours to change).
-import {
-  type ScriptedTurn,
-  countExecutions,
-  createMemoryThreadRunStore,
-  createScriptedModel,
-} from '@awaken/testing';
+import { createMemoryThreadRunStore } from '@awaken/store-memory';
+import { type ScriptedTurn, countExecutions, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createPermissionPlugin } from './create-permission-plugin';

@@ -1,6 +1,7 @@
 import { createAgentRuntime } from '@awaken/runtime';
 // The testing kit's store: @awaken/store-memory's checkpoint currently rejects running -> running.
-import { createMemoryThreadRunStore, echoTool, pendingTool } from '@awaken/testing';
+import { createMemoryThreadRunStore } from '@awaken/store-memory';
+import { echoTool, pendingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { createAiSdkModelExecutor } from './create-ai-sdk-model-executor';
 import { createStreamModel, textTurn, toolCallTurn } from './testing/scripted-stream-model';
