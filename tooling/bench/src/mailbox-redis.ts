@@ -2,7 +2,8 @@
  * Redis mailbox benchmark (issue 6): run with `pnpm --filter @awaken/bench bench:mailbox-redis`.
  * Starts its own redis-server (no persistence, loopback) and measures, in one run:
  * (1) enqueue+claim+ack cycles/s of RedisMailboxStore vs BullMQ (Queue.add + Worker, concurrency 50,
- *     no-op jobs), both keeping finished records (no purge / removeOnComplete);
+ *     no-op jobs) on the same server: a warm-up round of each, then BENCH_ROUNDS interleaved rounds
+ *     (the side that goes first alternates); median and spread (see mailbox-redis-cycles.ts);
  * (2) claim/s through the store vs `redis-benchmark` calling the same claim script by EVALSHA, both
  *     with 50 concurrent clients and one claim per call;
  * (4) Redis memory (INFO used_memory delta) per queued dispatch and per waiting run record.
@@ -14,15 +15,21 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MAILBOX_LUA, RedisMailboxStore, RedisThreadRunStore } from '@awaken/store-redis';
 import { startRedisServer } from '@awaken/testing';
-import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import {
+  CONCURRENCY,
+  type CycleSample,
+  IDLE_POLL_MS,
+  adminClient,
+  bullmqRound,
+  storeRound,
+} from './mailbox-redis-cycles';
 
-const CONCURRENCY = 50;
-const CYCLES = Number(process.env.BENCH_CYCLES ?? 20_000);
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 10_000);
+const WARMUP_CYCLES = Number(process.env.BENCH_WARMUP_CYCLES ?? 2_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 50_000);
 const MEMORY_ITEMS = 10_000;
-/** How long an idle consumer waits before claiming again (a worker polls; BullMQ blocks on a marker). */
-const IDLE_POLL_MS = Number(process.env.BENCH_IDLE_POLL_MS ?? 2);
 
 async function inParallel(workers: number, work: (worker: number) => Promise<void>): Promise<void> {
   await Promise.all(Array.from({ length: workers }, (_, worker) => work(worker)));
@@ -33,54 +40,6 @@ async function spread(total: number, workers: number, each: (index: number) => P
   await inParallel(workers, async (worker) => {
     for (let index = worker; index < total; index += workers) await each(index);
   });
-}
-
-async function storeCycles(url: string): Promise<number> {
-  const store = new RedisMailboxStore({ redis: url, prefix: 'bench1' });
-  let acked = 0;
-  const started = performance.now();
-  const producers = spread(CYCLES, CONCURRENCY, async (index) => {
-    await store.enqueue({ threadId: `thread-${index}`, runId: `run-${index}` });
-  });
-  const consumers = inParallel(CONCURRENCY, async (worker) => {
-    while (acked < CYCLES) {
-      const [dispatch] = await store.claim({ workerId: `w${worker}`, limit: 1, leaseMs: 30_000 });
-      if (!dispatch) {
-        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
-        continue;
-      }
-      await store.ack({ dispatchId: dispatch.dispatchId, claimToken: dispatch.claimToken ?? '' });
-      acked += 1;
-    }
-  });
-  await Promise.all([producers, consumers]);
-  const seconds = (performance.now() - started) / 1000;
-  await store.close();
-  return CYCLES / seconds;
-}
-
-async function bullmqCycles(port: number): Promise<number> {
-  const connection = { host: '127.0.0.1', port, maxRetriesPerRequest: null };
-  const queue = new Queue('bench', { connection });
-  let completed = 0;
-  let resolveDone: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => {
-    resolveDone = resolve;
-  });
-  const started = performance.now();
-  const worker = new Worker('bench', async () => undefined, { connection, concurrency: CONCURRENCY });
-  worker.on('completed', () => {
-    completed += 1;
-    if (completed === CYCLES) resolveDone();
-  });
-  await spread(CYCLES, CONCURRENCY, async (index) => {
-    await queue.add('job', { index });
-  });
-  await done;
-  const seconds = (performance.now() - started) / 1000;
-  await worker.close();
-  await queue.close();
-  return CYCLES / seconds;
 }
 
 async function enqueueMany(store: RedisMailboxStore, count: number): Promise<void> {
@@ -208,11 +167,76 @@ async function memoryPerWaitingRun(url: string): Promise<number> {
   return (after - before) / MEMORY_ITEMS;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+const spreadOf = (values: readonly number[], digits = 0) =>
+  `${fixed(Math.min(...values), digits)}–${fixed(Math.max(...values), digits)}`;
+
+interface CycleResults {
+  ours: CycleSample[];
+  bull: CycleSample[];
+}
+
+async function cycleRounds(url: string, port: number): Promise<CycleResults> {
+  const admin = adminClient(url);
+  try {
+    await storeRound(url, admin, WARMUP_CYCLES);
+    await bullmqRound(port, admin, WARMUP_CYCLES);
+    const results: CycleResults = { ours: [], bull: [] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const runOurs = async () => results.ours.push(await storeRound(url, admin, CYCLES));
+      const runBull = async () => results.bull.push(await bullmqRound(port, admin, CYCLES));
+      if (round % 2 === 0) {
+        await runOurs();
+        await runBull();
+      } else {
+        await runBull();
+        await runOurs();
+      }
+      const [ours, bull] = [results.ours[round], results.bull[round]];
+      process.stdout.write(
+        `round ${round + 1}: store ${fixed(ours?.rate ?? 0)}/s, BullMQ ${fixed(bull?.rate ?? 0)}/s\n`,
+      );
+    }
+    return results;
+  } finally {
+    await admin.quit();
+  }
+}
+
+function cycleTable({ ours, bull }: CycleResults): string {
+  const ratios = ours.map((sample, index) => sample.rate / (bull[index]?.rate ?? Number.NaN));
+  const rows = ours.map((sample, index) => {
+    const other = bull[index];
+    return `| ${index + 1} | ${fixed(sample.rate)} | ${fixed(other?.rate ?? 0)} | ${fixed(ratios[index] ?? 0, 2)}x | ${fixed(sample.nodeCpuUs)} / ${fixed(sample.redisCpuUs)} | ${fixed(other?.nodeCpuUs ?? 0)} / ${fixed(other?.redisCpuUs ?? 0)} | ${fixed(sample.claimsPerItem ?? 0, 2)} |`;
+  });
+  const rates = (samples: CycleSample[]) => samples.map((sample) => sample.rate);
+  return [
+    '| round | store cycles/s | BullMQ jobs/s | ratio | store CPU µs/item (Node / Redis) | BullMQ CPU µs/item (Node / Redis) | store claim calls/item |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '| (1) summary | value | target |',
+    '|---|---|---|',
+    `| store cycles/s, median (min–max) | ${fixed(median(rates(ours)))} (${spreadOf(rates(ours))}) | |`,
+    `| BullMQ jobs/s, median (min–max) | ${fixed(median(rates(bull)))} (${spreadOf(rates(bull))}) | |`,
+    `| ratio of medians | **${fixed(median(rates(ours)) / median(rates(bull)), 2)}x** | >= 2x |`,
+    `| per-round ratio, median (min–max) | ${fixed(median(ratios), 2)}x (${spreadOf(ratios, 2)}x) | |`,
+    `| CPU µs per item, median, Node + Redis | store ${fixed(median(ours.map((s) => s.nodeCpuUs + s.redisCpuUs)))}, BullMQ ${fixed(median(bull.map((s) => s.nodeCpuUs + s.redisCpuUs)))} | |`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const server = await startRedisServer();
   try {
-    const ours = await storeCycles(server.url);
-    const bull = await bullmqCycles(server.port);
+    const cycles = await cycleRounds(server.url, server.port);
     const claims = await storeClaims(server.url);
     const benchmark = await redisBenchmarkClaims(server.url, server.port);
     const perDispatch = await memoryPerDispatch(server.url);
@@ -221,9 +245,6 @@ async function main(): Promise<void> {
     const table = [
       '| measure | value | target |',
       '|---|---|---|',
-      `| (1) RedisMailboxStore enqueue+claim+ack cycles/s | ${ours.toFixed(0)} | |`,
-      `| (1) BullMQ add+process jobs/s | ${bull.toFixed(0)} | |`,
-      `| (1) ratio store / BullMQ | **${(ours / bull).toFixed(2)}x** | >= 2x |`,
       `| (2) store claims/s (50 concurrent, limit 1) | ${claims.toFixed(0)} | |`,
       `| (2) redis-benchmark EVALSHA claim/s (-c 50) | ${benchmark.toFixed(0)} | |`,
       `| (2) ratio store / redis-benchmark | **${(claims / benchmark).toFixed(2)}x** | >= 0.7x |`,
@@ -232,23 +253,40 @@ async function main(): Promise<void> {
     ].join('\n');
     const report = `# Redis mailbox benchmark
 
-Command: \`pnpm --filter @awaken/bench bench:mailbox-redis\` (tooling/bench/src/mailbox-redis.ts).
+Command: \`pnpm --filter @awaken/bench bench:mailbox-redis\` (tooling/bench/src/mailbox-redis.ts,
+mailbox-redis-cycles.ts).
 Setup: ${version}; a dedicated redis-server started by the benchmark (loopback, no persistence);
-Node ${process.version}; ${cpus().length} CPUs, load average ${loadavg()
+Node ${process.version}; ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()
       .map((load) => load.toFixed(1))
-      .join(
-        ' / ',
-      )} at the end of the run (other work was running on the machine); ${CYCLES} cycles, ${CLAIMS} claims, ${MEMORY_ITEMS} items for memory.
+      .join(' / ')} at the end of the run (other work was running on the machine: Node, Redis and that work
+share the CPUs, so absolute rates are low and noisy); (1) ${ROUNDS} interleaved rounds of ${CYCLES} items per side after a
+${WARMUP_CYCLES}-item warm-up of each; (2) ${CLAIMS} claims; (4) ${MEMORY_ITEMS} items.
+
+## (1) enqueue+claim+ack cycles/s vs BullMQ
+
+${cycleTable(cycles)}
+
+How each side runs (same Redis, flushed before every round; same process; producer and consumer on
+their own connections, connected before the clock starts; clock from the first add to the last
+completion; finished records kept on both sides):
+- producers: 50 loops, each adding its share one item at a time (\`store.enqueue\` / \`queue.add\`).
+- BullMQ consumer: \`new Worker(name, async () => undefined, { connection, concurrency: 50 })\`, default
+  options otherwise (it fetches the next job in the same script call that completes one, and blocks on
+  a marker when idle).
+- store consumer: one worker loop that keeps up to 50 dispatches in flight, as a real consumer would:
+  \`claim({ workerId, limit: <free slots>, leaseMs: 30_000 })\`, then for each dispatch a no-op
+  handler followed by its own \`ack\`; when a claim comes back empty it waits ${IDLE_POLL_MS} ms and
+  claims again (the store has no blocking claim). "claim calls/item" counts those claims.
+- CPU µs/item: Node \`process.cpuUsage()\` and Redis INFO \`used_cpu_user + used_cpu_sys\` over the round.
+
+## (2) claim throughput and (4) memory
 
 ${table}
 
 Notes:
-- (1) both sides run 50 producers and 50 consumers (our store: 50 loops of \`claim({ limit: 1 })\`
-  + \`ack\`, sleeping ${IDLE_POLL_MS} ms when a claim comes back empty, as an idle worker polls;
-  BullMQ: one Worker with \`concurrency: 50\`, which blocks on a marker instead) against the same server, timed from the first add to the last completion. Neither side deletes finished records.
 - (2) redis-benchmark runs \`redis-benchmark ${redisBenchmarkArgs(0).slice(2).join(' ').replace('-p 0 ', '')}\`
   (the claim script, one claim per call, on ${CLAIMS} queued dispatches); our side runs 50 loops of
-  \`claim({ limit: 1 })\` through ioredis on one connection, including decoding and schema validation.
+  \`claim({ limit: 1 })\` through ioredis on one connection, including decoding and validation.
 - (4) INFO \`used_memory\` delta over ${MEMORY_ITEMS} enqueued dispatches (hash + ready/thread zsets)
   and over ${MEMORY_ITEMS} run records checkpointed to \`waiting\` (JSON + index entries).
 `;
