@@ -84,13 +84,19 @@ describe('properties', () => {
         }
         expect(result).toMatchObject({ status: 'done', response: 'end' });
         const states = readToolCallStates(await storedRun(store, 'run'));
-        expect(states).toHaveLength(plan.size);
-        for (const state of states) {
-          const kind = plan.get(state.callId);
+        expect(states).toHaveLength(rounds.at(-1)?.length ?? 0);
+        expect(states.every((state) => state.resultCommitted)).toBe(true);
+        const outcomes = (await store.readMessages(result.threadId)).flatMap((record) =>
+          record.message.role === 'tool'
+            ? [[record.message.toolCallId, record.message.outcome] as const]
+            : [],
+        );
+        expect(outcomes).toHaveLength(plan.size);
+        for (const [callId, outcome] of outcomes) {
+          const kind = plan.get(callId);
           const expected =
             kind === 'safe' || kind === 'approve' ? 'succeeded' : kind === 'fail' ? 'failed' : 'cancelled';
-          expect(state.status).toBe(expected);
-          expect(state.resultCommitted).toBe(true);
+          expect(outcome).toBe(expected);
         }
         for (const [id, kind] of plan) {
           if (kind === 'reject') expect(danger.count(id)).toBe(0);

@@ -77,7 +77,8 @@ export async function commitCheckpoint(
         ...(record.termination ? { doneReason: record.termination } : {}),
         updatedAt: now,
       },
-      calls: session.calls.values(),
+      // only the current batch: earlier calls are answered by committed tool messages
+      calls: session.batch,
       pendingDecisions: session.queue,
       bookkeeping: {
         ...session.bookkeeping,

@@ -66,6 +66,8 @@ export async function createSession(
     input: request.input,
     inputCommitted: false,
     stepEnded: 0,
+    consecutiveErrors: 0,
+    recentCalls: [],
   };
   const record = await store.createRun({
     runId: request.runId,

@@ -20,6 +20,10 @@ export interface RuntimeBookkeeping {
   inputCommitted: boolean;
   /** The last step whose StepEnd ran. */
   stepEnded: number;
+  /** Failed tool results in a row so far (consecutive_errors). */
+  consecutiveErrors: number;
+  /** `name:args` signatures of the latest finished calls, oldest first (loop_detection), bounded. */
+  recentCalls: string[];
 }
 
 export const RUNTIME_STATE_KEY = '__runtime';
@@ -64,6 +68,8 @@ export function decodeRunState(record: RunRecord): DecodedRunState {
       input: raw.input,
       inputCommitted: raw.inputCommitted ?? true,
       stepEnded: raw.stepEnded ?? 0,
+      consecutiveErrors: raw.consecutiveErrors ?? 0,
+      recentCalls: raw.recentCalls ?? [],
     },
   };
 }

@@ -4,7 +4,7 @@ import { loadBatch } from './history';
 import { runInference } from './inference';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
-import { evaluateStopConditions } from './stop-conditions';
+import { evaluateStopConditions, recordStepCalls } from './stop-conditions';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
 
@@ -20,6 +20,7 @@ export async function runStepEnd(session: RunSession, evaluate: boolean): Promis
       stopped ??= { type: 'stopped', code, ...(detail === undefined ? {} : { detail }) };
     },
   });
+  if (session.bookkeeping.stepEnded < session.record.steps) recordStepCalls(session);
   session.bookkeeping.stepEnded = session.record.steps;
   if (evaluate) stopped ??= evaluateStopConditions(session);
   await session.emit({ type: 'step_end', step: session.record.steps });
@@ -89,7 +90,9 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
     },
     step,
   );
-  session.batch = loadBatch(session);
+  // a text-only turn keeps the previous (answered) batch, so the run record still shows the last round
+  const batch = loadBatch(session);
+  if (batch.length > 0) session.batch = batch;
   await commitCheckpoint(session, 'assistant_turn_committed');
   const streamed = new Set(response.toolCalls.map((call) => call.id));
   for (const call of calls) {

@@ -1,4 +1,4 @@
-import type { StopConditionSpec, TerminationReason, ToolCallState } from '@awaken/contract';
+import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
 import type { RunSession } from './run-session';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
@@ -12,28 +12,31 @@ function stableStringify(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-/** Every tool call of the run so far, in step then call order. */
-function runCalls(session: RunSession): ToolCallState[] {
-  return [...session.calls.values()].sort((a, b) => a.step - b.step || a.index - b.index);
-}
+const RECENT_LIMIT = 256;
 
-function consecutiveErrors(session: RunSession): number {
-  let count = 0;
-  for (const call of runCalls(session)) {
-    if (call.status === 'failed') count += 1;
-    else if (call.status === 'succeeded') count = 0;
+/**
+ * Folds the finished calls of the current step into the run's bounded counters (once per step, at
+ * StepEnd): consecutive failed results and the latest call signatures.
+ */
+export function recordStepCalls(session: RunSession): void {
+  const { bookkeeping } = session;
+  for (const call of session.batch) {
+    if (call.step !== session.record.steps) continue;
+    if (call.status === 'failed') bookkeeping.consecutiveErrors += 1;
+    else if (call.status === 'succeeded') bookkeeping.consecutiveErrors = 0;
+    bookkeeping.recentCalls.push(`${call.toolName}:${stableStringify(call.arguments)}`);
   }
-  return count;
+  if (bookkeeping.recentCalls.length > RECENT_LIMIT) {
+    bookkeeping.recentCalls.splice(0, bookkeeping.recentCalls.length - RECENT_LIMIT);
+  }
 }
 
-function repeatedCall(session: RunSession, window: number): ToolCallState | undefined {
-  const calls = runCalls(session);
-  const signatures = calls.map((call) => `${call.toolName}:${stableStringify(call.arguments)}`);
-  for (let index = calls.length - 1; index >= 0; index -= 1) {
-    const call = calls[index] as ToolCallState;
-    if (call.step !== session.record.steps) break;
-    const earlier = signatures.slice(Math.max(0, index - window + 1), index);
-    if (earlier.includes(signatures[index] as string)) return call;
+function repeatedCall(session: RunSession, window: number): string | undefined {
+  const recent = session.bookkeeping.recentCalls;
+  const inStep = session.batch.filter((call) => call.step === session.record.steps).length;
+  for (let index = recent.length - 1; index >= recent.length - inStep && index >= 0; index -= 1) {
+    const earlier = recent.slice(Math.max(0, index - window + 1), index);
+    if (earlier.includes(recent[index] as string)) return (recent[index] as string).split(':')[0];
   }
   return undefined;
 }
@@ -60,7 +63,7 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
       return used >= spec.maxTotal ? `used ${used} of ${spec.maxTotal} tokens` : undefined;
     }
     case 'consecutive_errors': {
-      const count = consecutiveErrors(session);
+      const count = session.bookkeeping.consecutiveErrors;
       return count >= spec.max ? `${count} consecutive failed tool calls` : undefined;
     }
     case 'stop_on_tool': {
@@ -77,9 +80,9 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
         : undefined;
     }
     case 'loop_detection': {
-      const call = repeatedCall(session, spec.window);
-      return call
-        ? `${call.toolName} repeated with the same arguments within ${spec.window} calls`
+      const toolName = repeatedCall(session, spec.window);
+      return toolName
+        ? `${toolName} repeated with the same arguments within ${spec.window} calls`
         : undefined;
     }
     default: {
