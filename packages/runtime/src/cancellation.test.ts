@@ -1,6 +1,6 @@
 import { createScriptedModel, createControllableTool, pendingTool, slowTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { collect, createHarness, historyIsValid, until } from './test-support/harness';
+import { collect, createHarness, historyIsValid, until } from '../test-support/harness';
 
 describe('cancellation', () => {
   it('cancels a run before it starts: created goes straight to done, no model call', async () => {

@@ -1,10 +1,10 @@
-import { createTestStore } from './test-support/recording-store';
+import { createTestStore } from '../test-support/recording-store';
 import { type Plugin, defineStateKey, toolCallStatePath } from '@awaken/contract';
 import { echoTool, pendingTool } from '@awaken/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { readToolCallStates } from './internal/run-state';
-import { createHarness } from './test-support/harness';
+import { createHarness } from '../test-support/harness';
 
 describe('checkpoints', () => {
   it('writes a checkpoint at each seed 001 trigger, readable back from the store', async () => {
@@ -36,6 +36,7 @@ describe('checkpoints', () => {
       response: 'done',
       steps: 2,
     });
+    expect(stored).toMatchObject({ inputRange: { from: 1, to: 1 }, outputRange: { from: 2, to: 4 } });
     expect(stored?.state.__run).toMatchObject({ id: result.runId, status: 'done' });
     const [scope] = Object.entries((stored?.state.__tool_call_scope ?? {}) as Record<string, unknown>);
     expect(toolCallStatePath(scope?.[0] ?? '')).toBe('__tool_call_scope.c1.tool_call_state');

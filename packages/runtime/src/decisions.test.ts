@@ -1,6 +1,6 @@
 import { pendingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { approvalPlugin, askTwiceTool, lookupTool, recordingTool } from './test-support/approval';
+import { approvalPlugin, askTwiceTool, lookupTool, recordingTool } from '../test-support/approval';
 import {
   approve,
   collect,
@@ -10,7 +10,7 @@ import {
   statusAlwaysDerived,
   storedRun,
   until,
-} from './test-support/harness';
+} from '../test-support/harness';
 import { readToolCallStates } from './internal/run-state';
 
 const calls = (...items: Array<[string, string, unknown]>) => ({

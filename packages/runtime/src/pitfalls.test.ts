@@ -1,10 +1,10 @@
-import { createTestStore } from './test-support/recording-store';
+import { createTestStore } from '../test-support/recording-store';
 import type { AgentEvent, InferenceRequest, Message } from '@awaken/contract';
 import { type ScriptedTurn, createScriptedModel, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { approvalPlugin, recordingTool } from './test-support/approval';
-import { createCrashingStore } from './test-support/crashing-store';
-import { approve, collect, createHarness, historyIsValid, reject, until } from './test-support/harness';
+import { approvalPlugin, recordingTool } from '../test-support/approval';
+import { createCrashingStore } from '../test-support/crashing-store';
+import { approve, collect, createHarness, historyIsValid, reject, until } from '../test-support/harness';
 
 /** Peer-pitfalls rows (reference/peer-pitfalls.md) that concern the runtime, one test each. */
 

@@ -1,9 +1,9 @@
-import { createTestStore } from './test-support/recording-store';
+import { createTestStore } from '../test-support/recording-store';
 import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readToolCallStates } from './internal/run-state';
-import { approvalPlugin, recordingTool } from './test-support/approval';
+import { approvalPlugin, recordingTool } from '../test-support/approval';
 import {
   approve,
   createHarness,
@@ -11,7 +11,7 @@ import {
   reject,
   statusAlwaysDerived,
   storedRun,
-} from './test-support/harness';
+} from '../test-support/harness';
 import type { RunStateSnapshot } from './types';
 
 type Kind = 'safe' | 'approve' | 'reject' | 'fail';

@@ -1,10 +1,10 @@
-import { createTestStore } from './test-support/recording-store';
+import { createTestStore } from '../test-support/recording-store';
 import type { AgentEvent, InferenceRequest, Message } from '@awaken/contract';
 import { type ScriptedTurn, countExecutions, createScriptedModel, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { approvalPlugin, recordingTool } from './test-support/approval';
-import { createCrashingStore } from './test-support/crashing-store';
-import { approve, collect, createHarness, historyIsValid, until } from './test-support/harness';
+import { approvalPlugin, recordingTool } from '../test-support/approval';
+import { createCrashingStore } from '../test-support/crashing-store';
+import { approve, collect, createHarness, historyIsValid, until } from '../test-support/harness';
 
 /** Answers from the history alone, so any runtime instance continues the same conversation. */
 function conversationModel() {

@@ -1,8 +1,8 @@
 import { createMemoryDecisionInbox, createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
-import { approvalPlugin, recordingTool } from './test-support/approval';
-import { approve, collect, createHarness, until } from './test-support/harness';
-import { createTestStore } from './test-support/recording-store';
+import { approvalPlugin, recordingTool } from '../test-support/approval';
+import { approve, collect, createHarness, until } from '../test-support/harness';
+import { createTestStore } from '../test-support/recording-store';
 
 const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }, { text: 'done' }];
 

@@ -1,7 +1,7 @@
 import type { Plugin } from '@awaken/contract';
 import { createControllableTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { approve, createHarness, statusAlwaysDerived, until } from './test-support/harness';
+import { approve, createHarness, statusAlwaysDerived, until } from '../test-support/harness';
 import type { RunStateSnapshot } from './types';
 
 const needsApproval = (ids: string[]): Plugin => ({

@@ -1,7 +1,7 @@
 import { type Plugin, toolFailure, toolSuccess } from '@awaken/contract';
 import { countExecutions, createControllableTool, echoTool, pendingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { createHarness, historyIsValid, statusAlwaysDerived, storedRun } from './test-support/harness';
+import { createHarness, historyIsValid, statusAlwaysDerived, storedRun } from '../test-support/harness';
 import { readToolCallStates } from './internal/run-state';
 
 const calls = (...items: Array<[string, string, unknown]>) => ({

@@ -89,6 +89,10 @@ export async function commitCheckpoint(
       pluginState: persistentRunState(session),
     }),
   };
+  if (trigger !== 'user_message' && session.pending.length > 0) {
+    const from = record.outputRange?.from ?? session.committedCount + 1;
+    run.outputRange = { from, to: session.committedCount + session.pending.length };
+  }
   if (run.waiting === undefined) delete run.waiting;
   if (run.response === undefined) delete run.response;
   const messages = session.pending;

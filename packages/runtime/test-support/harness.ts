@@ -8,9 +8,9 @@ import {
   deriveRunStatus,
 } from '@awaken/contract';
 import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
-import { createAgentRuntime } from '../create-agent-runtime';
-import type { AgentDefinition, AgentRuntimeOptions, RunHandle, RunStateSnapshot } from '../types';
-import { readToolCallStates } from '../internal/run-state';
+import { createAgentRuntime } from '../src/create-agent-runtime';
+import type { AgentDefinition, AgentRuntimeOptions, RunHandle, RunStateSnapshot } from '../src/types';
+import { readToolCallStates } from '../src/internal/run-state';
 
 /** A runtime over a memory store and a scripted model, recording state snapshots. */
 export function createHarness(
