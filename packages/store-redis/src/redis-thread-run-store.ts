@@ -156,7 +156,9 @@ export class RedisThreadRunStore implements ThreadRunStore {
       run.version,
       run.status,
       // A checkpoint that keeps the status (several per running step) is not a transition.
-      RUN_STATUSES.filter((from) => from === run.status || canTransitionRunStatus(from, run.status)).join(' '),
+      RUN_STATUSES.filter((from) => from === run.status || canTransitionRunStatus(from, run.status)).join(
+        ' ',
+      ),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
       ...checkpoint.messages.map(messageBody),
     ];
