@@ -15,7 +15,8 @@ import {
   runDispatchResultSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { decodeDispatch, decodeDispatchList } from './internal/dispatch-codec';
+import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
+import { DISPATCH_REPLY_FIELDS } from './internal/dispatch-fields';
 import { listThreadDispatches } from './internal/list-dispatches';
 import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
 import { toStoreError } from './internal/redis-error';
@@ -70,16 +71,32 @@ export class RedisMailboxStore implements MailboxStore {
 
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
     const parsed = parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
-    const reply = await this.#run(S.enqueue, [
-      parsed.dispatchId ?? uuidV7(),
-      parsed.threadId,
-      parsed.runId,
-      parsed.priority,
+    const core = {
+      dispatchId: parsed.dispatchId ?? uuidV7(),
+      threadId: parsed.threadId,
+      runId: parsed.runId,
+      priority: parsed.priority,
+      maxAttempts: parsed.maxAttempts,
+      ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
+    };
+    const [epoch, now] = (await this.#run(S.enqueue, [
+      core.dispatchId,
+      core.threadId,
+      core.priority,
       parsed.dedupeKey ?? '',
       parsed.availableAt ?? '',
-      parsed.maxAttempts,
-    ]);
-    return decodeDispatch(reply);
+      JSON.stringify(core),
+    ])) as [string, string];
+    const createdAt = Number(now);
+    return {
+      ...core,
+      dispatchEpoch: Number(epoch),
+      status: 'queued',
+      availableAt: parsed.availableAt ?? createdAt,
+      attemptCount: 0,
+      createdAt,
+      updatedAt: createdAt,
+    };
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
@@ -169,9 +186,9 @@ export class RedisMailboxStore implements MailboxStore {
 
   async loadDispatch(dispatchId: string): Promise<RunDispatch | null> {
     try {
-      const flat = await this.redis.hgetall(`${this.prefix}d:${dispatchId}`);
-      if (Object.keys(flat).length === 0) return null;
-      return decodeDispatch(Object.entries(flat).flat());
+      return decodeStoredDispatch(
+        await this.redis.hmget(`${this.prefix}d:${dispatchId}`, ...DISPATCH_REPLY_FIELDS),
+      );
     } catch (error) {
       throw toStoreError(error);
     }

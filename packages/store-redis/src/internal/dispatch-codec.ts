@@ -1,33 +1,33 @@
 import { AwakenError, type RunDispatch, parseWith, runDispatchSchema } from '@awaken/contract';
+import { DISPATCH_REPLY_FIELDS, DISPATCH_STATE_FIELDS, type DispatchStateField } from './dispatch-fields';
 
-const NUMBER_FIELDS = new Set([
-  'priority',
+const NUMBER_FIELDS: ReadonlySet<DispatchStateField> = new Set<DispatchStateField>([
   'dispatchEpoch',
   'availableAt',
   'attemptCount',
-  'maxAttempts',
   'leaseUntil',
   'completedAt',
   'createdAt',
   'updatedAt',
 ]);
-const JSON_FIELDS = new Set(['termination']);
-/** Bookkeeping fields of the hash that are not part of the record. */
-const HIDDEN_FIELDS = new Set(['seq']);
 
-/** Decodes the flat `HGETALL` reply of a dispatch hash and validates it with the contract schema. */
-export function decodeDispatch(flat: unknown): RunDispatch {
-  if (!Array.isArray(flat) || flat.length === 0) {
-    throw new AwakenError('store_failure', 'redis: expected a dispatch hash');
+/**
+ * Decodes a dispatch reply — `[core, ...state]` in DISPATCH_REPLY_FIELDS order, null where absent
+ * (a script's `pack` or an `HMGET` of DISPATCH_REPLY_FIELDS) — and validates it with the contract schema.
+ */
+export function decodeDispatch(row: unknown): RunDispatch {
+  if (!Array.isArray(row) || row.length !== DISPATCH_REPLY_FIELDS.length || typeof row[0] !== 'string') {
+    throw new AwakenError('store_failure', 'redis: expected a dispatch reply');
   }
-  const record: Record<string, unknown> = {};
-  for (let index = 0; index + 1 < flat.length; index += 2) {
-    const field = String(flat[index]);
-    const value = String(flat[index + 1]);
-    if (HIDDEN_FIELDS.has(field)) continue;
-    if (NUMBER_FIELDS.has(field)) record[field] = Number(value);
-    else if (JSON_FIELDS.has(field)) record[field] = JSON.parse(value);
-    else record[field] = value;
+  const record: Record<string, unknown> = JSON.parse(row[0]);
+  for (let index = 0; index < DISPATCH_STATE_FIELDS.length; index += 1) {
+    const value = row[index + 1];
+    if (value === null || value === undefined) continue;
+    const field = DISPATCH_STATE_FIELDS[index] as DispatchStateField;
+    const text = String(value);
+    if (NUMBER_FIELDS.has(field)) record[field] = Number(text);
+    else if (field === 'termination') record[field] = JSON.parse(text);
+    else record[field] = text;
   }
   return parseWith(runDispatchSchema, record, 'stored dispatch');
 }
@@ -35,4 +35,9 @@ export function decodeDispatch(flat: unknown): RunDispatch {
 export function decodeDispatchList(reply: unknown): RunDispatch[] {
   if (!Array.isArray(reply)) throw new AwakenError('store_failure', 'redis: expected a list of dispatches');
   return reply.map(decodeDispatch);
+}
+
+/** Decodes an `HMGET` of DISPATCH_REPLY_FIELDS: null when the dispatch does not exist. */
+export function decodeStoredDispatch(row: readonly (string | null)[]): RunDispatch | null {
+  return row[0] === null ? null : decodeDispatch(row);
 }

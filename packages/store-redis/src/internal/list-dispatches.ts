@@ -1,6 +1,7 @@
 import type { Page, PageRequest, RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { decodeDispatch } from './dispatch-codec';
+import { decodeStoredDispatch } from './dispatch-codec';
+import { DISPATCH_REPLY_FIELDS } from './dispatch-fields';
 import { pageIndex, pipelined } from './page-index';
 
 /** Pages through a thread's dispatches, oldest first (by enqueue seq), optionally by status. */
@@ -17,12 +18,10 @@ export function listThreadDispatches(
     cursor: query.cursor,
     limit: query.limit,
     async load(ids) {
-      const hashes = await pipelined<Record<string, string>>(redis, ids, (pipeline, id) =>
-        pipeline.hgetall(`${prefix}d:${id}`),
+      const rows = await pipelined<(string | null)[]>(redis, ids, (pipeline, id) =>
+        pipeline.hmget(`${prefix}d:${id}`, ...DISPATCH_REPLY_FIELDS),
       );
-      return hashes.map((hash) =>
-        Object.keys(hash).length === 0 ? undefined : decodeDispatch(Object.entries(hash).flat()),
-      );
+      return rows.map((row) => decodeStoredDispatch(row) ?? undefined);
     },
     accept: wanted ? (dispatch) => wanted.has(dispatch.status) : undefined,
   });

@@ -1,8 +1,11 @@
+import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
+
 /**
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
- *   P d:<id>        hash   one dispatch (RunDispatch fields + hidden `seq`, the enqueue order)
+ *   P d:<id>        hash   one dispatch: `core` JSON, threadId, dedupeKey, `score`, state fields
+ *                          (see dispatch-fields.ts)
  *   P t:<thread>    hash   `epoch` (dispatch epoch) and `claimed` (the thread's one claimed dispatch)
- *   P t:<thread>:q  zset   the thread's queued dispatches by seq (interrupt, re-readying)
+ *   P t:<thread>:q  zset   the thread's queued dispatches (interrupt, re-readying)
  *   P t:<thread>:a  zset   all the thread's dispatches by seq (listing)
  *   P t:<thread>:dd hash   dedupe key -> id of the non-terminal dispatch holding it
  *   P ready         zset   due, queued dispatches by priority * 2^44 + seq (claim order)
@@ -12,6 +15,9 @@
  *   P seq           string enqueue counter
  * Entries of a claimed thread found in `ready` are dropped ("parked") by claim and put back when the
  * claim ends, so one busy thread never makes claim scan its backlog twice.
+ * Scripts reply with dispatches as positional arrays `[core, ...state]` (`pack`), built from the
+ * table the script read and kept in step with every write it made (`hset`/`hdel`), so no reply needs
+ * a second read. Only queued dispatches sit in `t:<thread>:q`, `ready` or `delayed`.
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing.
  * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
  * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock. Numbers are written with %.0f: Lua's default formatting keeps only
@@ -21,6 +27,7 @@ export const PRELUDE = `
 local P = ARGV[1]
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
 local PRIORITY_WEIGHT = 17592186044416
+local FIELDS = ${DISPATCH_REPLY_FIELDS_LUA}
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
   if #KEYS > 0 then
@@ -33,21 +40,38 @@ end
 local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
 local function dkey(id) return P .. 'd:' .. id end
 local function tkey(thread) return P .. 't:' .. thread end
+-- Reads a dispatch into a table by field name (absent fields stay nil); nil when it does not exist.
 local function get_dispatch(id)
-  local flat = redis.call('HGETALL', dkey(id))
-  if #flat == 0 then return nil end
-  local h = {}
-  for i = 1, #flat, 2 do h[flat[i]] = flat[i + 1] end
+  local values = redis.call('HMGET', dkey(id), 'threadId', 'dedupeKey', 'score', unpack(FIELDS))
+  if not values[4] then return nil end
+  local h = { dispatchId = id, threadId = values[1], dedupeKey = values[2] or nil, score = values[3] }
+  for i = 1, #FIELDS do
+    if values[i + 3] then h[FIELDS[i]] = values[i + 3] end
+  end
   return h
 end
-local function reply(id) return redis.call('HGETALL', dkey(id)) end
+-- The caller's immutable fields (runId, maxAttempts, ...); decodes JSON, so kept off hot paths.
+local function core_of(h) return cjson.decode(h.core) end
+-- The reply for a dispatch: core then the state fields, false (nil) where absent.
+local function pack(h)
+  local out = {}
+  for i = 1, #FIELDS do out[i] = h[FIELDS[i]] or false end
+  return out
+end
+-- Writes field/value pairs to the dispatch hash and to h.
+local function hset(h, ...)
+  local args = { ... }
+  for i = 1, #args, 2 do h[args[i]] = args[i + 1] end
+  redis.call('HSET', dkey(h.dispatchId), ...)
+end
+local function hdel(h, ...)
+  for _, field in ipairs({ ... }) do h[field] = nil end
+  redis.call('HDEL', dkey(h.dispatchId), ...)
+end
 local function thread_epoch(thread) return tonumber(redis.call('HGET', tkey(thread), 'epoch') or '0') end
 local function thread_claimed(thread) return redis.call('HEXISTS', tkey(thread), 'claimed') == 1 end
-local function ready_score(priority, seq) return num(tonumber(priority) * PRIORITY_WEIGHT + tonumber(seq)) end
-local function is_terminal(status)
-  return status == 'acked' or status == 'cancelled' or status == 'superseded' or status == 'dead_letter'
-end
 
+-- The fencing check of claimant writes. Remembers the thread's claimed marker in h._claimed.
 local function fenced(id, token, now)
   local h = get_dispatch(id)
   if not h then return nil, fail('not_found', 'dispatch ' .. id .. ' not found') end
@@ -55,36 +79,37 @@ local function fenced(id, token, now)
     return nil, fail('stale_claim', 'dispatch ' .. id .. ' is not claimed with this token')
   end
   if now > tonumber(h.leaseUntil) then return nil, fail('stale_claim', 'the lease of dispatch ' .. id .. ' expired') end
-  if tonumber(h.dispatchEpoch) ~= thread_epoch(h.threadId) then
+  local thread = redis.call('HMGET', tkey(h.threadId), 'epoch', 'claimed')
+  if tonumber(h.dispatchEpoch) ~= tonumber(thread[1] or '0') then
     return nil, fail('stale_claim', 'dispatch ' .. id .. ' belongs to an interrupted epoch')
   end
+  h._claimed = thread[2]
   return h
 end
 
+-- Claims a queued dispatch whose thread marker the caller already set to it, and takes it out of
+-- its thread queue; the caller takes it out of ready / delayed.
 local function claim_one(h, now, worker, lease_ms, token)
-  local id, tk = h.dispatchId, tkey(h.threadId)
-  local lease = now + lease_ms
-  redis.call('HSET', dkey(id), 'status', 'claimed', 'claimToken', token, 'claimedBy', worker,
-    'leaseUntil', num(lease), 'updatedAt', num(now))
-  redis.call('ZADD', LEASES, num(lease), id)
-  redis.call('HSET', tk, 'claimed', id)
-  redis.call('ZREM', tk .. ':q', id)
-  redis.call('ZREM', READY, id)
-  redis.call('ZREM', DELAYED, id)
+  local lease = num(now + lease_ms)
+  hset(h, 'status', 'claimed', 'claimToken', token, 'claimedBy', worker, 'leaseUntil', lease, 'updatedAt', num(now))
+  redis.call('ZADD', LEASES, lease, h.dispatchId)
+  redis.call('ZREM', tkey(h.threadId) .. ':q', h.dispatchId)
 end
 
 -- Ends a claim: frees the thread and puts its due, parked queued dispatches back into ready.
 local function release(h, now)
   local id, tk = h.dispatchId, tkey(h.threadId)
   redis.call('ZREM', LEASES, id)
-  redis.call('HDEL', dkey(id), 'claimToken', 'leaseUntil')
-  if redis.call('HGET', tk, 'claimed') ~= id then return end
+  hdel(h, 'claimToken', 'leaseUntil')
+  if h._claimed == nil then h._claimed = redis.call('HGET', tk, 'claimed') end
+  if h._claimed ~= id then return end
   redis.call('HDEL', tk, 'claimed')
+  h._claimed = false
   for _, qid in ipairs(redis.call('ZRANGE', tk .. ':q', 0, -1)) do
-    local q = redis.call('HMGET', dkey(qid), 'availableAt', 'priority', 'seq')
+    local q = redis.call('HMGET', dkey(qid), 'availableAt', 'score')
     if tonumber(q[1]) <= now then
       redis.call('ZREM', DELAYED, qid)
-      redis.call('ZADD', READY, ready_score(q[2], q[3]), qid)
+      redis.call('ZADD', READY, q[2], qid)
     end
   end
 end
@@ -92,21 +117,24 @@ end
 -- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
 local function place_queued(h, now, available_at)
   local id, tk = h.dispatchId, tkey(h.threadId)
-  redis.call('ZADD', tk .. ':q', h.seq, id)
+  redis.call('ZADD', tk .. ':q', h.score, id)
   if available_at > now then
     redis.call('ZADD', DELAYED, num(available_at), id)
-  elseif not thread_claimed(h.threadId) then
-    redis.call('ZADD', READY, ready_score(h.priority, h.seq), id)
+    return
   end
+  if h._claimed == nil then h._claimed = redis.call('HGET', tk, 'claimed') end
+  if not h._claimed then redis.call('ZADD', READY, h.score, id) end
 end
 
 -- Moves a dispatch to a terminal status (the caller released any claim first).
 local function finish(h, status, now)
   local id, tk = h.dispatchId, tkey(h.threadId)
-  redis.call('HSET', dkey(id), 'status', status, 'updatedAt', num(now))
-  redis.call('ZREM', tk .. ':q', id)
-  redis.call('ZREM', READY, id)
-  redis.call('ZREM', DELAYED, id)
+  if h.status == 'queued' then
+    redis.call('ZREM', tk .. ':q', id)
+    redis.call('ZREM', READY, id)
+    redis.call('ZREM', DELAYED, id)
+  end
+  hset(h, 'status', status, 'updatedAt', num(now))
   redis.call('ZADD', TERMINAL, num(now), id)
   if h.dedupeKey and redis.call('HGET', tk .. ':dd', h.dedupeKey) == id then
     redis.call('HDEL', tk .. ':dd', h.dedupeKey)

@@ -1,9 +1,11 @@
 import { PRELUDE } from './prelude';
 
-/** ARGV: prefix, dispatchId, threadId, runId, priority, dedupeKey|'', availableAt|'', maxAttempts. */
+/**
+ * ARGV: prefix, dispatchId, threadId, priority, dedupeKey|'', availableAt|'', core (the JSON of the
+ * caller's fields, see dispatch-fields.ts). Returns { dispatchEpoch, now }: the caller knows the rest.
+ */
 export const ENQUEUE = `${PRELUDE}
-local id, thread, run_id = ARGV[2], ARGV[3], ARGV[4]
-local priority, dedupe, available, max_attempts = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local id, thread, priority, dedupe, available, core = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local now = now_ms()
 if redis.call('EXISTS', dkey(id)) == 1 then return fail('conflict', 'dispatch ' .. id .. ' already exists') end
 local tk = tkey(thread)
@@ -16,41 +18,46 @@ end
 local available_at = now
 if available ~= '' then available_at = tonumber(available) end
 local seq = redis.call('INCR', P .. 'seq')
-local fields = { 'dispatchId', id, 'threadId', thread, 'runId', run_id, 'priority', priority,
-  'dispatchEpoch', num(thread_epoch(thread)), 'status', 'queued', 'availableAt', num(available_at),
-  'attemptCount', '0', 'maxAttempts', max_attempts, 'createdAt', num(now), 'updatedAt', num(now),
-  'seq', num(seq) }
+local thread_state = redis.call('HMGET', tk, 'epoch', 'claimed')
+local epoch, stamp = thread_state[1] or '0', num(now)
+local h = { dispatchId = id, threadId = thread, score = num(tonumber(priority) * PRIORITY_WEIGHT + seq),
+  _claimed = thread_state[2] }
+local fields = { 'core', core, 'threadId', thread, 'score', h.score, 'dispatchEpoch', epoch,
+  'status', 'queued', 'availableAt', num(available_at), 'attemptCount', '0', 'createdAt', stamp,
+  'updatedAt', stamp }
 if dedupe ~= '' then
   table.insert(fields, 'dedupeKey')
   table.insert(fields, dedupe)
   redis.call('HSET', tk .. ':dd', dedupe, id)
 end
 redis.call('HSET', dkey(id), unpack(fields))
-redis.call('ZADD', tk .. ':a', num(seq), id)
-place_queued({ dispatchId = id, threadId = thread, priority = priority, seq = num(seq) }, now, available_at)
-return reply(id)
+redis.call('ZADD', tk .. ':a', seq, id)
+place_queued(h, now, available_at)
+return { epoch, stamp }
 `;
 
-/** ARGV: prefix, workerId, limit, leaseMs, tokenBase. Returns the claimed dispatches. */
+/**
+ * ARGV: prefix, workerId, limit, leaseMs, tokenBase. Returns the claimed dispatches. Pops the head
+ * of ready; an entry whose thread is claimed is dropped (parked, see the prelude), a stale one too.
+ */
 export const CLAIM = `${PRELUDE}
 local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMIT', 0, 1000)) do
   redis.call('ZREM', DELAYED, id)
-  local q = redis.call('HMGET', dkey(id), 'threadId', 'priority', 'seq')
-  if q[1] and not thread_claimed(q[1]) then redis.call('ZADD', READY, ready_score(q[2], q[3]), id) end
+  local q = redis.call('HMGET', dkey(id), 'threadId', 'score')
+  if q[1] and not thread_claimed(q[1]) then redis.call('ZADD', READY, q[2], id) end
 end
 local out = {}
 while #out < limit do
-  local head = redis.call('ZRANGE', READY, 0, limit - #out - 1)
+  local head = redis.call('ZPOPMIN', READY, limit - #out)
   if #head == 0 then break end
-  for _, id in ipairs(head) do
-    redis.call('ZREM', READY, id)
+  for i = 1, #head, 2 do
+    local id = head[i]
     local h = get_dispatch(id)
-    if h and h.status == 'queued' and not thread_claimed(h.threadId) then
+    if h and h.status == 'queued' and redis.call('HSETNX', tkey(h.threadId), 'claimed', id) == 1 then
       claim_one(h, now, worker, lease_ms, token_base .. ':' .. (#out + 1))
-      table.insert(out, reply(id))
-      if #out >= limit then break end
+      out[#out + 1] = pack(h)
     end
   end
 end
@@ -63,9 +70,12 @@ local id, worker, lease_ms, token = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local h = get_dispatch(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.status ~= 'queued' or thread_claimed(h.threadId) then return false end
+if h.status ~= 'queued' then return false end
+if redis.call('HSETNX', tkey(h.threadId), 'claimed', id) == 0 then return false end
 claim_one(h, now, worker, lease_ms, token)
-return reply(id)
+redis.call('ZREM', READY, id)
+redis.call('ZREM', DELAYED, id)
+return pack(h)
 `;
 
 /** ARGV: prefix, dispatchId. Queued only. */
@@ -76,7 +86,7 @@ local h = get_dispatch(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
 if h.status ~= 'queued' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.status .. ', not queued') end
 finish(h, 'cancelled', now)
-return reply(id)
+return pack(h)
 `;
 
 /** ARGV: prefix, threadId. Returns { epoch, supersededCount, activeDispatch|false }. */
@@ -92,7 +102,10 @@ for _, id in ipairs(queued) do
 end
 local active = false
 local claimed = redis.call('HGET', tk, 'claimed')
-if claimed then active = reply(claimed) end
+if claimed then
+  local h = get_dispatch(claimed)
+  if h then active = pack(h) end
+end
 return { epoch, #queued, active }
 `;
 
@@ -108,5 +121,5 @@ if tonumber(h.dispatchEpoch) >= thread_epoch(h.threadId) then
 end
 release(h, now)
 finish(h, 'superseded', now)
-return reply(id)
+return pack(h)
 `;

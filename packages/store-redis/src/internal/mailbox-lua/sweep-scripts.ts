@@ -15,17 +15,17 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now),
     redis.call('ZREM', LEASES, id)
   elseif now > tonumber(h.leaseUntil) then
     local attempts = tonumber(h.attemptCount) + 1
-    redis.call('HSET', dkey(id), 'attemptCount', num(attempts), 'lastError', 'lease expired', 'updatedAt', num(now))
+    hset(h, 'attemptCount', num(attempts), 'lastError', 'lease expired', 'updatedAt', num(now))
     release(h, now)
     if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
       finish(h, 'superseded', now)
-    elseif attempts >= tonumber(h.maxAttempts) then
+    elseif attempts >= tonumber(core_of(h).maxAttempts) then
       finish(h, 'dead_letter', now)
     else
-      redis.call('HSET', dkey(id), 'status', 'queued', 'availableAt', num(now))
+      hset(h, 'status', 'queued', 'availableAt', num(now))
       place_queued(h, now, now)
     end
-    table.insert(out, reply(id))
+    table.insert(out, pack(h))
   end
 end
 return out
