@@ -17,6 +17,10 @@ function fixture(
     const manifest = { name: `@awaken/${folder}`, dependencies: spec.dependencies ?? {} };
     writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
     writeFileSync(join(dir, 'src', 'index.ts'), spec.source ?? 'export {};\n');
+    for (const [path, text] of Object.entries(spec.files ?? {})) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
   }
   return root;
 }
@@ -66,6 +70,20 @@ describe('dependency direction (DESIGN.md §2)', () => {
     const violations = checkDependencyDirection(root);
     expect(violations.some((line) => line.includes('imports @awaken/runtime'))).toBe(true);
     expect(violations.some((line) => line.includes('deep import @awaken/contract/src/index'))).toBe(true);
+  });
+
+  it('checks test helpers outside src against dependencies and devDependencies', () => {
+    const root = fixture({
+      contract: {},
+      runtime: {
+        dependencies: { '@awaken/contract': 'workspace:*' },
+        files: { 'test-support/harness.ts': `import { x } from ${quote}@awaken/store-redis${quote};\n` },
+      },
+    });
+    roots.push(root);
+    expect(checkDependencyDirection(root)).toEqual([
+      'packages/runtime/test-support/harness.ts: imports @awaken/store-redis, which @awaken/runtime does not declare',
+    ]);
   });
 
   it('rejects a package missing from the table', () => {

@@ -83,9 +83,11 @@ export function checkDependencyDirection(root: string): string[] {
       const devOk = isAllowed(dep) || (pkg.name !== '@awaken/contract' && TEST_ONLY_EDGES.includes(dep));
       if (!devOk || dep === pkg.name) violations.push(`${pkg.name} -> ${dep} (dev): not allowed`);
     }
-    for (const file of sourceFiles(join(pkg.dir, 'src'))) {
-      const isTest = /\.test\.tsx?$/.test(file);
-      const declared = isTest ? [...pkg.runtimeDeps, ...pkg.devDeps] : pkg.runtimeDeps;
+    const srcDir = join(pkg.dir, 'src');
+    for (const file of sourceFiles(pkg.dir)) {
+      // Shipped code is a non-test file under src/; tests, test helpers and scripts may use devDependencies.
+      const shipped = file.startsWith(`${srcDir}/`) && !/\.test\.tsx?$/.test(file);
+      const declared = shipped ? pkg.runtimeDeps : [...pkg.runtimeDeps, ...pkg.devDeps];
       for (const specifier of importedPackages(file)) {
         const where = relative(root, file);
         if (/\/(src|dist)(\/|$)/.test(specifier)) violations.push(`${where}: deep import ${specifier}`);
