@@ -10,11 +10,11 @@ import {
   type RunDispatch,
   type RunDispatchResult,
   type RunDispatchStatus,
-  enqueueDispatchInputSchema,
   parseWith,
   runDispatchResultSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { checkEnqueueInput } from './internal/dispatch-checks';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
 import { DISPATCH_REPLY_FIELDS } from './internal/dispatch-fields';
 import { listThreadDispatches } from './internal/list-dispatches';
@@ -70,7 +70,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
-    const parsed = parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
+    const parsed = checkEnqueueInput(input);
     const core = {
       dispatchId: parsed.dispatchId ?? uuidV7(),
       threadId: parsed.threadId,

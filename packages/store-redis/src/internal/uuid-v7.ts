@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
-/** A UUID v7 (RFC 9562): 48-bit millisecond timestamp then random bits, so ids sort by creation. */
+/**
+ * A UUID v7 (RFC 9562): 48-bit millisecond timestamp then random bits, so ids sort by creation.
+ * The random part comes from `randomUUID` (v4, pooled entropy): its version nibble becomes 7, its
+ * variant bits are already RFC 9562's.
+ */
 export function uuidV7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  let time = now;
-  for (let index = 5; index >= 0; index -= 1) {
-    bytes[index] = time % 256;
-    time = Math.floor(time / 256);
-  }
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12);
+  // randomUUID: xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx; keep what follows the version nibble.
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
 }
