@@ -8,5 +8,3 @@ export type { RedisServerHandle, StartRedisOptions } from './redis-server';
 export { countExecutions, echoTool, failingTool, pendingTool, slowTool } from './sample-tools';
 export { createScriptedModel } from './scripted-model';
 export type { ScriptedModel, ScriptedTurn, ScriptedTurnSource } from './scripted-model';
-export { createMemoryThreadRunStore } from './memory-thread-run-store';
-export type { MemoryThreadRunStore } from './memory-thread-run-store';

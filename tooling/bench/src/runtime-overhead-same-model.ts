@@ -14,9 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createAgentRuntime } from '@awaken/runtime';
-// The testing kit's in-memory ThreadRunStore: @awaken/store-memory's checkpoint currently rejects
-// the running -> running checkpoints the runtime writes between steps.
-import { createMemoryThreadRunStore } from '@awaken/testing';
+import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import { type Scenario, createScenarioModel } from './same-model-script';
@@ -152,7 +150,7 @@ ${environment}. Measured ${new Date().toISOString().slice(0, 10)}.
 Every contender is driven by a fresh \`MockLanguageModelV3\` (from \`ai/test\`) answering the same script:
 S model turns that each call the trivial tool \`noop\` N times, then one text turn, so each run makes
 S + 1 model calls and S × N tool calls. Awaken runs through \`createAiSdkModelExecutor\` (\`doStream\`)
-with the in-memory thread/run store of \`@awaken/testing\` (checkpoints on: the runtime writes one at
+with \`@awaken/store-memory\`'s thread/run store (checkpoints on: the runtime writes one at
 every trigger of seed 001); \`generateText\` uses \`doGenerate\`; \`streamText\`
 uses \`doStream\` with the very same stream parts as Awaken. Contenders are interleaved, rotating
 their order every round. "per step" is the median run time divided by S + 1.
@@ -169,9 +167,9 @@ ${table}
   nine phases' plugin host, tracks each call in the ToolCallStatus machine, and writes a checkpoint
   (run record + messages + run state) at every trigger; ai@6 keeps nothing.
 - Per-step cost grows with S on every side because each step re-sends the whole conversation. In a
-  CPU profile of (50, 4) taken 2026-11-22, about half of Awaken's CPU time was the testing store's
-  \`commitCheckpoint\` copying the thread at each checkpoint; the executor's own work (prompt mapping,
-  stream translation) was a few percent.
+  CPU profile of (50, 4) taken 2026-11-22 (before the runtime bounded its checkpointed state), about
+  half of Awaken's CPU time was the store's \`commitCheckpoint\` copying state at each checkpoint;
+  the executor's own work (prompt mapping, stream translation) was a few percent.
 `;
   writeFileSync(new URL('../results/runtime-overhead-same-model.md', import.meta.url), text);
 }
