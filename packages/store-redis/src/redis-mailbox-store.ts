@@ -71,29 +71,28 @@ export class RedisMailboxStore implements MailboxStore {
 
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
     const parsed = checkEnqueueInput(input);
-    const core = {
-      dispatchId: parsed.dispatchId ?? uuidV7(),
-      threadId: parsed.threadId,
-      runId: parsed.runId,
-      priority: parsed.priority,
-      maxAttempts: parsed.maxAttempts,
-      ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
-    };
+    const dispatchId = parsed.dispatchId ?? uuidV7();
     const [epoch, now] = (await this.#run(S.enqueue, [
-      core.dispatchId,
-      core.threadId,
-      core.priority,
+      dispatchId,
+      parsed.threadId,
+      parsed.runId,
+      parsed.priority,
       parsed.dedupeKey ?? '',
       parsed.availableAt ?? '',
-      JSON.stringify(core),
+      parsed.maxAttempts,
     ])) as [string, string];
     const createdAt = Number(now);
     return {
-      ...core,
+      dispatchId,
+      threadId: parsed.threadId,
+      runId: parsed.runId,
+      priority: parsed.priority,
+      ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
       dispatchEpoch: Number(epoch),
       status: 'queued',
       availableAt: parsed.availableAt ?? createdAt,
       attemptCount: 0,
+      maxAttempts: parsed.maxAttempts,
       createdAt,
       updatedAt: createdAt,
     };

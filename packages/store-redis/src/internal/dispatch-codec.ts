@@ -1,8 +1,10 @@
 import { AwakenError, type RunDispatch } from '@awaken/contract';
 import { checkStoredDispatch } from './dispatch-checks';
-import { DISPATCH_REPLY_FIELDS, DISPATCH_STATE_FIELDS, type DispatchStateField } from './dispatch-fields';
+import { DISPATCH_REPLY_FIELDS, type DispatchReplyField } from './dispatch-fields';
 
-const NUMBER_FIELDS: ReadonlySet<DispatchStateField> = new Set<DispatchStateField>([
+const NUMBER_FIELDS: ReadonlySet<DispatchReplyField> = new Set<DispatchReplyField>([
+  'priority',
+  'maxAttempts',
   'dispatchEpoch',
   'availableAt',
   'attemptCount',
@@ -13,27 +15,19 @@ const NUMBER_FIELDS: ReadonlySet<DispatchStateField> = new Set<DispatchStateFiel
 ]);
 
 /**
- * Decodes a dispatch reply — `[core, ...state]` in DISPATCH_REPLY_FIELDS order, null where absent
- * (a script's `pack` or an `HMGET` of DISPATCH_REPLY_FIELDS) — and checks it against the contract
- * schema (`checkStoredDispatch`). Only RunDispatch keys are copied from `core`.
+ * Decodes a dispatch reply — values in DISPATCH_REPLY_FIELDS order, null where absent (a script's
+ * `pack` or an `HMGET` of DISPATCH_REPLY_FIELDS) — and checks it against the contract schema
+ * (`checkStoredDispatch`).
  */
 export function decodeDispatch(row: unknown): RunDispatch {
-  if (!Array.isArray(row) || row.length !== DISPATCH_REPLY_FIELDS.length || typeof row[0] !== 'string') {
+  if (!Array.isArray(row) || row.length !== DISPATCH_REPLY_FIELDS.length) {
     throw new AwakenError('store_failure', 'redis: expected a dispatch reply');
   }
-  const core = JSON.parse(row[0]) as Record<string, unknown>;
-  const record: Record<string, unknown> = {
-    dispatchId: core.dispatchId,
-    threadId: core.threadId,
-    runId: core.runId,
-    priority: core.priority,
-    maxAttempts: core.maxAttempts,
-  };
-  if (core.dedupeKey !== undefined) record.dedupeKey = core.dedupeKey;
-  for (let index = 0; index < DISPATCH_STATE_FIELDS.length; index += 1) {
-    const value = row[index + 1];
+  const record: Record<string, unknown> = {};
+  for (let index = 0; index < DISPATCH_REPLY_FIELDS.length; index += 1) {
+    const value = row[index];
     if (value === null || value === undefined) continue;
-    const field = DISPATCH_STATE_FIELDS[index] as DispatchStateField;
+    const field = DISPATCH_REPLY_FIELDS[index] as DispatchReplyField;
     const text = String(value);
     if (NUMBER_FIELDS.has(field)) record[field] = Number(text);
     else if (field === 'termination') record[field] = JSON.parse(text);

@@ -23,7 +23,7 @@ export const NACK = `${FENCE}
 local attempts = tonumber(h.attemptCount) + 1
 hset(h, 'attemptCount', num(attempts), 'lastError', ARGV[4], 'updatedAt', num(now))
 release(h, now)
-if attempts >= tonumber(core_of(h).maxAttempts) then
+if attempts >= tonumber(h.maxAttempts) then
   finish(h, 'dead_letter', now)
 else
   local retry_at = now
@@ -61,7 +61,7 @@ return pack(h)
  * (a later result replaces an earlier one completely).
  */
 export const RECORD_RUN_RESULT = `${FENCE}
-local run_id = core_of(h).runId
+local run_id = h.runId
 if ARGV[4] ~= run_id then
   return fail('validation_failed', 'result of run ' .. ARGV[4] .. ' recorded on a dispatch of run ' .. run_id)
 end

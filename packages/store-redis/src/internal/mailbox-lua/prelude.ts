@@ -2,8 +2,7 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
 
 /**
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
- *   P d:<id>        hash   one dispatch: `core` JSON, threadId, dedupeKey, `score`, state fields
- *                          (see dispatch-fields.ts)
+ *   P d:<id>        hash   one dispatch: its fields and the hidden `score` (see dispatch-fields.ts)
  *   P t:<thread>    hash   `epoch` (dispatch epoch) and `claimed` (the thread's one claimed dispatch)
  *   P t:<thread>:q  zset   the thread's queued dispatches (interrupt, re-readying)
  *   P t:<thread>:a  zset   all the thread's dispatches by seq (listing)
@@ -15,7 +14,7 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
  *   P seq           string enqueue counter
  * Entries of a claimed thread found in `ready` are dropped ("parked") by claim and put back when the
  * claim ends, so one busy thread never makes claim scan its backlog twice.
- * Scripts reply with dispatches as positional arrays `[core, ...state]` (`pack`), built from the
+ * Scripts reply with dispatches as positional arrays in DISPATCH_REPLY_FIELDS order (`pack`), built from the
  * table the script read and kept in step with every write it made (`hset`/`hdel`), so no reply needs
  * a second read. Only queued dispatches sit in `t:<thread>:q`, `ready` or `delayed`.
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing.
@@ -42,17 +41,15 @@ local function dkey(id) return P .. 'd:' .. id end
 local function tkey(thread) return P .. 't:' .. thread end
 -- Reads a dispatch into a table by field name (absent fields stay nil); nil when it does not exist.
 local function get_dispatch(id)
-  local values = redis.call('HMGET', dkey(id), 'threadId', 'dedupeKey', 'score', unpack(FIELDS))
-  if not values[4] then return nil end
-  local h = { dispatchId = id, threadId = values[1], dedupeKey = values[2] or nil, score = values[3] }
+  local values = redis.call('HMGET', dkey(id), 'score', unpack(FIELDS))
+  if not values[2] then return nil end -- no dispatchId: no dispatch
+  local h = { score = values[1] }
   for i = 1, #FIELDS do
-    if values[i + 3] then h[FIELDS[i]] = values[i + 3] end
+    if values[i + 1] then h[FIELDS[i]] = values[i + 1] end
   end
   return h
 end
--- The caller's immutable fields (runId, maxAttempts, ...); decodes JSON, so kept off hot paths.
-local function core_of(h) return cjson.decode(h.core) end
--- The reply for a dispatch: core then the state fields, false (nil) where absent.
+-- The reply for a dispatch: its fields in FIELDS order, false (nil) where absent.
 local function pack(h)
   local out = {}
   for i = 1, #FIELDS do out[i] = h[FIELDS[i]] or false end

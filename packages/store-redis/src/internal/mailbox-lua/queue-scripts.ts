@@ -1,11 +1,12 @@
 import { PRELUDE } from './prelude';
 
 /**
- * ARGV: prefix, dispatchId, threadId, priority, dedupeKey|'', availableAt|'', core (the JSON of the
- * caller's fields, see dispatch-fields.ts). Returns { dispatchEpoch, now }: the caller knows the rest.
+ * ARGV: prefix, dispatchId, threadId, runId, priority, dedupeKey|'', availableAt|'', maxAttempts.
+ * Returns { dispatchEpoch, now }: the caller knows the rest.
  */
 export const ENQUEUE = `${PRELUDE}
-local id, thread, priority, dedupe, available, core = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local id, thread, run_id = ARGV[2], ARGV[3], ARGV[4]
+local priority, dedupe, available, max_attempts = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local now = now_ms()
 if redis.call('EXISTS', dkey(id)) == 1 then return fail('conflict', 'dispatch ' .. id .. ' already exists') end
 local tk = tkey(thread)
@@ -22,7 +23,8 @@ local thread_state = redis.call('HMGET', tk, 'epoch', 'claimed')
 local epoch, stamp = thread_state[1] or '0', num(now)
 local h = { dispatchId = id, threadId = thread, score = num(tonumber(priority) * PRIORITY_WEIGHT + seq),
   _claimed = thread_state[2] }
-local fields = { 'core', core, 'threadId', thread, 'score', h.score, 'dispatchEpoch', epoch,
+local fields = { 'dispatchId', id, 'threadId', thread, 'runId', run_id, 'priority', priority, 'maxAttempts', max_attempts,
+  'score', h.score, 'dispatchEpoch', epoch,
   'status', 'queued', 'availableAt', num(available_at), 'attemptCount', '0', 'createdAt', stamp,
   'updatedAt', stamp }
 if dedupe ~= '' then

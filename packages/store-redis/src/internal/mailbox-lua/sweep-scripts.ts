@@ -19,7 +19,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now),
     release(h, now)
     if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
       finish(h, 'superseded', now)
-    elseif attempts >= tonumber(core_of(h).maxAttempts) then
+    elseif attempts >= tonumber(h.maxAttempts) then
       finish(h, 'dead_letter', now)
     else
       hset(h, 'status', 'queued', 'availableAt', num(now))
