@@ -7,6 +7,7 @@ import {
 import { persistentRunState, persistentThreadState } from './plugin-host';
 import type { RunSession } from './run-session';
 import { encodeRunState } from './run-state';
+import { emitStateSnapshotIfChanged } from './state-snapshot';
 import { toolMessageFor } from './tool-content';
 
 /** Appends tool messages for the longest answered prefix of the batch, in call order. */
@@ -59,6 +60,8 @@ export async function commitCheckpoint(
   options: { eventsAfter?: number } = {},
 ): Promise<void> {
   flushToolMessages(session);
+  // before the record is built, so the snapshot's seq is covered by the checkpoint's lastSeq
+  await emitStateSnapshotIfChanged(session);
   const now = session.now();
   const { record } = session;
   const waiting = session.status === 'waiting' ? waitingState(session) : undefined;

@@ -6,6 +6,7 @@ import { batchIsOpen, endsWithFinalAnswer, lastAssistantText, loadBatch } from '
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { runInferenceStep, runStepEnd } from './run-step';
+import { emitStateSnapshotIfChanged } from './state-snapshot';
 import { hasRunnableCalls, runToolRound } from './tool-round';
 import { cancelCall } from './tool-pipeline';
 
@@ -172,6 +173,7 @@ async function commitInput(session: RunSession): Promise<void> {
 /** One activation of a run, from `run_start` to `run_finish`. */
 export async function activate(session: RunSession, resumed: boolean): Promise<RunResult> {
   const stopDeadline = startDeadline(session);
+  session.lastStateSnapshot = undefined;
   try {
     await session.emit({ type: 'run_start', threadId: session.threadId, agentId: session.agent.id, resumed });
     if (session.status === 'created' && session.runController.signal.aborted) {
@@ -184,6 +186,7 @@ export async function activate(session: RunSession, resumed: boolean): Promise<R
         session.record = { ...session.record, startedAt: session.now() };
       }
       await runHooks(session, 'runStart', { ...baseContext(session, 'RunStart'), resumed });
+      await emitStateSnapshotIfChanged(session);
       if (!session.bookkeeping.inputCommitted) await commitInput(session);
       termination = await runLoop(session);
     } catch (error) {

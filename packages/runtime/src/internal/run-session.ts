@@ -78,6 +78,8 @@ export class RunSession {
   /** The current batch (calls of the last assistant turn). */
   batch: ToolCallState[] = [];
   live = true;
+  /** JSON of the last `state_snapshot` of this activation; undefined before the first check. */
+  lastStateSnapshot: string | undefined;
 
   constructor(init: RunSessionInit) {
     this.services = init.services;
