@@ -6,6 +6,7 @@ import {
   type ToolCallState,
   validateJsonSchema,
 } from '@awaken/contract';
+import { commitCheckpoint } from './checkpoint';
 import type { RunSession } from './run-session';
 import { cancelCall, moveCall } from './tool-pipeline';
 
@@ -101,15 +102,39 @@ async function applyOne(
 }
 
 /**
- * The RESUME_TOOL_CALL drain: takes queued (and inbox) decisions and moves each matching suspended
+ * Makes the decisions read from the inbox durable in the run record before the inbox forgets them:
+ * a checkpoint records the applied ones (ids, the resumed calls with their decisions), then the
+ * inbox is drained. Decisions that arrived after the peek are queued and checkpointed as pending.
+ * A process that dies after taking a decision therefore never loses it.
+ */
+async function acknowledgeInbox(
+  session: RunSession,
+  peeked: readonly ToolCallDecision[],
+  applied: number,
+): Promise<void> {
+  const inbox = session.services.decisionInbox;
+  if (!inbox || peeked.length === 0) return;
+  if (applied > 0) await commitCheckpoint(session, 'tool_results_committed');
+  const seen = new Set(peeked.map((decision) => decision.decisionId));
+  const known = (id: string) =>
+    seen.has(id) || session.decisionIds.has(id) || session.queue.some((queued) => queued.decisionId === id);
+  const late = (await inbox.drain(session.runId)).filter((decision) => !known(decision.decisionId));
+  if (late.length === 0) return;
+  session.queue.push(...late);
+  await commitCheckpoint(session, 'tool_results_committed');
+}
+
+/**
+ * The RESUME_TOOL_CALL gate: takes queued and inbox decisions and moves each matching suspended
  * call to `resuming` (or `cancelled`). Decisions that no longer match are dropped with an `error`
- * event. Returns the calls that changed.
+ * event. Inbox decisions are peeked, and drained only once checkpointed. Returns the calls that changed.
  */
 export async function applyDecisions(session: RunSession): Promise<ToolCallState[]> {
   const drained = session.queue;
   session.queue = [];
-  if (session.services.decisionInbox)
-    drained.push(...(await session.services.decisionInbox.drain(session.runId)));
+  const inbox = session.services.decisionInbox;
+  const peeked = inbox ? await inbox.peek(session.runId) : [];
+  drained.push(...peeked);
   const changed: ToolCallState[] = [];
   for (const decision of drained) {
     if (session.decisionIds.has(decision.decisionId)) continue;
@@ -123,5 +148,6 @@ export async function applyDecisions(session: RunSession): Promise<ToolCallState
     await applyOne(session, state, decision);
     changed.push(state);
   }
+  await acknowledgeInbox(session, peeked, changed.length);
   return changed;
 }
