@@ -195,8 +195,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
         );
       }
       expectLength(thread, checkpoint.expectedMessageCount);
-      // A checkpoint that keeps the status (several per running step) is not a transition.
-      if (stored.record.status !== run.status && !canTransitionRunStatus(stored.record.status, run.status)) {
+      if (!canTransitionRunStatus(stored.record.status, run.status)) {
         throw new AwakenError(
           'invalid_transition',
           `RunStatus: illegal transition ${stored.record.status} -> ${run.status}`,

@@ -155,10 +155,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
       JSON.stringify(run),
       run.version,
       run.status,
-      // A checkpoint that keeps the status (several per running step) is not a transition.
-      RUN_STATUSES.filter((from) => from === run.status || canTransitionRunStatus(from, run.status)).join(
-        ' ',
-      ),
+      RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
       ...checkpoint.messages.map(messageBody),
     ];
