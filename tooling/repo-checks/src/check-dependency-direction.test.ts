@@ -8,7 +8,10 @@ import { checkDependencyDirection, readWorkspace } from './check-dependency-dire
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function fixture(
-  packages: Record<string, { dependencies?: Record<string, string>; source?: string }>,
+  packages: Record<
+    string,
+    { dependencies?: Record<string, string>; source?: string; files?: Record<string, string> }
+  >,
 ): string {
   const root = mkdtempSync(join(tmpdir(), 'awaken-deps-'));
   for (const [folder, spec] of Object.entries(packages)) {
