@@ -22,6 +22,7 @@ import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import type { ModelMessage } from 'ai';
 import { createAiHitl } from './runtime-hitl-ai';
 import { approve, createAwakenHitl } from './runtime-hitl-awaken';
+import { median, p90 } from './internal/stats';
 
 let started: (() => void) | undefined;
 const awaken = createAwakenHitl(() => started?.());
@@ -30,10 +31,6 @@ const toolStarted = () =>
   new Promise<void>((resolve) => {
     started = resolve;
   });
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const p90 = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)] ?? Number.NaN;
 
 type Sample = () => Promise<number>;
 /** Runs every contender once per round, order rotated each round; the first `warmup` rounds are dropped. */

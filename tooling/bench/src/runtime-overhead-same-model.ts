@@ -10,13 +10,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
+import { type Contender as BenchContender, measureInterleaved, percentile } from './internal/stats';
 import { type Scenario, createScenarioModel } from './same-model-script';
 
 const SCENARIOS: Scenario[] = [
@@ -42,7 +42,7 @@ const aiTools = {
   }),
 };
 
-type Contender = { name: string; run(scenario: Scenario): Promise<void> };
+type Contender = BenchContender<Scenario>;
 
 const contenders: Contender[] = [
   {
@@ -89,34 +89,19 @@ const contenders: Contender[] = [
   },
 ];
 
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
-async function measure(scenario: Scenario): Promise<Map<string, number[]>> {
-  const samples = new Map(contenders.map((contender) => [contender.name, [] as number[]]));
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    // Rotate the order every round so no contender always runs on a warmer (or colder) heap.
-    for (let offset = 0; offset < contenders.length; offset++) {
-      const contender = contenders[(round + offset) % contenders.length] as Contender;
-      const start = performance.now();
-      await contender.run(scenario);
-      const elapsed = performance.now() - start;
-      if (round >= WARMUP) samples.get(contender.name)?.push(elapsed);
-    }
-  }
-  return samples;
-}
+const measure = (scenario: Scenario) =>
+  measureInterleaved(contenders, scenario, { warmup: WARMUP, rounds: ROUNDS });
 
 async function main(): Promise<void> {
   const rows: string[] = [];
   for (const scenario of SCENARIOS) {
     const samples = await measure(scenario);
     const modelCalls = scenario.steps + 1;
-    const stats = [...samples].map(([name, values]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return { name, median: percentile(sorted, 0.5), p90: percentile(sorted, 0.9) };
-    });
+    const stats = [...samples].map(([name, values]) => ({
+      name,
+      median: percentile(values, 0.5),
+      p90: percentile(values, 0.9),
+    }));
     const medianOf = (name: string) => stats.find((stat) => stat.name === name)?.median;
     for (const { name, median, p90 } of stats) {
       rows.push(

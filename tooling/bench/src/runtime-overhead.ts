@@ -11,12 +11,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { type InferenceStreamPart, type ModelExecutor, defineTool } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
+import { type Contender as BenchContender, measureInterleaved, median } from './internal/stats';
 import { type Scenario, createScenarioModel } from './same-model-script';
 
 const SCENARIOS: Scenario[] = [
@@ -69,7 +69,7 @@ function scenarioExecutor(scenario: Scenario): ModelExecutor {
   };
 }
 
-type Contender = { name: string; run(scenario: Scenario): Promise<void> };
+type Contender = BenchContender<Scenario>;
 
 const contenders: Contender[] = [
   {
@@ -106,23 +106,8 @@ const contenders: Contender[] = [
   },
 ];
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function measure(scenario: Scenario): Promise<Map<string, number[]>> {
-  const samples = new Map(contenders.map((contender) => [contender.name, [] as number[]]));
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    for (let offset = 0; offset < contenders.length; offset++) {
-      const contender = contenders[(round + offset) % contenders.length] as Contender;
-      const start = performance.now();
-      await contender.run(scenario);
-      if (round >= WARMUP) samples.get(contender.name)?.push(performance.now() - start);
-    }
-  }
-  return samples;
-}
+const measure = (scenario: Scenario) =>
+  measureInterleaved(contenders, scenario, { warmup: WARMUP, rounds: ROUNDS });
 
 async function main(): Promise<void> {
   const rows: string[] = [];
