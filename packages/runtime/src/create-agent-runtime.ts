@@ -3,6 +3,7 @@ import {
   AwakenError,
   type AgentEvent,
   type DecisionReceipt,
+  type DecisionRejectionReason,
   type RunRecord,
   type ToolCallDecision,
   type UserMessage,
@@ -37,12 +38,16 @@ function inputMessages(input: RunRequest['input']): UserMessage[] {
     : input.map((message) => ({ ...message }));
 }
 
-function rejectAll(decisions: readonly ToolCallDecision[], message: string): DecisionReceipt[] {
+function rejectAll(
+  decisions: readonly ToolCallDecision[],
+  reason: DecisionRejectionReason,
+  message: string,
+): DecisionReceipt[] {
   return decisions.map((decision) => ({
     toolCallId: decision.toolCallId,
     decisionId: decision.decisionId,
     status: 'rejected',
-    reason: 'run_finished',
+    reason,
     message,
   }));
 }
@@ -86,7 +91,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     });
     const receipts = loaded.then(async (session) => {
       const decisions = run.decisions ?? [];
-      if (!('services' in session)) return rejectAll(decisions, `run ${session.runId} is finished`);
+      if (!('services' in session))
+        return rejectAll(decisions, 'run_finished', `run ${session.runId} is finished`);
       return decisions.length > 0 ? submitDecisions(session, decisions) : [];
     });
     const result = (async () => {
@@ -121,9 +127,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       receipts,
       async decide(decisions) {
         const session = await loaded;
-        if (!('services' in session) || !session.live) {
+        if (!('services' in session) || (!session.live && session.status === 'done')) {
+          return rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`);
+        }
+        if (!session.live) {
           return rejectAll(
             decisions,
+            'not_live',
             `run ${ids.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
           );
         }

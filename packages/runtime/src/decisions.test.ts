@@ -226,7 +226,15 @@ describe('decisions', () => {
     const handle = runtime.run({ agentId: 'agent', input: 'go' });
     await handle.result;
     const [receipt] = await handle.decide(approve('q'));
-    expect(receipt).toMatchObject({ status: 'rejected' });
+    expect(receipt).toMatchObject({ status: 'rejected', reason: 'not_live' });
     expect((receipt as { message: string }).message).toContain('resumeRun');
+  });
+
+  it('rejects decisions on the handle of a finished run as run_finished', async () => {
+    const { runtime } = createHarness({ tools: [pendingTool] }, { turns: [{ text: 'done' }] });
+    const handle = runtime.run({ agentId: 'agent', input: 'go' });
+    await handle.result;
+    const [receipt] = await handle.decide(approve('q'));
+    expect(receipt).toMatchObject({ status: 'rejected', reason: 'run_finished' });
   });
 });

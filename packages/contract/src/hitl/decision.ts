@@ -23,13 +23,18 @@ export const toolCallDecisionSchema = toolCallResumeSchema.extend({
 });
 export type ToolCallDecision = z.infer<typeof toolCallDecisionSchema>;
 
-/** Why a decision was not applied; returned to the sender, never applied to another call. */
+/**
+ * Why a decision was not applied; returned to the sender, never applied to another call.
+ * `not_live`: the run is waiting but has no live activation on this handle (deliver the decision
+ * with a resume instead).
+ */
 export const decisionRejectionReasonSchema = z.enum([
   'unknown_tool_call',
   'not_suspended',
   'invalid_payload',
   'duplicate_conflict',
   'run_finished',
+  'not_live',
 ]);
 export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
 
