@@ -67,7 +67,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
     threadMemory: new Map(),
   };
-  const live = new Map<string, RunSession>();
+  /** Runs executing in this runtime, with a promise that settles when their activation ends. */
+  const live = new Map<string, { session: RunSession; idle: Promise<void> }>();
 
   function start(
     ids: { runId: string; threadId: string },
@@ -95,13 +96,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         return rejectAll(decisions, 'run_finished', `run ${session.runId} is finished`);
       return decisions.length > 0 ? submitDecisions(session, decisions) : [];
     });
+    let markIdle: () => void = () => {};
+    const idle = new Promise<void>((resolve) => {
+      markIdle = resolve;
+    });
     const result = (async () => {
       let unsubscribe: (() => Promise<void>) | undefined;
       try {
         const session = await loaded;
         if (!('services' in session)) return resultOf(session);
         await receipts;
-        live.set(session.runId, session);
+        live.set(session.runId, { session, idle });
         if (services.decisionInbox) {
           unsubscribe = await services.decisionInbox.subscribe(session.runId, () => wake.notify());
         }
@@ -110,6 +115,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         } finally {
           session.live = false;
           live.delete(session.runId);
+          markIdle();
         }
       } catch (error) {
         channel.close(error);
@@ -182,20 +188,20 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       );
     },
     async cancelRun(runId, reason = 'run cancelled') {
-      const session = live.get(runId);
-      if (session) {
-        session.runController.abort(reason);
-        session.wake.notify();
-        return waitUntilIdle(session);
+      const entry = live.get(runId);
+      if (entry) {
+        entry.session.runController.abort(reason);
+        entry.session.wake.notify();
+        await entry.idle;
+        return storedResult(runId);
       }
       return runtime.resumeRun(runId, { signal: AbortSignal.abort(reason) }).result;
     },
   };
 
-  async function waitUntilIdle(session: RunSession): Promise<RunResult> {
-    while (session.live) await new Promise((resolve) => setTimeout(resolve, 5));
-    const record = await services.store.getRun(session.runId);
-    if (!record) throw new AwakenError('not_found', `run ${session.runId} not found`);
+  async function storedResult(runId: string): Promise<RunResult> {
+    const record = await services.store.getRun(runId);
+    if (!record) throw new AwakenError('not_found', `run ${runId} not found`);
     return resultOf(record);
   }
 
