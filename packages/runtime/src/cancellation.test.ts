@@ -110,4 +110,21 @@ describe('cancellation', () => {
     expect(stored?.status).toBe('done');
     expect((await store.getThread(waiting.threadId))?.openRunId).toBeUndefined();
   });
+
+  it('cancels a live waiting run with cancelRun and returns once its activation ended', async () => {
+    const { runtime, store } = createHarness(
+      { tools: [pendingTool] },
+      { turns: [{ toolCalls: [{ id: 'q', name: 'ask_human', arguments: { question: '?' } }] }] },
+    );
+    const handle = runtime.run({ agentId: 'agent', input: 'go', onSuspend: 'wait' });
+    await until(async () => (await store.getRun(handle.runId))?.status === 'waiting');
+    const result = await runtime.cancelRun(handle.runId, 'user closed the tab');
+    expect(result).toMatchObject({
+      status: 'done',
+      termination: { type: 'cancelled', reason: 'user closed the tab' },
+    });
+    expect(await handle.result).toMatchObject({ status: 'done', termination: { type: 'cancelled' } });
+    const history = await store.readMessages(handle.threadId);
+    expect(history.at(-1)?.message).toMatchObject({ role: 'tool', toolCallId: 'q', outcome: 'cancelled' });
+  });
 });
