@@ -16,6 +16,7 @@ import { purgeSpec } from './mailbox/purge.spec';
 import { reclaimSpec } from './mailbox/reclaim.spec';
 import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
 import { terminalStatesSpec } from './mailbox/terminal-states.spec';
+import { waitForWorkSpec } from './mailbox/wait-for-work.spec';
 import { createSuiteContext } from './suite-context';
 
 /** Registers every MailboxStore conformance test for `harness`; call it from the backend's test file. */
@@ -37,5 +38,6 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     listSpec(ctx);
     purgeSpec(ctx);
     concurrencySpec(ctx);
+    waitForWorkSpec(ctx);
   });
 }

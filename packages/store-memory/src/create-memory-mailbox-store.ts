@@ -16,6 +16,7 @@ import { fence } from './internal/fence';
 import { type DispatchEntry, createMailboxState, dedupeIndexKey } from './internal/mailbox-state';
 import { decodeCursor, pageLimit, toPage } from './internal/paging';
 import { selectClaimable } from './internal/select-claimable';
+import { waitForSignal, wakeAll } from './internal/wait-for-signal';
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
@@ -41,6 +42,14 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       claimedBy: workerId,
       leaseUntil: at + leaseMs,
     });
+
+  /** `waitForWork` callers, woken together whenever a dispatch may have become claimable. */
+  const idleWaiters = new Set<() => void>();
+  const wakeIfQueued = (threadId: string) => {
+    for (const entry of state.byThread.get(threadId)?.values() ?? []) {
+      if (entry.dispatch.status === 'queued') return wakeAll(idleWaiters);
+    }
+  };
 
   const requireEntry = (dispatchId: string) => {
     const entry = state.entries.get(dispatchId);
@@ -83,6 +92,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       };
       if (parsed.dedupeKey !== undefined) dispatch.dedupeKey = parsed.dedupeKey;
       state.insert(dispatch);
+      if (dispatch.availableAt <= at) wakeAll(idleWaiters);
       return clone(dispatch);
     },
 
@@ -108,6 +118,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const at = clock();
       const entry = fence(state, proof, at);
       state.apply(entry, 'acked', at);
+      wakeIfQueued(entry.dispatch.threadId);
       return clone(entry.dispatch);
     },
 
@@ -122,6 +133,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         threadEpoch: state.epochOf(entry.dispatch.threadId),
       });
       state.write(entry, next);
+      wakeIfQueued(next.threadId);
       return clone(next);
     },
 
@@ -129,6 +141,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const at = clock();
       const entry = fence(state, proof, at);
       state.apply(entry, 'dead_letter', at, { lastError: proof.error });
+      wakeIfQueued(entry.dispatch.threadId);
       return clone(entry.dispatch);
     },
 
@@ -179,6 +192,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
       }
       state.apply(entry, 'superseded', clock());
+      wakeIfQueued(dispatch.threadId);
       return clone(entry.dispatch);
     },
 
@@ -248,6 +262,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         state.write(entry, next);
         reclaimed.push(clone(next));
       }
+      for (const dispatch of reclaimed) wakeIfQueued(dispatch.threadId);
       return reclaimed;
     },
 
@@ -260,6 +275,16 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         }
       }
       return purged;
+    },
+
+    async waitForWork(input) {
+      if (!Number.isFinite(input.timeoutMs) || input.timeoutMs < 0) {
+        throw new AwakenError('validation_failed', `timeoutMs must be >= 0, got ${input.timeoutMs}`);
+      }
+      if (input.signal?.aborted) return false;
+      // Work that arrived between the caller's empty claim and this call: no need to sleep.
+      if (selectClaimable(state, clock(), 1).length > 0) return true;
+      return waitForSignal({ waiters: idleWaiters, waitMs: input.timeoutMs, signal: input.signal });
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   runDispatchResultSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { BlockingPool } from './internal/blocking-pool';
 import { checkEnqueueInput } from './internal/dispatch-checks';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
 import { DISPATCH_REPLY_FIELDS } from './internal/dispatch-fields';
@@ -22,6 +23,7 @@ import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
 import { toStoreError } from './internal/redis-error';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { uuidV7 } from './internal/uuid-v7';
+import { waitForMarker } from './internal/wait-for-marker';
 
 export interface RedisMailboxStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -49,6 +51,10 @@ export class RedisMailboxStore implements MailboxStore {
   readonly prefix: string;
   readonly #owned: boolean;
   readonly #keys: string[];
+  /** Connections blocked in `waitForWork` (BLPOP), opened on first use. */
+  readonly #pool: BlockingPool;
+  /** Aborted by `close()`, so blocked `waitForWork` calls return `false` and free their connection. */
+  readonly #closing = new AbortController();
 
   constructor(options: RedisMailboxStoreOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -56,6 +62,7 @@ export class RedisMailboxStore implements MailboxStore {
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
     this.#keys = options.testClock ? [`${this.prefix}clock`] : [];
+    this.#pool = new BlockingPool(client);
   }
 
   async now(): Promise<number> {
@@ -221,8 +228,25 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
-  /** Closes the connection if the store created it. */
+  /**
+   * BLPOP on the `wake` marker list on a dedicated pooled connection (one per concurrent call): the
+   * scripts that make a dispatch claimable push a marker, so a marker pushed before the BLPOP arrives
+   * is not lost. An abort (or `close()`) resolves `false` at once and unblocks the connection with
+   * CLIENT UNBLOCK; a marker popped after the abort is pushed back for the next waiter.
+   */
+  waitForWork(options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+    return waitForMarker({
+      pool: this.#pool,
+      key: `${this.prefix}wake`,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal,
+    });
+  }
+
+  /** Ends pending `waitForWork` calls, closes their connections, and the main one if the store created it. */
   async close(): Promise<void> {
+    this.#closing.abort();
+    await this.#pool.close();
     if (this.#owned) await closeRedis(this.redis);
   }
 

@@ -67,4 +67,23 @@ export interface MailboxStore {
   reclaimExpiredLeases(input?: { limit?: number }): Promise<RunDispatch[]>;
   /** Deletes terminal dispatches whose `updatedAt` is before `olderThan`; returns how many. */
   purgeTerminal(input: { olderThan: number }): Promise<number>;
+  /**
+   * Waits until a dispatch may have become claimable, so an idle worker need not poll `claim`.
+   *
+   * Resolves `true` soon after an `enqueue`, a `nack` that requeues, a `reclaimExpiredLeases` that
+   * requeues, or the end of a claim that frees a thread with queued work — from this client or any
+   * other client of the same store — and `false` once `timeoutMs` has passed or `signal` aborted
+   * (an abort resolves promptly, it never rejects). Typical loop: `claim`; when it comes back empty,
+   * `await waitForWork({ timeoutMs })`, then `claim` again whatever the result.
+   *
+   * - Spurious wake-ups are allowed: `true` is a hint, the next `claim` may find nothing (another
+   *   worker won it, or it was cancelled or interrupted meanwhile).
+   * - Lost wake-ups are not: a dispatch enqueued (or requeued) after the call started wakes it, or,
+   *   when several calls wait on the same store at once, at least one of them per dispatch
+   *   (competing workers: the one woken claims). Work that became claimable after the caller's last
+   *   empty `claim` but before this call may also make it return `true` at once.
+   * - Delayed dispatches (`availableAt` in the future, also a `nack` with a later `retryAt`) wake
+   *   nobody when they fall due: use a `timeoutMs` no longer than the delay you accept for them.
+   */
+  waitForWork(options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean>;
 }

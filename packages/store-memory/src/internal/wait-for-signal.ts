@@ -1,23 +1,30 @@
 /**
- * Resolves when one of `waiters` is called, after `waitMs`, or when `signal` aborts — whichever comes
- * first — and always removes its waiter and timer, so an abandoned wait leaks nothing.
+ * Resolves when one of `waiters` is called (`true`), after `waitMs` or when `signal` aborts (`false`)
+ * — whichever comes first — and always removes its waiter and timer, so an abandoned wait leaks nothing.
  */
 export function waitForSignal(input: {
   waiters: Set<() => void>;
   waitMs: number;
   signal?: AbortSignal;
-}): Promise<void> {
+}): Promise<boolean> {
   const { waiters, waitMs, signal } = input;
-  if (signal?.aborted || waitMs <= 0) return Promise.resolve();
+  if (signal?.aborted || waitMs <= 0) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const done = () => {
+    const settle = (woken: boolean) => {
       clearTimeout(timer);
-      waiters.delete(done);
-      signal?.removeEventListener('abort', done);
-      resolve();
+      waiters.delete(wake);
+      signal?.removeEventListener('abort', stop);
+      resolve(woken);
     };
-    const timer = setTimeout(done, waitMs);
-    waiters.add(done);
-    signal?.addEventListener('abort', done, { once: true });
+    const wake = () => settle(true);
+    const stop = () => settle(false);
+    const timer = setTimeout(stop, waitMs);
+    waiters.add(wake);
+    signal?.addEventListener('abort', stop, { once: true });
   });
+}
+
+/** Calls every current waiter once (each removes itself). */
+export function wakeAll(waiters: Set<() => void>): void {
+  for (const wake of [...waiters]) wake();
 }

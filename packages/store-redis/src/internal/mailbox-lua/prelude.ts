@@ -12,6 +12,9 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
  *   P leases        zset   claimed dispatches by leaseUntil (reclaim)
  *   P terminal      zset   terminal dispatches by updatedAt (purge)
  *   P seq           string enqueue counter
+ *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one pushed per dispatch made
+ *                          claimable (enqueue, requeue, thread freed), at most WAKE_MARKERS kept;
+ *                          claim deletes them when it leaves `ready` empty
  * Entries of a claimed thread found in `ready` are dropped ("parked") by claim and put back when the
  * claim ends, so one busy thread never makes claim scan its backlog twice.
  * Scripts reply with dispatches as positional arrays in DISPATCH_REPLY_FIELDS order (`pack`), built from the
@@ -25,6 +28,7 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
 export const PRELUDE = `
 local P = ARGV[1]
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
+local WAKE, WAKE_MARKERS = P .. 'wake', 64
 local PRIORITY_WEIGHT = 17592186044416
 local FIELDS = ${DISPATCH_REPLY_FIELDS_LUA}
 local function num(n) return string.format('%.0f', n) end
@@ -67,6 +71,11 @@ local function hdel(h, ...)
 end
 local function thread_epoch(thread) return tonumber(redis.call('HGET', tkey(thread), 'epoch') or '0') end
 local function thread_claimed(thread) return redis.call('HEXISTS', tkey(thread), 'claimed') == 1 end
+-- Wakes one waitForWork caller (any process), or the next one to call: a dispatch may be claimable.
+local function signal_work()
+  redis.call('LPUSH', WAKE, '1')
+  redis.call('LTRIM', WAKE, 0, WAKE_MARKERS - 1)
+end
 
 -- The fencing check of claimant writes. Remembers the thread's claimed marker in h._claimed.
 local function fenced(id, token, now)
@@ -102,13 +111,16 @@ local function release(h, now)
   if h._claimed ~= id then return end
   redis.call('HDEL', tk, 'claimed')
   h._claimed = false
+  local readied = false
   for _, qid in ipairs(redis.call('ZRANGE', tk .. ':q', 0, -1)) do
     local q = redis.call('HMGET', dkey(qid), 'availableAt', 'score')
     if tonumber(q[1]) <= now then
       redis.call('ZREM', DELAYED, qid)
       redis.call('ZADD', READY, q[2], qid)
+      readied = true
     end
   end
+  if readied then signal_work() end
 end
 
 -- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
@@ -120,7 +132,10 @@ local function place_queued(h, now, available_at)
     return
   end
   if h._claimed == nil then h._claimed = redis.call('HGET', tk, 'claimed') end
-  if not h._claimed then redis.call('ZADD', READY, h.score, id) end
+  if not h._claimed then
+    redis.call('ZADD', READY, h.score, id)
+    signal_work()
+  end
 end
 
 -- Moves a dispatch to a terminal status (the caller released any claim first).

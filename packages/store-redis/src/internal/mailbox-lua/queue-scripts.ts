@@ -63,6 +63,8 @@ while #out < limit do
     end
   end
 end
+-- Nothing left to claim: the wake-up markers are stale (see signal_work).
+if redis.call('ZCARD', READY) == 0 then redis.call('DEL', WAKE) end
 return out
 `;
 
