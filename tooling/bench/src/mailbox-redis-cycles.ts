@@ -8,8 +8,9 @@
  * the clock runs from the first add to the last completion. Finished records stay (no purge,
  * BullMQ defaults: no removeOnComplete).
  *   ours:   one worker loop keeps up to 50 dispatches in flight: `claim({ limit: free slots,
- *           leaseMs: 30_000 })`, handler, then `ack` each one on its own; an empty claim waits
- *           IDLE_POLL_MS before claiming again (the store has no blocking claim).
+ *           leaseMs: 30_000 })`, handler, then `ack` each one on its own; after an empty claim it
+ *           blocks in `waitForWork({ timeoutMs: IDLE_WAIT_MS })` (BLPOP on the store's wake-up
+ *           marker list, pushed by enqueue) and claims again whatever it returns.
  *   BullMQ: `new Worker(queue, async () => undefined, { concurrency: 50 })`, default options.
  */
 import type { RunDispatch } from '@awaken/contract';
@@ -18,8 +19,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 
 export const CONCURRENCY = 50;
-/** How long our idle worker waits after an empty claim (BullMQ blocks on a marker instead). */
-export const IDLE_POLL_MS = Number(process.env.BENCH_IDLE_POLL_MS ?? 2);
+/** The longest our idle worker blocks in `waitForWork` after an empty claim before claiming again. */
+export const IDLE_WAIT_MS = 1000;
 
 export interface CycleSample {
   /** Items per second, first add to last completion. */
@@ -31,7 +32,6 @@ export interface CycleSample {
   claimsPerItem?: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noop = async (_item: unknown): Promise<void> => undefined;
 
 async function redisCpuSeconds(admin: Redis): Promise<number> {
@@ -77,7 +77,7 @@ async function consume(store: RedisMailboxStore, total: number): Promise<number>
     claimCalls += 1;
     const batch = await store.claim({ workerId: 'bench-worker', limit: free, leaseMs: 30_000 });
     if (batch.length === 0) {
-      await sleep(IDLE_POLL_MS);
+      await store.waitForWork({ timeoutMs: IDLE_WAIT_MS });
       continue;
     }
     claimed += batch.length;

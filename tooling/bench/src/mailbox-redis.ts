@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import {
   CONCURRENCY,
   type CycleSample,
-  IDLE_POLL_MS,
+  IDLE_WAIT_MS,
   adminClient,
   bullmqRound,
   storeRound,
@@ -258,8 +258,8 @@ mailbox-redis-cycles.ts).
 Setup: ${version}; a dedicated redis-server started by the benchmark (loopback, no persistence);
 Node ${process.version}; ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()
       .map((load) => load.toFixed(1))
-      .join(' / ')} at the end of the run (other work was running on the machine: Node, Redis and that work
-share the CPUs, so absolute rates are low and noisy); (1) ${ROUNDS} interleaved rounds of ${CYCLES} items per side after a
+      .join(' / ')} at the end of the run (Node, Redis and
+anything else running share these CPUs, so absolute rates are noisy: compare the per-round ratios); (1) ${ROUNDS} interleaved rounds of ${CYCLES} items per side after a
 ${WARMUP_CYCLES}-item warm-up of each; (2) ${CLAIMS} claims; (4) ${MEMORY_ITEMS} items.
 
 ## (1) enqueue+claim+ack cycles/s vs BullMQ
@@ -275,8 +275,9 @@ completion; finished records kept on both sides):
   a marker when idle).
 - store consumer: one worker loop that keeps up to 50 dispatches in flight, as a real consumer would:
   \`claim({ workerId, limit: <free slots>, leaseMs: 30_000 })\`, then for each dispatch a no-op
-  handler followed by its own \`ack\`; when a claim comes back empty it waits ${IDLE_POLL_MS} ms and
-  claims again (the store has no blocking claim). "claim calls/item" counts those claims.
+  handler followed by its own \`ack\`; when a claim comes back empty it blocks in
+  \`waitForWork({ timeoutMs: ${IDLE_WAIT_MS} })\` (BLPOP on the store's wake-up marker list, which
+  enqueue pushes to) and claims again. "claim calls/item" counts those claims.
 - CPU µs/item: Node \`process.cpuUsage()\` and Redis INFO \`used_cpu_user + used_cpu_sys\` over the round.
 
 ## (2) claim throughput and (4) memory
