@@ -65,6 +65,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     now: options.now ?? Date.now,
     createId: options.createId ?? randomUUID,
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
+    transientModelErrors: options.transientModelErrors ?? 'end_run',
     threadMemory: new Map(),
   };
   /** Runs executing in this runtime, with a promise that settles when their activation ends. */

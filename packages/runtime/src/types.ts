@@ -109,6 +109,14 @@ export interface AgentRuntimeOptions {
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */
   onStateChange?: (snapshot: RunStateSnapshot) => void;
+  /**
+   * What a `model_transient` failure of the model executor does (rate limit, overload, timeout,
+   * network, 5xx). `end_run` (default): the run ends with `error`. `interrupt`: the activation stops
+   * like a crash — no RunEnd, no terminal checkpoint, an `error` event, `result` rejects with the
+   * retryable AwakenError — and the run stays `running` at its last checkpoint, so a later `resumeRun`
+   * (e.g. a mailbox retry after backoff) calls the model again without repeating committed work.
+   */
+  transientModelErrors?: 'end_run' | 'interrupt';
 }
 
 export interface AgentRuntime {

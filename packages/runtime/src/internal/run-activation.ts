@@ -71,6 +71,15 @@ function startDeadline(session: RunSession): () => void {
   return () => clearTimeout(timer);
 }
 
+/** True when a failure should interrupt the activation (left resumable) instead of ending the run. */
+function interrupts(session: RunSession, error: unknown): error is AwakenError {
+  return (
+    session.services.transientModelErrors === 'interrupt' &&
+    !session.signal.aborted &&
+    AwakenError.hasCode(error, 'model_transient')
+  );
+}
+
 function classify(session: RunSession, error: unknown): TerminationReason {
   if (session.signal.aborted) return session.abortTermination();
   const message = error instanceof Error ? error.message : String(error);
@@ -190,6 +199,10 @@ export async function activate(session: RunSession, resumed: boolean): Promise<R
       if (!session.bookkeeping.inputCommitted) await commitInput(session);
       termination = await runLoop(session);
     } catch (error) {
+      if (interrupts(session, error)) {
+        await session.emit({ type: 'error', code: error.code, message: error.message });
+        throw error;
+      }
       termination = classify(session, error);
     }
     return await finish(session, termination, true);

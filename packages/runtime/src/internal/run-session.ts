@@ -28,6 +28,7 @@ export interface RuntimeServices {
   now: () => number;
   createId: () => string;
   onStateChange?: (snapshot: RunStateSnapshot) => void;
+  transientModelErrors: 'end_run' | 'interrupt';
   /** Non-persistent thread-scoped plugin state, shared by the runs of a thread in this process. */
   threadMemory: Map<string, Map<string, unknown>>;
 }
