@@ -16,6 +16,7 @@ import { purgeSpec } from './mailbox/purge.spec';
 import { reclaimSpec } from './mailbox/reclaim.spec';
 import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
 import { terminalStatesSpec } from './mailbox/terminal-states.spec';
+import { threadIdsSpec } from './mailbox/thread-ids.spec';
 import { waitForWorkSpec } from './mailbox/wait-for-work.spec';
 import { createSuiteContext } from './suite-context';
 
@@ -39,5 +40,6 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     purgeSpec(ctx);
     concurrencySpec(ctx);
     waitForWorkSpec(ctx);
+    threadIdsSpec(ctx);
   });
 }

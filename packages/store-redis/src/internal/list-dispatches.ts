@@ -14,7 +14,7 @@ export function listThreadDispatches(
   const wanted = query.status && query.status.length > 0 ? new Set(query.status) : undefined;
   return pageIndex<RunDispatch>({
     redis,
-    key: `${prefix}t:${threadId}:a`,
+    key: `${prefix}ta:${threadId}`,
     cursor: query.cursor,
     limit: query.limit,
     async load(ids) {

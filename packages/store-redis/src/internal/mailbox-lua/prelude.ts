@@ -4,9 +4,10 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
  *   P d:<id>        hash   one dispatch: its fields and the hidden `score` (see dispatch-fields.ts)
  *   P t:<thread>    hash   `epoch` (dispatch epoch) and `claimed` (the thread's one claimed dispatch)
- *   P t:<thread>:q  zset   the thread's queued dispatches (interrupt, re-readying)
- *   P t:<thread>:a  zset   all the thread's dispatches by seq (listing)
- *   P t:<thread>:dd hash   dedupe key -> id of the non-terminal dispatch holding it
+ *   P tq:<thread>   zset   the thread's queued dispatches (interrupt, re-readying)
+ *   P ta:<thread>   zset   all the thread's dispatches by seq (listing)
+ *   P tdd:<thread>  hash   dedupe key -> id of the non-terminal dispatch holding it
+ * (one namespace per kind: with `t:<thread>:q` a thread named `x:q` would share thread x's queue)
  *   P ready         zset   due, queued dispatches by priority * 2^44 + seq (claim order)
  *   P delayed       zset   queued dispatches by availableAt, not yet due
  *   P leases        zset   claimed dispatches by leaseUntil (reclaim)
@@ -19,7 +20,7 @@ import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
  * claim ends, so one busy thread never makes claim scan its backlog twice.
  * Scripts reply with dispatches as positional arrays in DISPATCH_REPLY_FIELDS order (`pack`), built from the
  * table the script read and kept in step with every write it made (`hset`/`hdel`), so no reply needs
- * a second read. Only queued dispatches sit in `t:<thread>:q`, `ready` or `delayed`.
+ * a second read. Only queued dispatches sit in `tq:<thread>`, `ready` or `delayed`.
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing.
  * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
  * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock. Numbers are written with %.0f: Lua's default formatting keeps only
@@ -43,6 +44,10 @@ end
 local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
 local function dkey(id) return P .. 'd:' .. id end
 local function tkey(thread) return P .. 't:' .. thread end
+-- One namespace per kind of thread key, so no thread id can name another thread's key.
+local function tqkey(thread) return P .. 'tq:' .. thread end
+local function takey(thread) return P .. 'ta:' .. thread end
+local function tddkey(thread) return P .. 'tdd:' .. thread end
 -- Reads a dispatch into a table by field name (absent fields stay nil); nil when it does not exist.
 local function get_dispatch(id)
   local values = redis.call('HMGET', dkey(id), 'score', unpack(FIELDS))
@@ -99,7 +104,7 @@ local function claim_one(h, now, worker, lease_ms, token)
   local lease = num(now + lease_ms)
   hset(h, 'status', 'claimed', 'claimToken', token, 'claimedBy', worker, 'leaseUntil', lease, 'updatedAt', num(now))
   redis.call('ZADD', LEASES, lease, h.dispatchId)
-  redis.call('ZREM', tkey(h.threadId) .. ':q', h.dispatchId)
+  redis.call('ZREM', tqkey(h.threadId), h.dispatchId)
 end
 
 -- Ends a claim: frees the thread and puts its due, parked queued dispatches back into ready.
@@ -112,7 +117,7 @@ local function release(h, now)
   redis.call('HDEL', tk, 'claimed')
   h._claimed = false
   local readied = false
-  for _, qid in ipairs(redis.call('ZRANGE', tk .. ':q', 0, -1)) do
+  for _, qid in ipairs(redis.call('ZRANGE', tqkey(h.threadId), 0, -1)) do
     local q = redis.call('HMGET', dkey(qid), 'availableAt', 'score')
     if tonumber(q[1]) <= now then
       redis.call('ZREM', DELAYED, qid)
@@ -126,7 +131,7 @@ end
 -- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
 local function place_queued(h, now, available_at)
   local id, tk = h.dispatchId, tkey(h.threadId)
-  redis.call('ZADD', tk .. ':q', h.score, id)
+  redis.call('ZADD', tqkey(h.threadId), h.score, id)
   if available_at > now then
     redis.call('ZADD', DELAYED, num(available_at), id)
     return
@@ -142,14 +147,14 @@ end
 local function finish(h, status, now)
   local id, tk = h.dispatchId, tkey(h.threadId)
   if h.status == 'queued' then
-    redis.call('ZREM', tk .. ':q', id)
+    redis.call('ZREM', tqkey(h.threadId), id)
     redis.call('ZREM', READY, id)
     redis.call('ZREM', DELAYED, id)
   end
   hset(h, 'status', status, 'updatedAt', num(now))
   redis.call('ZADD', TERMINAL, num(now), id)
-  if h.dedupeKey and redis.call('HGET', tk .. ':dd', h.dedupeKey) == id then
-    redis.call('HDEL', tk .. ':dd', h.dedupeKey)
+  if h.dedupeKey and redis.call('HGET', tddkey(h.threadId), h.dedupeKey) == id then
+    redis.call('HDEL', tddkey(h.threadId), h.dedupeKey)
   end
 end
 `;

@@ -11,7 +11,7 @@ local now = now_ms()
 if redis.call('EXISTS', dkey(id)) == 1 then return fail('conflict', 'dispatch ' .. id .. ' already exists') end
 local tk = tkey(thread)
 if dedupe ~= '' then
-  local holder = redis.call('HGET', tk .. ':dd', dedupe)
+  local holder = redis.call('HGET', tddkey(thread), dedupe)
   if holder then
     return fail('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
   end
@@ -30,10 +30,10 @@ local fields = { 'dispatchId', id, 'threadId', thread, 'runId', run_id, 'priorit
 if dedupe ~= '' then
   table.insert(fields, 'dedupeKey')
   table.insert(fields, dedupe)
-  redis.call('HSET', tk .. ':dd', dedupe, id)
+  redis.call('HSET', tddkey(thread), dedupe, id)
 end
 redis.call('HSET', dkey(id), unpack(fields))
-redis.call('ZADD', tk .. ':a', seq, id)
+redis.call('ZADD', takey(thread), seq, id)
 place_queued(h, now, available_at)
 return { epoch, stamp }
 `;
@@ -99,7 +99,7 @@ local thread = ARGV[2]
 local now = now_ms()
 local tk = tkey(thread)
 local epoch = redis.call('HINCRBY', tk, 'epoch', 1)
-local queued = redis.call('ZRANGE', tk .. ':q', 0, -1)
+local queued = redis.call('ZRANGE', tqkey(thread), 0, -1)
 for _, id in ipairs(queued) do
   local h = get_dispatch(id)
   if h then finish(h, 'superseded', now) end

@@ -36,7 +36,7 @@ export const PURGE = `${PRELUDE}
 local ids = redis.call('ZRANGEBYSCORE', TERMINAL, '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do
   local thread = redis.call('HGET', dkey(id), 'threadId')
-  if thread then redis.call('ZREM', tkey(thread) .. ':a', id) end
+  if thread then redis.call('ZREM', takey(thread), id) end
   redis.call('DEL', dkey(id))
   redis.call('ZREM', TERMINAL, id)
 end
