@@ -21,7 +21,10 @@ export function loadBatch(session: RunSession): ToolCallState[] {
   for (const message of session.messages.slice(index + 1)) {
     if (message.role === 'tool') answered.add(message.toolCallId);
   }
-  return assistant.toolCalls.map((call, position) => {
+  const batch: ToolCallState[] = [];
+  for (const [position, call] of assistant.toolCalls.entries()) {
+    // a call id the model repeated within one turn is one call: executed once, answered once
+    if (batch.some((state) => state.callId === call.id)) continue;
     let state = session.calls.get(call.id);
     if (!state) {
       state = {
@@ -38,8 +41,9 @@ export function loadBatch(session: RunSession): ToolCallState[] {
       session.calls.set(call.id, state);
     }
     if (answered.has(call.id)) state.resultCommitted = true;
-    return state;
-  });
+    batch.push(state);
+  }
+  return batch;
 }
 
 /** True when the batch still has a call without a committed tool message. */

@@ -90,6 +90,8 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
     },
     step,
   );
+  // a new turn's calls start fresh, even when the model reuses an id of an earlier turn (`call_0`)
+  for (const call of calls) session.calls.delete(call.id);
   // a text-only turn keeps the previous (answered) batch, so the run record still shows the last round
   const batch = loadBatch(session);
   if (batch.length > 0) session.batch = batch;
