@@ -110,6 +110,20 @@ describe('parseRule: argument forms', () => {
     ]);
   });
 
+  it('reads a path that starts with a quoted key as a condition, not as a primary glob', () => {
+    const [condition] = conditionsOf('Deploy(["target env"] = "prod")');
+    expect(condition).toMatchObject({
+      kind: 'equals',
+      path: [{ kind: 'property', name: 'target env' }],
+      value: 'prod',
+    });
+  });
+
+  it('reads a field name with non-ASCII letters as a condition, not as a primary glob', () => {
+    const [condition] = conditionsOf('Write(fichier_été ~ "src/**")');
+    expect(condition).toMatchObject({ kind: 'glob', path: [{ kind: 'property', name: 'fichier_été' }] });
+  });
+
   it('reads JSON literals after = and !=', () => {
     const values = conditionsOf("T(a = 1.5, b = -2, c = true, d = false, e = null, f = 's')").map(
       (condition) => (condition.kind === 'equals' ? condition.value : undefined),

@@ -2,8 +2,8 @@ import type { ConditionOperator, FieldCondition, LiteralValue, PathSegment } fro
 import { compileGlob } from './compile-glob';
 import { compileRegex, type RuleScanner } from './rule-scanner';
 
-const IDENTIFIER_START = /[A-Za-z_$]/;
-const IDENTIFIER_PART = /[A-Za-z0-9_$-]/;
+const IDENTIFIER_START = /[\p{L}_$]/u;
+const IDENTIFIER_PART = /[\p{L}\p{M}\p{N}_$-]/u;
 /** Longest first, so `!=~` is not read as `!=` followed by `~`. */
 const OPERATORS: readonly ConditionOperator[] = ['!=~', '=~', '!~', '!=', '~', '='];
 
@@ -34,9 +34,11 @@ function readBracket(scanner: RuleScanner): PathSegment {
   return segment;
 }
 
-/** Reads a field path: `name`, `a.b`, `items[0]`, `items[*].name`, `["odd key"]`. */
+/** Reads a field path: `name`, `a.b`, `items[0]`, `items[*].name`, `["odd key"]`, `["odd key"].a`. */
 export function readPath(scanner: RuleScanner): PathSegment[] {
-  const segments: PathSegment[] = [{ kind: 'property', name: readIdentifier(scanner) }];
+  const segments: PathSegment[] = [
+    scanner.peek() === '[' ? readBracket(scanner) : { kind: 'property', name: readIdentifier(scanner) },
+  ];
   for (;;) {
     if (scanner.peek() === '.') {
       scanner.position++;
@@ -52,8 +54,9 @@ export function peekOperator(scanner: RuleScanner): ConditionOperator | undefine
   return OPERATORS.find((operator) => scanner.startsWith(operator));
 }
 
-/** A field name, then any path characters, then an operator. Deliberately loose: see below. */
-const CONDITION_SHAPE = /^[A-Za-z_$](?:[\w$.\-[\]*]|"[^"]*"|'[^']*')*\s*(?:!=~|=~|!~|!=|~|=)/;
+/** A field name or `[`, then any path characters, then an operator. Deliberately loose: see below. */
+const CONDITION_SHAPE =
+  /^(?:[\p{L}_$]|\[)(?:[\p{L}\p{M}\p{N}_$.\-[\]*]|"[^"]*"|'[^']*')*\s*(?:!=~|=~|!~|!=|~|=)/u;
 
 /**
  * True when the argument text at the cursor has the shape `path <operator>`, which selects the
