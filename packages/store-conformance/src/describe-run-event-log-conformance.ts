@@ -2,6 +2,7 @@ import type { RunEventLog } from '@awaken/contract';
 import { describe } from 'vitest';
 import { appendReadSpec } from './event-log/append-read.spec';
 import { finishSpec } from './event-log/finish.spec';
+import { runIdsSpec } from './event-log/run-ids.spec';
 import { tailSpec } from './event-log/tail.spec';
 import type { StoreHarness } from './harness';
 import { createSuiteContext } from './suite-context';
@@ -13,5 +14,6 @@ export function describeRunEventLogConformance(harness: StoreHarness<RunEventLog
     appendReadSpec(ctx);
     tailSpec(ctx);
     finishSpec(ctx);
+    runIdsSpec(ctx);
   });
 }

@@ -6,6 +6,7 @@ import { checkpointSpec } from './thread-run/checkpoint.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
 import { runsSpec } from './thread-run/runs.spec';
+import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadsSpec } from './thread-run/threads.spec';
 
 /** Registers every ThreadRunStore conformance test for `harness`; call it from the backend's test file. */
@@ -17,5 +18,6 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     runsSpec(ctx);
     checkpointSpec(ctx);
     pointersSpec(ctx);
+    threadIdsSpec(ctx);
   });
 }

@@ -94,7 +94,7 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async lastSeq(runId: string): Promise<number> {
-    return Number((await this.#call(() => this.redis.hget(`${this.#stream(runId)}:meta`, 'last'))) ?? 0);
+    return Number((await this.#call(() => this.redis.hget(`${this.prefix}evm:${runId}`, 'last'))) ?? 0);
   }
 
   async finish(runId: string, options: { ttlMs?: number } = {}): Promise<void> {
@@ -103,7 +103,7 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async isFinished(runId: string): Promise<boolean> {
-    return (await this.#call(() => this.redis.hget(`${this.#stream(runId)}:meta`, 'finished'))) === '1';
+    return (await this.#call(() => this.redis.hget(`${this.prefix}evm:${runId}`, 'finished'))) === '1';
   }
 
   /** Closes the blocking connections, and the main one if the log created it. */

@@ -107,13 +107,13 @@ export class RedisThreadRunStore implements ThreadRunStore {
     const start = Math.max(1, range.from ?? 1) - 1;
     const stop = range.to === undefined ? -1 : range.to - 1;
     if (stop !== -1 && stop < start) return [];
-    const entries = await this.#call(() => this.redis.lrange(`${this.#thread(threadId)}:m`, start, stop));
+    const entries = await this.#call(() => this.redis.lrange(`${this.prefix}thm:${threadId}`, start, stop));
     const records = entries.map(decodeMessage);
     return range.visibility ? records.filter((record) => record.visibility === range.visibility) : records;
   }
 
   messageCount(threadId: string): Promise<number> {
-    return this.#call(() => this.redis.llen(`${this.#thread(threadId)}:m`));
+    return this.#call(() => this.redis.llen(`${this.prefix}thm:${threadId}`));
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {
@@ -131,7 +131,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     const wanted = query.status && query.status.length > 0 ? new Set(query.status) : undefined;
     return pageIndex<RunRecord>({
       redis: this.redis,
-      key: `${this.#thread(threadId)}:r`,
+      key: `${this.prefix}thr:${threadId}`,
       reverse: true,
       cursor: query.cursor,
       limit: query.limit,

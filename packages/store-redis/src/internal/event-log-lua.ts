@@ -2,12 +2,12 @@ import { defineLuaScript } from './lua-script';
 
 /**
  * ARGV: prefix, runId, firstSeq, eventJson... Keys: `P ev:<run>` (a stream, entry id `0-<seq>`,
- * field `e`) and `P ev:<run>:meta` (hash: `last` seq, `finished`). Rejects a batch that does not
+ * field `e`) and `P evm:<run>` (hash: `last` seq, `finished`). Rejects a batch that does not
  * continue the stored last seq, before writing anything.
  */
 export const APPEND_EVENTS = defineLuaScript(`
 local stream = ARGV[1] .. 'ev:' .. ARGV[2]
-local meta = stream .. ':meta'
+local meta = ARGV[1] .. 'evm:' .. ARGV[2]
 local first = tonumber(ARGV[3])
 local state = redis.call('HMGET', meta, 'last', 'finished')
 local last = tonumber(state[1] or '0')
@@ -32,7 +32,7 @@ return 1
  */
 export const FINISH_LOG = defineLuaScript(`
 local stream = ARGV[1] .. 'ev:' .. ARGV[2]
-local meta = stream .. ':meta'
+local meta = ARGV[1] .. 'evm:' .. ARGV[2]
 local state = redis.call('HMGET', meta, 'last', 'finished')
 if state[2] ~= '1' then
   redis.call('XADD', stream, '0-' .. string.format('%.0f', tonumber(state[1] or '0') + 1), 'end', '1')

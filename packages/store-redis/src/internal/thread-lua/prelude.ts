@@ -2,8 +2,8 @@
  * Lua shared by the thread/run scripts. ARGV[1] is the key prefix. Key layout (P = prefix):
  *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
  *                        latestRunId, createdAt, updatedAt
- *   P th:<id>:m   list   the message log, one MessageRecord JSON per entry (seq = index + 1)
- *   P th:<id>:r   zset   the thread's run ids by creation seq
+ *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
+ *   P thr:<id>    zset   the thread's run ids by creation seq
  *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status
  *   P threads     zset   thread ids by creation seq
  *   P tseq        string creation counter
@@ -19,11 +19,14 @@ local function now_ms()
 end
 local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
 local function thkey(id) return P .. 'th:' .. id end
+-- One namespace per kind of thread key, so no thread id can name another thread's key.
+local function thmkey(id) return P .. 'thm:' .. id end
+local function thrkey(id) return P .. 'thr:' .. id end
 local function runkey(id) return P .. 'run:' .. id end
 
 -- Appends message bodies (JSON objects without threadId/seq/createdAt) and returns the records.
 local function append_messages(thread, thread_json, bodies, now)
-  local log = thkey(thread) .. ':m'
+  local log = thmkey(thread)
   local seq = redis.call('LLEN', log)
   local records = {}
   for _, body in ipairs(bodies) do

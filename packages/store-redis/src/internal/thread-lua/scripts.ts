@@ -23,8 +23,8 @@ return redis.call('HGETALL', thkey(id))
 const DELETE_THREAD = `${THREAD_PRELUDE}
 local id = ARGV[2]
 if redis.call('EXISTS', thkey(id)) == 0 then return 0 end
-for _, run in ipairs(redis.call('ZRANGE', thkey(id) .. ':r', 0, -1)) do redis.call('DEL', runkey(run)) end
-redis.call('DEL', thkey(id), thkey(id) .. ':m', thkey(id) .. ':r')
+for _, run in ipairs(redis.call('ZRANGE', thrkey(id), 0, -1)) do redis.call('DEL', runkey(run)) end
+redis.call('DEL', thkey(id), thmkey(id), thrkey(id))
 redis.call('ZREM', P .. 'threads', id)
 return 1
 `;
@@ -33,7 +33,7 @@ return 1
 const APPEND_MESSAGES = `${THREAD_PRELUDE}
 local id, expected = ARGV[2], tonumber(ARGV[4])
 if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
-local length = redis.call('LLEN', thkey(id) .. ':m')
+local length = redis.call('LLEN', thmkey(id))
 if length ~= expected then
   return fail('stale_append', 'thread ' .. id .. ' has ' .. length .. ' messages, expected ' .. expected)
 end
@@ -49,7 +49,7 @@ local run, thread = ARGV[2], ARGV[3]
 if redis.call('EXISTS', thkey(thread)) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
 if redis.call('EXISTS', runkey(run)) == 1 then return fail('conflict', 'run ' .. run .. ' already exists') end
 redis.call('HSET', runkey(run), 'json', ARGV[4], 'version', '0', 'threadId', thread, 'status', ARGV[5])
-redis.call('ZADD', thkey(thread) .. ':r', redis.call('INCR', P .. 'tseq'), run)
+redis.call('ZADD', thrkey(thread), redis.call('INCR', P .. 'tseq'), run)
 redis.call('HSET', thkey(thread), 'latestRunId', run, 'updatedAt', num(now_ms()))
 return 1
 `;
@@ -66,7 +66,7 @@ if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thre
 local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status')
 if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
 if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
-local length = redis.call('LLEN', tk .. ':m')
+local length = redis.call('LLEN', thmkey(thread))
 if length ~= expected then
   return fail('stale_append', 'thread ' .. thread .. ' has ' .. length .. ' messages, expected ' .. expected)
 end
