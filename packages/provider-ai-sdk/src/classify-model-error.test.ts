@@ -95,6 +95,38 @@ describe('classifyModelError', () => {
     ).toBeUndefined();
   });
 
+  it('ignores a negative Retry-After instead of reading it as a date', () => {
+    for (const value of ['-1', '-30']) {
+      const error = classifyModelError(
+        apiError(429, 'slow down', { responseHeaders: { 'retry-after': value } }),
+      );
+      expect(error.retryAfterMs).toBeUndefined();
+    }
+  });
+
+  it('classifies a quota 429 that says when to retry (Gemini per-minute quota) as a transient rate limit', () => {
+    const message =
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10\nPlease retry in 37.4s.';
+    const responseBody = JSON.stringify({
+      error: {
+        code: 429,
+        message,
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' }],
+      },
+    });
+    const error = classifyModelError(apiError(429, message, { responseBody }));
+    expect(error).toMatchObject({
+      code: 'model_transient',
+      retryable: true,
+      details: { reason: 'rate_limit' },
+    });
+    const withHeader = classifyModelError(
+      apiError(429, 'You exceeded your current quota', { responseHeaders: { 'retry-after': '20' } }),
+    );
+    expect(withHeader).toMatchObject({ code: 'model_transient', retryAfterMs: 20_000 });
+  });
+
   it('classifies a request that got no response as a transient network failure', () => {
     const cause = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     const error = classifyModelError(

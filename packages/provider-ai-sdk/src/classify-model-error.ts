@@ -35,7 +35,8 @@ interface Diagnosis {
  *   5xx and malformed responses; `retryAfterMs` from `retry-after-ms` / `retry-after` when sent;
  * - `model_permanent`, `retryable: false` — authentication (401, missing key), permission (403),
  *   model not found (404), context length (413, or a 400 saying so), content filter, exhausted quota
- *   (a 429 saying `insufficient_quota`), any other invalid request, and anything unrecognised.
+ *   (a 429 saying `insufficient_quota` with no retry hint), any other invalid request, and anything
+ *   unrecognised.
  *
  * The message is the provider's own; `details.reason` names the kind (see {@link ModelErrorKind})
  * and `details.statusCode` the HTTP status when there was one; the original error is the `cause`.
@@ -86,7 +87,10 @@ function diagnoseApiCall(error: APICallError): Diagnosis {
   const text = [error.message, error.responseBody ?? '', safeStringify(error.data)].join('\n');
   const base = { message: error.message, retryAfterMs: retryAfterMsFrom(error.responseHeaders) };
   if (error.statusCode !== undefined) {
-    return { ...base, kind: kindFromStatus(error.statusCode, text), statusCode: error.statusCode };
+    // A Retry-After header on a quota 429 means the quota refills: a rate limit, not exhausted billing.
+    const kind = kindFromStatus(error.statusCode, text);
+    const refined = kind === 'quota_exceeded' && base.retryAfterMs !== undefined ? 'rate_limit' : kind;
+    return { ...base, kind: refined, statusCode: error.statusCode };
   }
   // No response at all: the request never completed.
   const kind = kindFromText(`${text}\n${searchableText(error.cause)}`);

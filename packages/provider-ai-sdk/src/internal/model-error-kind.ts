@@ -61,8 +61,16 @@ export function kindFromText(text: string): ModelErrorKind | undefined {
 }
 
 /**
+ * A provider telling the client when to retry. Gemini's per-minute quota 429 says "You exceeded your
+ * current quota ... billing" like OpenAI's exhausted billing quota, but adds "Please retry in 37s"
+ * and a `RetryInfo` `retryDelay`: that one is a rate limit.
+ */
+const RETRY_HINT = /retry in\b|retry after\b|retryDelay/i;
+
+/**
  * The kind an HTTP status names. The provider's text refines a 400 (context length, content
- * filter), a 429 (quota exhausted is not a rate limit) and a 404.
+ * filter), a 429 (quota exhausted is not a rate limit, unless the provider says when to retry) and
+ * a 404.
  */
 export function kindFromStatus(status: number, text: string): ModelErrorKind {
   const refined = kindFromText(text);
@@ -71,7 +79,8 @@ export function kindFromStatus(status: number, text: string): ModelErrorKind {
   if (status === 404) return 'model_not_found';
   if (status === 408) return 'timeout';
   if (status === 413) return 'context_length';
-  if (status === 429) return refined === 'quota_exceeded' ? 'quota_exceeded' : 'rate_limit';
+  if (status === 429)
+    return refined === 'quota_exceeded' && !RETRY_HINT.test(text) ? 'quota_exceeded' : 'rate_limit';
   if (status === 503 || status === 529) return 'overloaded';
   if (status === 504) return 'timeout';
   if (status >= 500) return 'server_error';

@@ -14,6 +14,8 @@ export function retryAfterMsFrom(
   if (value === undefined) return undefined;
   const seconds = numberOf(value);
   if (seconds !== undefined) return Math.ceil(seconds * 1000);
+  // A number that is not a valid delay (e.g. `-1`) is not a date either, though `Date.parse` reads it as one.
+  if (value.trim() !== '' && !Number.isNaN(Number(value))) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
