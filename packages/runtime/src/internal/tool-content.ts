@@ -40,3 +40,21 @@ function cancelledReasonOf(state: ToolCallState): string {
   if (state.result?.status === 'error') return state.result.message;
   return 'cancelled';
 }
+
+/**
+ * The JSON form of a tool's output, as every store and the model will see it: a Date becomes its
+ * ISO string, `undefined` becomes `null`, `toJSON` is honoured. A value JSON cannot hold (BigInt,
+ * a cycle, a function) yields an error message instead, so the call fails like a throwing tool.
+ */
+export function jsonOutput(value: unknown): { value: unknown } | { error: string } {
+  if (value === undefined) return { value: null };
+  if (typeof value === 'function' || typeof value === 'symbol') {
+    return { error: `tool output is not JSON: a ${typeof value}` };
+  }
+  try {
+    const text = JSON.stringify(value);
+    return { value: text === undefined ? null : JSON.parse(text) };
+  } catch (error) {
+    return { error: `tool output is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

@@ -13,7 +13,7 @@ import {
 } from '@awaken/contract';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
-import { toolContent } from './tool-content';
+import { jsonOutput, toolContent } from './tool-content';
 
 /** Moves a call through the contract's transition table and re-derives the run status. */
 export function moveCall(session: RunSession, state: ToolCallState, to: ToolCallStatus): void {
@@ -212,6 +212,10 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
     result = isToolResult(output) ? output : toolSuccess(output);
+    if (result.status !== 'pending' && (result.output !== undefined || result.status === 'success')) {
+      const json = jsonOutput(result.output);
+      result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
+    }
   } catch (error) {
     result = toolFailure(error instanceof Error ? error.message : String(error));
   }
