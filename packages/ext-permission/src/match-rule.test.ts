@@ -53,6 +53,11 @@ describe('matchRule: globs', () => {
     expect(matches('T(p ~ "a?c")', 'T', { p: 'a/c' })).toBe('no_match');
   });
 
+  it('treats ? as one character even outside the Basic Multilingual Plane', () => {
+    expect(matches('T(p ~ "a?c")', 'T', { p: 'a😀c' })).toBe('match');
+    expect(matches('T(p ~ "a??c")', 'T', { p: 'a😀c' })).toBe('no_match');
+  });
+
   it('needs ** in a command glob to cover arguments that contain /', () => {
     expect(matches('Bash(rm *)', 'Bash', { command: 'rm -rf /tmp/x' })).toBe('no_match');
     expect(matches('Bash(rm **)', 'Bash', { command: 'rm -rf /tmp/x' })).toBe('match');

@@ -35,7 +35,8 @@ export function compileGlob(glob: string): RegExp {
       source += escapeRegex(char);
     }
   }
-  return new RegExp(`^${source}$`, 's');
+  // `u`: `?` and `[^/]` step over whole code points, so an emoji is one character.
+  return new RegExp(`^${source}$`, 'su');
 }
 
 /** True when `text` contains an unescaped glob wildcard (`*` or `?`). */
