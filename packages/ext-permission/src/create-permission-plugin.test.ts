@@ -117,6 +117,37 @@ describe('permission plugin: ToolGate', () => {
     expect(decision?.type === 'block' && decision.reason).toContain('`Bash(rm **)`');
   });
 
+  it('judges arguments sent as a JSON string by the object they parse to, as the runtime runs them', async () => {
+    const plugin = createPermissionPlugin({
+      defaultBehavior: 'allow',
+      rules: [
+        { tool: 'Bash(rm **)', behavior: 'deny' },
+        { tool: 'Edit(file.path ~ "/etc/**")', behavior: 'deny' },
+      ],
+    });
+    const asText = (id: string, name: string, args: unknown): ToolCall => ({
+      id,
+      name,
+      arguments: JSON.stringify(args),
+    });
+    const bashDecision = await gate(
+      plugin,
+      gateContext(asText('c1', 'Bash', { command: 'rm -rf /' }), createState()),
+    );
+    expect(bashDecision).toMatchObject({ type: 'block' });
+    const editDecision = await gate(
+      plugin,
+      gateContext(asText('c2', 'Edit', { file: { path: '/etc/passwd' } }), createState()),
+    );
+    expect(editDecision).toMatchObject({ type: 'block' });
+    // A string that is not JSON is still judged as the text itself.
+    const raw = await gate(
+      plugin,
+      gateContext({ id: 'c3', name: 'Bash', arguments: 'rm -rf /' }, createState()),
+    );
+    expect(raw).toMatchObject({ type: 'block' });
+  });
+
   it('ends the run on deny when denyEndsRun is set', async () => {
     const plugin = createPermissionPlugin({ ...CONFIG, denyEndsRun: true });
     const decision = await gate(plugin, gateContext(bash('c1', 'rm x'), createState()));

@@ -1,4 +1,10 @@
-import type { Plugin, PluginStateAccess, ToolGateContext, ToolGateDecision } from '@awaken/contract';
+import type {
+  Plugin,
+  PluginStateAccess,
+  ToolCall,
+  ToolGateContext,
+  ToolGateDecision,
+} from '@awaken/contract';
 import {
   type PermissionDecision,
   type PermissionPolicy,
@@ -35,6 +41,20 @@ const SIMPLE_NAME = /^[A-Za-z0-9_.:@-]+$/;
 function exactRuleFor(toolName: string): string {
   if (SIMPLE_NAME.test(toolName)) return toolName;
   return `/${toolName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`;
+}
+
+/**
+ * The call as the tool will run it. Arguments that are a string holding JSON (a model that
+ * double-encodes its input) are parsed once more by the runtime before the tool runs, so the rules
+ * must judge that value, not the string; otherwise `deploy(env = "prod")` would not see `env`.
+ */
+function asExecuted(call: ToolCall): ToolCall {
+  if (typeof call.arguments !== 'string') return call;
+  try {
+    return { ...call, arguments: JSON.parse(call.arguments) };
+  } catch {
+    return call;
+  }
 }
 
 function runtimeRulesOf(state: PluginStateAccess): PermissionRuntimeRules {
@@ -81,7 +101,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
       return { type: 'cancel', reason: refusalReason(call.name, 'the approval answer was not understood') };
     if (!approval.data.approved)
       return { type: 'cancel', reason: refusalReason(call.name, approval.data.reason ?? resume.reason) };
-    const decision = policy.evaluate(call, runtimeRulesOf(context.state));
+    const decision = policy.evaluate(asExecuted(call), runtimeRulesOf(context.state));
     if (decision.behavior === 'deny') return block(decision);
     // The only state this gate writes records the human's answer; both writes are idempotent, so
     // re-evaluating the same replay gives the same decision and the same state.
@@ -98,7 +118,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
       ticket.suspension.id === `${PERMISSION_SUSPENSION_PREFIX}${context.call.id}`
     )
       return replayOwnTicket(context);
-    const decision = policy.evaluate(context.call, runtimeRulesOf(context.state));
+    const decision = policy.evaluate(asExecuted(context.call), runtimeRulesOf(context.state));
     switch (decision.behavior) {
       case 'allow':
         return { type: 'allow' };

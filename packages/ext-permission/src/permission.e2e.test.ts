@@ -191,4 +191,35 @@ describe('permission plugin end to end with the runtime', () => {
     expect(refusal).toMatchObject({ outcome: 'cancelled' });
     expect(stringsIn(refusal)).toContain('wrong package');
   });
+
+  it('judges arguments the model sent as a JSON string by the object the tool receives', async () => {
+    // Some models double-encode tool input. The runtime parses the string again before running the
+    // tool, so a rule on `env` must see that object, not the string.
+    const deploy = countedTool('deploy');
+    const snapshots: RunStateSnapshot[] = [];
+    const runtime = createAgentRuntime({
+      agents: [
+        {
+          id: 'agent',
+          tools: [deploy.tool],
+          plugins: [
+            createPermissionPlugin({
+              defaultBehavior: 'allow',
+              rules: [{ tool: 'deploy(env = "prod")', behavior: 'deny' }],
+            }),
+          ],
+        },
+      ],
+      store: createMemoryThreadRunStore(),
+      model: createScriptedModel([
+        { toolCalls: [call('d', 'deploy', JSON.stringify(JSON.stringify({ env: 'prod' })))] },
+        { text: 'ok' },
+      ]),
+      onStateChange: (snapshot) => snapshots.push(snapshot),
+    });
+    const handle = runtime.run({ agentId: 'agent', input: 'ship it', onSuspend: 'wait' });
+    expect(await handle.result).toMatchObject({ status: 'done' });
+    expect(deploy.count()).toBe(0);
+    expect(statusOf(snapshots, handle.runId, 'd')).toBe('failed');
+  });
 });
