@@ -350,6 +350,22 @@ describe('permission plugin: BeforeInference', () => {
 });
 
 describe('addPermissionRules', () => {
+  it('rejects an override with an unknown behaviour as invalid_config and adds nothing', () => {
+    const state = createState();
+    let thrown: unknown;
+    try {
+      addPermissionRules(state, [
+        { tool: 'Read', behavior: 'allow' },
+        { tool: 'Bash', behavior: 'block' as 'deny' },
+      ]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'invalid_config' });
+    expect(String((thrown as Error).message)).toContain('Bash');
+    expect(state.get(permissionOverridesKey)).toEqual([]);
+  });
+
   it('rejects a malformed rule and adds nothing', () => {
     const state = createState();
     expect(() =>

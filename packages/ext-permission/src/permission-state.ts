@@ -1,7 +1,11 @@
-import { type PluginStateAccess, type StateKey, defineStateKey } from '@awaken/contract';
+import { AwakenError, type PluginStateAccess, type StateKey, defineStateKey } from '@awaken/contract';
 import { z } from 'zod';
 import { parseRuleOrThrow } from './parse-rule';
-import { type PermissionRuleConfig, permissionRuleConfigSchema } from './permission-config';
+import {
+  type PermissionRuleConfig,
+  permissionBehaviorSchema,
+  permissionRuleConfigSchema,
+} from './permission-config';
 
 const ruleListSchema = z.array(permissionRuleConfigSchema);
 const textListSchema = z.array(z.string());
@@ -57,7 +61,15 @@ export const PERMISSION_STATE_KEYS = [
  * `AwakenError('invalid_config')` and nothing is added.
  */
 export function addPermissionRules(state: PluginStateAccess, rules: readonly PermissionRuleConfig[]): void {
-  for (const rule of rules) parseRuleOrThrow(rule.tool, 'override rule');
+  for (const rule of rules) {
+    parseRuleOrThrow(rule.tool, 'override rule');
+    if (!permissionBehaviorSchema.safeParse(rule.behavior).success)
+      throw new AwakenError(
+        'invalid_config',
+        `invalid override rule ${JSON.stringify(rule.tool)}: behavior must be allow, ask or deny, got ${JSON.stringify(rule.behavior)}`,
+        { details: { rule: rule.tool, behavior: rule.behavior } },
+      );
+  }
   const parsed = ruleListSchema.parse(rules.map((rule) => ({ tool: rule.tool, behavior: rule.behavior })));
   state.update(permissionOverridesKey, (current) => [...current, ...parsed]);
 }
