@@ -256,6 +256,30 @@ describe('createAiSdkModelExecutor', () => {
     expect(await pending).toEqual(new Error('stop'));
   });
 
+  it('cancels the stream of a provider that ignored the signal and answered after the abort', async () => {
+    let answer: (value: { stream: ReadableStream<LanguageModelV3StreamPart> }) => void = () => {};
+    const model = new MockLanguageModelV3({
+      doStream: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
+    let cancelled: unknown;
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      cancel(reason) {
+        cancelled = reason ?? 'cancelled';
+      },
+    });
+    const controller = new AbortController();
+    const pending = failureOf(createAiSdkModelExecutor(model).stream(request({ signal: controller.signal })));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('stop'));
+    expect(await pending).toEqual(new Error('stop'));
+    answer({ stream });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(cancelled).toBeDefined();
+  });
+
   it('throws a classified error for an error stream part', async () => {
     const model = createStreamModel([
       [

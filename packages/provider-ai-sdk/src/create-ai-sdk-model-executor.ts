@@ -79,7 +79,16 @@ async function* streamInference(
   };
   signal.addEventListener('abort', cancelReader, { once: true });
   try {
-    const result = await untilAborted(model.doStream(toCallOptions(request, settings)), signal);
+    const started = model.doStream(toCallOptions(request, settings));
+    const result = await untilAborted(started, signal).catch((error: unknown) => {
+      // A provider that ignored the signal may still answer: cancel that stream, nobody will read it.
+      if (signal.aborted)
+        Promise.resolve(started).then(
+          ({ stream }) => stream.cancel(signal.reason).catch(() => {}),
+          () => {},
+        );
+      throw error;
+    });
     reader = result.stream.getReader();
     if (signal.aborted) cancelReader();
     while (true) {
