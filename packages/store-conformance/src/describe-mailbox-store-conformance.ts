@@ -2,6 +2,7 @@ import type { MailboxStore } from '@awaken/contract';
 import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
 import { availableAtSpec } from './mailbox/available-at.spec';
+import { badInputSpec } from './mailbox/bad-input.spec';
 import { claimOrderingSpec } from './mailbox/claim-ordering.spec';
 import { concurrencySpec } from './mailbox/concurrency.spec';
 import { dedupeSpec } from './mailbox/dedupe.spec';
@@ -41,5 +42,6 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     concurrencySpec(ctx);
     waitForWorkSpec(ctx);
     threadIdsSpec(ctx);
+    badInputSpec(ctx);
   });
 }

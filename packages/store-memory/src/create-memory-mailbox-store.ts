@@ -25,6 +25,20 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** Checks that a lease of `leaseMs` from `at` ends at a safe-integer millisecond time. */
+function checkLeaseDeadline(at: number, leaseMs: number): void {
+  if (!Number.isSafeInteger(at + leaseMs)) {
+    throw new AwakenError('validation_failed', `leaseMs ${leaseMs} puts the lease deadline out of range`);
+  }
+}
+
+function millisTime(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new AwakenError('validation_failed', `${name} must be a time in milliseconds, got ${value}`);
+  }
+  return value;
+}
+
 /**
  * A {@link MailboxStore} in process memory. Every guarantee of the contract's MailboxStore TSDoc holds
  * (tested by store-conformance): each operation checks and writes without yielding, so claims have
@@ -100,6 +114,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const limit = positiveInteger('limit', input.limit);
       const leaseMs = positiveInteger('leaseMs', input.leaseMs);
       const at = clock();
+      checkLeaseDeadline(at, leaseMs);
       return selectClaimable(state, at, limit).map((entry) => {
         claimEntry(entry, input.workerId, leaseMs, at);
         return clone(entry.dispatch);
@@ -108,9 +123,11 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
 
     async claimDispatch(input) {
       const leaseMs = positiveInteger('leaseMs', input.leaseMs);
+      const at = clock();
+      checkLeaseDeadline(at, leaseMs);
       const entry = requireEntry(input.dispatchId);
       if (entry.dispatch.status !== 'queued' || state.claimByThread.has(entry.dispatch.threadId)) return null;
-      claimEntry(entry, input.workerId, leaseMs, clock());
+      claimEntry(entry, input.workerId, leaseMs, at);
       return clone(entry.dispatch);
     },
 
@@ -123,13 +140,14 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async nack(proof) {
+      const retryAt = proof.retryAt === undefined ? undefined : millisTime('retryAt', proof.retryAt);
       const at = clock();
       const entry = fence(state, proof, at);
       const next = afterFailedAttempt({
         dispatch: entry.dispatch,
         at,
         error: proof.error,
-        retryAt: proof.retryAt ?? at,
+        retryAt: retryAt ?? at,
         threadEpoch: state.epochOf(entry.dispatch.threadId),
       });
       state.write(entry, next);
@@ -159,6 +177,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     async extendLease(proof) {
       const leaseMs = positiveInteger('leaseMs', proof.leaseMs);
       const at = clock();
+      checkLeaseDeadline(at, leaseMs);
       const entry = fence(state, proof, at);
       state.apply(entry, 'claimed', at, { leaseUntil: at + leaseMs });
       return clone(entry.dispatch);
@@ -267,6 +286,9 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async purgeTerminal(input) {
+      if (!Number.isFinite(input.olderThan)) {
+        throw new AwakenError('validation_failed', `olderThan must be a number, got ${input.olderThan}`);
+      }
       let purged = 0;
       for (const entry of [...state.entries.values()]) {
         if (isTerminalDispatchStatus(entry.dispatch.status) && entry.dispatch.updatedAt < input.olderThan) {

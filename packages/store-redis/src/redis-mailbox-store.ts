@@ -133,6 +133,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async nack(proof: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
+    if (proof.retryAt !== undefined) requireMillis('retryAt', proof.retryAt);
     const args = [proof.dispatchId, proof.claimToken, proof.error, proof.retryAt ?? ''];
     return decodeDispatch(await this.#run(S.nack, args));
   }
@@ -216,10 +217,17 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async reclaimExpiredLeases(input: { limit?: number } = {}): Promise<RunDispatch[]> {
-    return decodeDispatchList(await this.#run(S.reclaim, [Math.max(1, input.limit ?? 100)]));
+    const limit = input.limit ?? 100;
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw new AwakenError('validation_failed', `limit must be a positive integer, got ${limit}`);
+    }
+    return decodeDispatchList(await this.#run(S.reclaim, [limit]));
   }
 
   async purgeTerminal(input: { olderThan: number }): Promise<number> {
+    if (!Number.isFinite(input.olderThan)) {
+      throw new AwakenError('validation_failed', `olderThan must be a number, got ${input.olderThan}`);
+    }
     let total = 0;
     for (;;) {
       const purged = Number(await this.#run(S.purge, [Math.floor(input.olderThan), PURGE_BATCH]));
@@ -258,6 +266,12 @@ export class RedisMailboxStore implements MailboxStore {
 function requirePositive(name: string, value: number): void {
   if (!Number.isFinite(value) || value <= 0) {
     throw new AwakenError('validation_failed', `${name} must be a positive number, got ${value}`);
+  }
+}
+
+function requireMillis(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new AwakenError('validation_failed', `${name} must be a time in milliseconds, got ${value}`);
   }
 }
 

@@ -44,6 +44,8 @@ return pack(h)
 
 /** ARGV[4]: leaseMs. */
 export const EXTEND_LEASE = `${FENCE}
+local bad_lease = lease_out_of_range(now, tonumber(ARGV[4]))
+if bad_lease then return bad_lease end
 local lease = num(now + tonumber(ARGV[4]))
 hset(h, 'leaseUntil', lease, 'updatedAt', num(now))
 redis.call('ZADD', LEASES, lease, id)

@@ -42,6 +42,12 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
+-- The rejection of a lease whose deadline would not be a safe integer (checked before any write).
+local function lease_out_of_range(now, lease_ms)
+  if now + lease_ms > 9007199254740991 then
+    return fail('validation_failed', 'leaseMs ' .. num(lease_ms) .. ' puts the lease deadline out of range')
+  end
+end
 local function dkey(id) return P .. 'd:' .. id end
 local function tkey(thread) return P .. 't:' .. thread end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.

@@ -45,6 +45,8 @@ return { epoch, stamp }
 export const CLAIM = `${PRELUDE}
 local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
+local bad_lease = lease_out_of_range(now, lease_ms)
+if bad_lease then return bad_lease end
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMIT', 0, 1000)) do
   redis.call('ZREM', DELAYED, id)
   local q = redis.call('HMGET', dkey(id), 'threadId', 'score')
@@ -72,6 +74,8 @@ return out
 export const CLAIM_DISPATCH = `${PRELUDE}
 local id, worker, lease_ms, token = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
+local bad_lease = lease_out_of_range(now, lease_ms)
+if bad_lease then return bad_lease end
 local h = get_dispatch(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
 if h.status ~= 'queued' then return false end
