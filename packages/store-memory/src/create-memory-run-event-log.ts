@@ -110,9 +110,13 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     },
 
     async finish(runId, finishOptions) {
+      const ttlMs = finishOptions?.ttlMs ?? defaultTtlMs;
+      if (!Number.isFinite(ttlMs) || ttlMs < 0) {
+        throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
+      }
       sweepExpired();
       const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
-      log.expiresAt = clock() + (finishOptions?.ttlMs ?? defaultTtlMs);
+      log.expiresAt = clock() + ttlMs;
       logs.set(runId, log);
       finished.add(runId);
       const waiters = [...log.waiters];

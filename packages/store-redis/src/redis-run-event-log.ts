@@ -98,7 +98,11 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async finish(runId: string, options: { ttlMs?: number } = {}): Promise<void> {
-    const ttl = Math.max(1, Math.ceil(options.ttlMs ?? this.#ttlMs));
+    const ttlMs = options.ttlMs ?? this.#ttlMs;
+    if (!Number.isFinite(ttlMs) || ttlMs < 0) {
+      throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
+    }
+    const ttl = Math.max(1, Math.ceil(ttlMs));
     await FINISH_LOG.run(this.redis, [], [this.prefix, runId, ttl]);
   }
 
