@@ -4,6 +4,8 @@ import {
   type DecisionRejectionReason,
   type ToolCallDecision,
   type ToolCallState,
+  formatZodIssues,
+  toolCallDecisionSchema,
   validateJsonSchema,
 } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
@@ -29,6 +31,10 @@ function reject(
  * a call that is not suspended, or an invalid payload is rejected and changes nothing.
  */
 export function validateDecision(session: RunSession, decision: ToolCallDecision): DecisionReceipt {
+  const shape = toolCallDecisionSchema.safeParse(decision);
+  if (!shape.success) {
+    return reject(decision, 'invalid_payload', `malformed decision: ${formatZodIssues(shape.error.issues)}`);
+  }
   const { toolCallId, decisionId } = decision;
   if (
     session.decisionIds.has(decisionId) ||
@@ -37,6 +43,9 @@ export function validateDecision(session: RunSession, decision: ToolCallDecision
     return { toolCallId, decisionId, status: 'duplicate' };
   }
   if (session.status === 'done') return reject(decision, 'run_finished', `run ${session.runId} is finished`);
+  if (session.runController.signal.aborted) {
+    return reject(decision, 'run_finished', `run ${session.runId} is being cancelled`);
+  }
   const state = session.calls.get(toolCallId);
   if (!state)
     return reject(decision, 'unknown_tool_call', `run ${session.runId} has no tool call ${toolCallId}`);
