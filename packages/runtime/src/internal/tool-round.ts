@@ -49,15 +49,24 @@ async function runParallel(session: RunSession): Promise<void> {
   for (const state of allowed) start(executeCall(session, state));
   for (const state of replays) start(processCall(session, state));
   let woke = session.queue.length > 0;
-  while (running.size > 0) {
-    if (woke && !session.signal.aborted) {
-      for (const state of await applyDecisions(session)) {
-        if (state.status === 'resuming') start(processCall(session, state));
+  try {
+    while (running.size > 0) {
+      if (woke && !session.signal.aborted) {
+        for (const state of await applyDecisions(session)) {
+          if (state.status === 'resuming') start(processCall(session, state));
+        }
       }
+      woke =
+        (await Promise.race([
+          Promise.race(running).then(() => false),
+          session.wake.wait().then(() => true),
+        ])) || session.queue.length > 0;
     }
-    woke =
-      (await Promise.race([Promise.race(running).then(() => false), session.wake.wait().then(() => true)])) ||
-      session.queue.length > 0;
+  } catch (error) {
+    // a hook or store failure ends the run, but only once the calls still executing have settled:
+    // a body that is still running must not be recorded `cancelled` (its side effect may complete)
+    await Promise.allSettled([...running]);
+    throw error;
   }
 }
 
