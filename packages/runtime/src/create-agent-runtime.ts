@@ -15,7 +15,7 @@ import { requireAgent, resolveAgents } from './internal/resolve-agents';
 import { createRunHandle } from './internal/run-handle';
 import { driveRun } from './internal/run-driver';
 import type { RunSession, RuntimeServices } from './internal/run-session';
-import { createWakeSignal } from './internal/wake-signal';
+import { type WakeSignal, createWakeSignal } from './internal/wake-signal';
 import type { AgentRuntime, AgentRuntimeOptions, OnSuspend, RunHandle, RunRequest, RunResult } from './types';
 
 function resultOf(record: RunRecord): RunResult {
@@ -68,8 +68,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     transientModelErrors: options.transientModelErrors ?? 'end_run',
     threadMemory: new Map(),
   };
-  /** Runs executing in this runtime, with a promise that settles when their activation ends. */
-  const live = new Map<string, { session: RunSession; idle: Promise<void> }>();
+  /**
+   * Runs executing in this runtime — registered synchronously when started, before their record is
+   * loaded — with their controls and a promise that settles when their activation ends.
+   */
+  const live = new Map<string, { runController: AbortController; wake: WakeSignal; idle: Promise<void> }>();
 
   function start(
     ids: { runId: string; threadId: string },
@@ -101,13 +104,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     const idle = new Promise<void>((resolve) => {
       markIdle = resolve;
     });
+    // a run() reusing the id of a live run fails at createRun; it must not take over the live entry
+    if (!live.has(ids.runId)) live.set(ids.runId, { runController, wake, idle });
     const result = (async () => {
       let unsubscribe: (() => Promise<void>) | undefined;
       try {
         const session = await loaded;
         if (!('services' in session)) return resultOf(session);
         await receipts;
-        live.set(session.runId, { session, idle });
         if (services.decisionInbox) {
           unsubscribe = await services.decisionInbox.subscribe(session.runId, () => wake.notify());
         }
@@ -115,13 +119,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           return await driveRun(session, { resumed: run.resumed, onSuspend: run.onSuspend });
         } finally {
           session.live = false;
-          live.delete(session.runId);
-          markIdle();
         }
       } catch (error) {
         channel.close(error);
         throw error;
       } finally {
+        if (live.get(ids.runId)?.idle === idle) live.delete(ids.runId);
+        markIdle();
         channel.close();
         await unsubscribe?.();
       }
@@ -191,8 +195,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     async cancelRun(runId, reason = 'run cancelled') {
       const entry = live.get(runId);
       if (entry) {
-        entry.session.runController.abort(reason);
-        entry.session.wake.notify();
+        entry.runController.abort(reason);
+        entry.wake.notify();
         await entry.idle;
         return storedResult(runId);
       }
