@@ -1,15 +1,3 @@
-/** A backend difference a harness declares instead of the suite testing it, with the reason. */
-export interface Unsupported {
-  supported: false;
-  reason: string;
-}
-
-/** Capabilities a backend may declare unsupported. Everything not listed here is mandatory. */
-export interface StoreCapabilities {
-  /** The run event log drops a finished log after its TTL. */
-  finishedLogExpiry?: Unsupported;
-}
-
 /** Lets the suite move a store's clock (the clock its `now()` and leases use). */
 export interface HarnessClock<T> {
   /** Moves `store`'s clock forward by `ms` milliseconds. */
@@ -30,8 +18,9 @@ export interface HarnessPeers<T> {
  * - `clock`, when given, lets the suite control time exactly (lease boundaries, TTLs); without it the
  *   suite uses short real leases and waits;
  * - `peers`, when given, opens further clients on the same data, so wake-ups, tails and concurrent
- *   claims are tested across connections; without it the suite reuses the one instance;
- * - `capabilities` declares, with reasons, what the backend does not support.
+ *   claims are tested across connections; without it the suite reuses the one instance.
+ *
+ * Every behaviour the suite tests is mandatory for every backend.
  */
 export interface StoreHarness<T> {
   name: string;
@@ -39,5 +28,4 @@ export interface StoreHarness<T> {
   destroy?(store: T): Promise<void>;
   clock?: HarnessClock<T>;
   peers?: HarnessPeers<T>;
-  capabilities?: StoreCapabilities;
 }

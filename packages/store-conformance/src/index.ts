@@ -7,7 +7,5 @@ export type { ManualClock } from './manual-clock';
 export type {
   HarnessClock,
   HarnessPeers,
-  StoreCapabilities,
   StoreHarness,
-  Unsupported,
 } from './harness';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { StoreCapabilities, StoreHarness } from './harness';
+import type { StoreHarness } from './harness';
 
 const REAL_TIME_SLACK_MS = 25;
 
@@ -16,7 +16,6 @@ export interface SuiteContext<T> {
   peer(): Promise<T>;
   /** A lease long enough never to lapse during a test, yet short enough to wait out with `elapse`. */
   readonly shortLeaseMs: number;
-  supports(capability: keyof StoreCapabilities): boolean;
 }
 
 /** Registers the per-test setup and teardown of `harness` and returns the context specs read. */
@@ -62,9 +61,6 @@ export function createSuiteContext<T>(harness: StoreHarness<T>): SuiteContext<T>
       const peer = await harness.peers.connect(store);
       peers.push(peer);
       return peer;
-    },
-    supports(capability) {
-      return harness.capabilities?.[capability] === undefined;
     },
   };
 }

@@ -55,20 +55,17 @@ export function finishSpec(ctx: SuiteContext<RunEventLog>): void {
       expect(await ctx.store.lastSeq(runId)).toBe(1);
     });
 
-    it.skipIf(!ctx.supports('finishedLogExpiry'))(
-      'drops a finished log once its TTL has passed',
-      async () => {
-        const runId = uniqueId('run');
-        const live = uniqueId('run');
-        await ctx.store.append(runId, textEvents(runId, 1, 3));
-        await ctx.store.append(live, textEvents(live, 1, 1));
-        await ctx.store.finish(runId, { ttlMs: 100 });
-        await ctx.elapse(100);
-        await vi.waitFor(async () => expect(await ctx.store.read(runId)).toEqual([]), { timeout: 5_000 });
-        expect(await ctx.store.lastSeq(runId)).toBe(0);
-        expect(await ctx.store.isFinished(runId)).toBe(false);
-        expect(seqs(await ctx.store.read(live))).toEqual([1]);
-      },
-    );
+    it('drops a finished log once its TTL has passed', async () => {
+      const runId = uniqueId('run');
+      const live = uniqueId('run');
+      await ctx.store.append(runId, textEvents(runId, 1, 3));
+      await ctx.store.append(live, textEvents(live, 1, 1));
+      await ctx.store.finish(runId, { ttlMs: 100 });
+      await ctx.elapse(100);
+      await vi.waitFor(async () => expect(await ctx.store.read(runId)).toEqual([]), { timeout: 5_000 });
+      expect(await ctx.store.lastSeq(runId)).toBe(0);
+      expect(await ctx.store.isFinished(runId)).toBe(false);
+      expect(seqs(await ctx.store.read(live))).toEqual([1]);
+    });
   });
 }
