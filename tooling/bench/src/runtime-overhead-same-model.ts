@@ -10,37 +10,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
-import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { z } from 'zod';
+import { stepCountIs, streamText } from 'ai';
+import { SCENARIOS, aiTools, awakenNoop, generateTextContender } from './scenario-workload';
 import { type Contender as BenchContender, measureInterleaved, percentile } from './internal/stats';
 import { type Scenario, createScenarioModel } from './same-model-script';
 
-const SCENARIOS: Scenario[] = [
-  { steps: 10, callsPerStep: 1 },
-  { steps: 10, callsPerStep: 8 },
-  { steps: 50, callsPerStep: 4 },
-];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
-
-const noopParameters = z.object({ value: z.string() });
-const awakenNoop = defineTool({
-  name: 'noop',
-  description: 'Returns its input.',
-  parameters: noopParameters,
-  execute: ({ value }) => ({ ok: value }),
-});
-const aiTools = {
-  noop: tool({
-    description: 'Returns its input.',
-    inputSchema: noopParameters,
-    execute: async ({ value }) => ({ ok: value }),
-  }),
-};
 
 type Contender = BenchContender<Scenario>;
 
@@ -59,20 +38,7 @@ const contenders: Contender[] = [
       }
     },
   },
-  {
-    name: 'ai generateText',
-    async run(scenario) {
-      const result = await generateText({
-        model: createScenarioModel(scenario),
-        tools: aiTools,
-        stopWhen: stepCountIs(scenario.steps + 1),
-        maxRetries: 0,
-        prompt: 'go',
-      });
-      if (result.steps.length !== scenario.steps + 1)
-        throw new Error(`generateText ran ${result.steps.length} steps`);
-    },
-  },
+  generateTextContender,
   {
     name: 'ai streamText',
     async run(scenario) {

@@ -11,37 +11,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { type InferenceStreamPart, type ModelExecutor, defineTool } from '@awaken/contract';
+import type { InferenceStreamPart, ModelExecutor } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
-import { generateText, stepCountIs, tool } from 'ai';
-import { z } from 'zod';
+import { SCENARIOS, awakenNoop, generateTextContender } from './scenario-workload';
 import { type Contender as BenchContender, measureInterleaved, median } from './internal/stats';
-import { type Scenario, createScenarioModel } from './same-model-script';
+import type { Scenario } from './same-model-script';
 
-const SCENARIOS: Scenario[] = [
-  { steps: 10, callsPerStep: 1 },
-  { steps: 10, callsPerStep: 8 },
-  { steps: 50, callsPerStep: 4 },
-];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 const USAGE = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
-
-const parameters = z.object({ value: z.string() });
-const awakenNoop = defineTool({
-  name: 'noop',
-  description: 'Returns its input.',
-  parameters,
-  execute: ({ value }) => ({ ok: value }),
-});
-const aiTools = {
-  noop: tool({
-    description: 'Returns its input.',
-    inputSchema: parameters,
-    execute: async ({ value }) => ({ ok: value }),
-  }),
-};
 
 /** The scenario as native stream parts: the cheapest possible model, so the loop is what is measured. */
 function scenarioExecutor(scenario: Scenario): ModelExecutor {
@@ -90,20 +69,7 @@ const contenders: Contender[] = [
       }
     },
   },
-  {
-    name: 'ai generateText',
-    async run(scenario) {
-      const result = await generateText({
-        model: createScenarioModel(scenario),
-        tools: aiTools,
-        stopWhen: stepCountIs(scenario.steps + 1),
-        maxRetries: 0,
-        prompt: 'go',
-      });
-      if (result.steps.length !== scenario.steps + 1)
-        throw new Error(`generateText ran ${result.steps.length} steps`);
-    },
-  },
+  generateTextContender,
 ];
 
 const measure = (scenario: Scenario) =>
