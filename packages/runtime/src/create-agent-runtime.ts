@@ -10,7 +10,7 @@ import {
 } from '@awaken/contract';
 import { submitDecisions } from './internal/decisions';
 import { createEventChannel } from './internal/event-channel';
-import { type SessionPlumbing, createSession, loadSession } from './internal/load-session';
+import { type SessionPlumbing, createRunRecord, createSession, loadSession } from './internal/load-session';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
 import { createRunHandle } from './internal/run-handle';
 import { driveRun } from './internal/run-driver';
@@ -116,7 +116,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           unsubscribe = await services.decisionInbox.subscribe(session.runId, () => wake.notify());
         }
         try {
-          return await driveRun(session, { resumed: run.resumed, onSuspend: run.onSuspend });
+          // a run prepared by createRun starts here: its first activation is not a resumption
+          const resumed = run.resumed && session.status !== 'created';
+          return await driveRun(session, { resumed, onSuspend: run.onSuspend });
         } finally {
           session.live = false;
         }
@@ -170,6 +172,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           ...(request.signal ? { signal: request.signal } : {}),
         },
       );
+    },
+    async createRun(request) {
+      const agent = requireAgent(agents, request.agentId);
+      return createRunRecord(services, agent, {
+        runId: request.runId ?? services.createId(),
+        threadId: request.threadId ?? services.createId(),
+        input: inputMessages(request.input),
+        origin: request.origin ?? 'user',
+      });
     },
     runToCompletion(request) {
       return runtime.run(request).result;

@@ -7,6 +7,7 @@ import type {
   ModelExecutor,
   Plugin,
   RunEventLog,
+  RunRecord,
   RunRequestOrigin,
   RunStatus,
   RunWaitingState,
@@ -122,6 +123,13 @@ export interface AgentRuntimeOptions {
 export interface AgentRuntime {
   run(request: RunRequest): RunHandle;
   runToCompletion(request: RunRequest): Promise<RunResult>;
+  /**
+   * Stores a new run without executing it (write-ahead): the thread is created when missing, the run
+   * record is stored with status `created` and the input kept in it until its first activation —
+   * `resumeRun(runId)`, in any process sharing the store — commits it to the thread. Its first
+   * activation opens with `run_start { resumed: false }`. `signal` and `onSuspend` are ignored.
+   */
+  createRun(request: RunRequest): Promise<RunRecord>;
   /** Continues a waiting or interrupted run from the store alone; a finished run returns its result. */
   resumeRun(runId: string, options?: ResumeRunOptions): RunHandle;
   /** Cancels a run: a live one through its signal, a waiting or interrupted one by a cold activation. */

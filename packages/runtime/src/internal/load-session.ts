@@ -50,13 +50,23 @@ function build(
   return session;
 }
 
-/** Creates the thread when missing and the run record (status `created`, input kept in its state). */
-export async function createSession(
-  plumbing: SessionPlumbing,
+export interface NewRunInput {
+  runId: string;
+  threadId: string;
+  input: UserMessage[];
+  origin: RunRequestOrigin;
+}
+
+/**
+ * Creates the thread when missing and the run record (status `created`, input kept in its state
+ * until the run's `user_message` checkpoint commits it to the thread).
+ */
+export async function createRunRecord(
+  services: RuntimeServices,
   agent: ResolvedAgent,
-  request: { runId: string; threadId: string; input: UserMessage[]; origin: RunRequestOrigin },
-): Promise<RunSession> {
-  const { store, now } = plumbing.services;
+  request: NewRunInput,
+): Promise<RunRecord> {
+  const { store, now } = services;
   const thread = await store.getThread(request.threadId);
   if (!thread) await store.createThread({ id: request.threadId });
   const at = now();
@@ -69,7 +79,7 @@ export async function createSession(
     consecutiveErrors: 0,
     recentCalls: [],
   };
-  const record = await store.createRun({
+  return store.createRun({
     runId: request.runId,
     threadId: request.threadId,
     agentId: agent.id,
@@ -88,9 +98,18 @@ export async function createSession(
     createdAt: at,
     updatedAt: at,
   });
+}
+
+/** Creates the run (see {@link createRunRecord}) and the session that will execute it. */
+export async function createSession(
+  plumbing: SessionPlumbing,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): Promise<RunSession> {
+  const record = await createRunRecord(plumbing.services, agent, request);
   const [messages, threadState] = await Promise.all([
     readHistory(plumbing.services, request.threadId),
-    store.getThreadState(request.threadId),
+    plumbing.services.store.getThreadState(request.threadId),
   ]);
   return build(plumbing, agent, record, messages, threadState, 0);
 }
