@@ -1,0 +1,124 @@
+import { AwakenError } from '@awaken/contract';
+import { createAgentRuntime } from '@awaken/runtime';
+import { createMemoryStores } from '@awaken/store-memory';
+import { abortableDelay } from './internal/abortable-delay';
+import { followRunEvents } from './internal/follow-run-events';
+import { createHotRunCache } from './internal/hot-run-cache';
+import { type LeaseSweeper, startLeaseSweeper } from './internal/lease-sweeper';
+import { createRunControl } from './internal/run-control';
+import type { ServiceContext } from './internal/service-context';
+import { resolveServiceConfig } from './internal/service-config';
+import { submitRun } from './internal/submit-run';
+import { type WorkerPool, startWorkerPool } from './internal/worker-pool';
+import type {
+  MailboxService,
+  MailboxServiceOptions,
+  ServiceStores,
+  SubmitRequest,
+  SubmittedRun,
+} from './types';
+
+function memoryStores(): ServiceStores {
+  const stores = createMemoryStores();
+  return {
+    threadRuns: stores.threadRunStore,
+    mailbox: stores.mailboxStore,
+    eventLog: stores.runEventLog,
+    inbox: stores.decisionInbox,
+  };
+}
+
+function checkStores(stores: ServiceStores): void {
+  for (const name of ['threadRuns', 'mailbox', 'eventLog', 'inbox'] as const) {
+    if (typeof stores[name] !== 'object' || stores[name] === null) {
+      throw new AwakenError('invalid_config', `stores.${name} is required`);
+    }
+  }
+}
+
+/**
+ * Creates the mailbox service of one process: write-ahead submit, workers that claim dispatches
+ * from the shared mailbox, lease heartbeats and sweeps, retry classification and run control.
+ * Every process of a deployment creates one over the same stores. Call `start()` to run workers.
+ */
+export function createMailboxService(options: MailboxServiceOptions): MailboxService {
+  const config = resolveServiceConfig(options);
+  const stores = options.stores ?? memoryStores();
+  checkStores(stores);
+  const hotCache = createHotRunCache(stores.threadRuns, config.hotCacheSize);
+  const runtime = createAgentRuntime({
+    agents: options.agents,
+    ...(options.model ? { model: options.model } : {}),
+    store: hotCache.store,
+    eventLog: stores.eventLog,
+    decisionInbox: stores.inbox,
+    createId: config.createId,
+    transientModelErrors: 'interrupt',
+    ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
+  });
+  const agentIds = new Set(options.agents.map((agent) => agent.id));
+  const stop = new AbortController();
+  const context: ServiceContext = {
+    config,
+    stores,
+    runtime,
+    hotCache,
+    live: new Map(),
+    stopping: stop.signal,
+    report: (error, where) => config.onError(error, where),
+  };
+  let pool: WorkerPool | undefined;
+  let sweeper: LeaseSweeper | undefined;
+  let stopped: Promise<void> | undefined;
+
+  async function submit(request: SubmitRequest): Promise<SubmittedRun> {
+    if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');
+    if (!agentIds.has(request?.agentId)) {
+      throw new AwakenError('not_found', `unknown agent "${String(request?.agentId)}"`, {
+        details: { agentId: request?.agentId },
+      });
+    }
+    return (await submitRun(context, control, request)).submitted;
+  }
+
+  const control = createRunControl(context, submit);
+
+  async function shutdown(graceMs: number, force: boolean): Promise<void> {
+    stop.abort();
+    sweeper?.stop();
+    await pool?.stopped;
+    const running = [...context.live.values()].map((live) => live.done);
+    if (!force) await Promise.race([Promise.all(running), abortableDelay(graceMs)]);
+    // Activations still executing keep their claims; their leases expire and another process
+    // reclaims them and continues from the last checkpoint.
+  }
+
+  return {
+    workerId: config.workerId,
+    runtime,
+    stores,
+    control,
+    async start() {
+      if (stop.signal.aborted) throw new AwakenError('conflict', 'the service was stopped');
+      if (pool) return;
+      sweeper = startLeaseSweeper(context);
+      await sweeper.sweep();
+      pool = startWorkerPool(context);
+    },
+    submit,
+    follow: (runId, followOptions = {}) => followRunEvents(stores.eventLog, runId, followOptions),
+    dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
+    stop(stopOptions = {}) {
+      stopped ??= shutdown(stopOptions.graceMs ?? 10_000, stopOptions.force ?? false);
+      if (stopOptions.force) return shutdown(0, true);
+      return stopped;
+    },
+    stats: () => ({
+      workerId: config.workerId,
+      active: context.live.size,
+      hotRuns: hotCache.size(),
+      hotResumes: hotCache.hits,
+      staleCopies: hotCache.misses,
+    }),
+  };
+}

@@ -1,0 +1,20 @@
+export { createMailboxService } from './create-mailbox-service';
+export type {
+  ActiveRunView,
+  DecideResult,
+  FollowOptions,
+  IfBusy,
+  InjectMode,
+  InjectRequest,
+  InjectResult,
+  InterruptResult,
+  MailboxService,
+  MailboxServiceOptions,
+  RetryPolicy,
+  RunControlService,
+  RunTarget,
+  ServiceStats,
+  ServiceStores,
+  SubmitRequest,
+  SubmittedRun,
+} from './types';

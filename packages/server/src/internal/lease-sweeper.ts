@@ -1,0 +1,52 @@
+import { finalizeRun } from './finalize-run';
+import type { ServiceContext } from './service-context';
+
+export interface LeaseSweeper {
+  /** One sweep now (recovery at start); resolves with how many dispatches it reclaimed. */
+  sweep(): Promise<number>;
+  stop(): void;
+}
+
+/**
+ * Reclaims dispatches whose lease expired (their process died or hung): the store counts the
+ * attempt and requeues them, so the run continues from its last checkpoint in whichever process
+ * claims it next. A dispatch that used up its attempts is dead-lettered by the store; its run is
+ * then ended with the reason, so the record says why. Safe with any number of sweepers.
+ */
+export function startLeaseSweeper(context: ServiceContext): LeaseSweeper {
+  let sweeping: Promise<number> | undefined;
+
+  async function sweepOnce(): Promise<number> {
+    let total = 0;
+    while (!context.stopping.aborted) {
+      const reclaimed = await context.stores.mailbox.reclaimExpiredLeases({ limit: 100 });
+      total += reclaimed.length;
+      for (const dispatch of reclaimed) {
+        if (dispatch.status === 'dead_letter') {
+          const reason = `dead-lettered after ${dispatch.attemptCount} attempts (the process executing it stopped each time); last error: ${dispatch.lastError ?? 'lease expired'}`;
+          await finalizeRun(context, dispatch.runId, reason);
+        } else if (dispatch.status === 'superseded') {
+          await finalizeRun(context, dispatch.runId, 'interrupted by newer input');
+        }
+      }
+      if (reclaimed.length < 100) break;
+    }
+    return total;
+  }
+
+  const sweep = () => {
+    sweeping ??= sweepOnce().finally(() => {
+      sweeping = undefined;
+    });
+    return sweeping;
+  };
+
+  const timer = setInterval(() => {
+    sweep().catch((error) => context.report(error, 'sweeping expired leases'));
+  }, context.config.sweepIntervalMs);
+  timer.unref?.();
+  return {
+    sweep,
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,151 @@
+import {
+  AwakenError,
+  type RunDispatch,
+  parseWith,
+  runRequestOriginSchema,
+  userMessageSchema,
+} from '@awaken/contract';
+import { z } from 'zod';
+import type { SubmitRequest, SubmittedRun } from '../types';
+import { abortableDelay } from './abortable-delay';
+import { executeDispatch } from './execute-dispatch';
+import { followRunEvents } from './follow-run-events';
+import { runSettled } from './run-settled';
+import type { ServiceContext } from './service-context';
+
+const id = z.string().min(1).max(512);
+
+export const submitRequestSchema = z.object({
+  agentId: id,
+  threadId: id.optional(),
+  runId: id.optional(),
+  input: z.union([z.string().min(1), z.array(userMessageSchema).min(1)]),
+  mode: z.enum(['foreground', 'background']).optional(),
+  ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
+  priority: z.number().int().min(0).max(255).optional(),
+  origin: runRequestOriginSchema.optional(),
+});
+
+/** Hooks the submit path needs from run control (kept apart to avoid a module cycle). */
+export interface SubmitControl {
+  interruptThread(threadId: string, reason: string): Promise<unknown>;
+  cancelRun(runId: string, reason: string): Promise<unknown>;
+}
+
+async function ensureThread(context: ServiceContext, threadId: string): Promise<void> {
+  const { threadRuns } = context.stores;
+  if (await threadRuns.getThread(threadId)) return;
+  try {
+    await threadRuns.createThread({ id: threadId });
+  } catch (error) {
+    // created meanwhile by a concurrent submit
+    if (!AwakenError.hasCode(error, 'conflict')) throw error;
+  }
+}
+
+/** Refuses (or, with `interrupt`, clears) what stands in the way of a new run on the thread. */
+async function makeRoom(
+  context: ServiceContext,
+  control: SubmitControl,
+  threadId: string,
+  ifBusy: 'interrupt' | 'queue' | 'conflict',
+): Promise<void> {
+  const { threadRuns, mailbox } = context.stores;
+  const thread = await threadRuns.getThread(threadId);
+  const open = thread?.openRunId ? await threadRuns.getRun(thread.openRunId) : null;
+  if (open?.status === 'waiting') {
+    if (ifBusy !== 'interrupt') {
+      throw new AwakenError(
+        'conflict',
+        `thread ${threadId} has a waiting run ${open.runId}; decide or cancel it, or submit with ifBusy 'interrupt'`,
+        { details: { threadId, openRunId: open.runId } },
+      );
+    }
+    await control.cancelRun(open.runId, 'superseded by new input');
+  }
+  if (ifBusy === 'conflict') {
+    const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
+    if (busy.items.length > 0) {
+      throw new AwakenError('conflict', `thread ${threadId} has queued or active work`, {
+        details: { threadId, dispatchId: busy.items[0]?.dispatchId },
+      });
+    }
+  }
+}
+
+/**
+ * Claims a foreground dispatch for this process at once. While the thread is still held by the
+ * run it interrupted (or queued behind), keep trying for up to one lease; after that, or once
+ * another process claimed it, the workers own it.
+ */
+async function claimForeground(context: ServiceContext, dispatch: RunDispatch): Promise<void> {
+  const { mailbox } = context.stores;
+  const giveUpAt = Date.now() + context.config.leaseMs;
+  let pause = 5;
+  while (!context.stopping.aborted && Date.now() < giveUpAt) {
+    const claimed = await mailbox.claimDispatch({
+      dispatchId: dispatch.dispatchId,
+      workerId: context.config.workerId,
+      leaseMs: context.config.leaseMs,
+    });
+    if (claimed) {
+      await executeDispatch(context, claimed).done;
+      return;
+    }
+    const current = await mailbox.loadDispatch(dispatch.dispatchId);
+    if (current?.status !== 'queued') return;
+    await abortableDelay(pause, context.stopping);
+    pause = Math.min(pause * 2, 250);
+  }
+}
+
+/**
+ * Write-ahead submit: the run (with its input) is stored and its dispatch enqueued before this
+ * resolves, so a crash at any later point loses nothing; then a foreground run is claimed and
+ * executed here, a background one waits for any worker.
+ */
+export async function submitRun(
+  context: ServiceContext,
+  control: SubmitControl,
+  input: SubmitRequest,
+): Promise<{ submitted: SubmittedRun; execution: Promise<void> }> {
+  const request = parseWith(submitRequestSchema, input, 'submit request');
+  const mode = request.mode ?? 'foreground';
+  const ifBusy = request.ifBusy ?? (mode === 'foreground' ? 'interrupt' : 'queue');
+  const threadId = request.threadId ?? context.config.createId();
+  const runId = request.runId ?? context.config.createId();
+  if (await context.stores.threadRuns.getRun(runId)) {
+    throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
+  }
+  await ensureThread(context, threadId);
+  await makeRoom(context, control, threadId, ifBusy);
+  await context.runtime.createRun({
+    agentId: request.agentId,
+    threadId,
+    runId,
+    input: request.input,
+    ...(request.origin ? { origin: request.origin } : {}),
+  });
+  if (ifBusy === 'interrupt') await control.interruptThread(threadId, 'interrupted by newer input');
+  const dispatch = await context.stores.mailbox.enqueue({
+    threadId,
+    runId,
+    maxAttempts: context.config.maxAttempts,
+    ...(request.priority === undefined ? {} : { priority: request.priority }),
+  });
+  const execution =
+    mode === 'foreground'
+      ? claimForeground(context, dispatch).catch((error) => context.report(error, `foreground run ${runId}`))
+      : Promise.resolve();
+  const { stores } = context;
+  return {
+    execution,
+    submitted: {
+      runId,
+      threadId,
+      dispatchId: dispatch.dispatchId,
+      events: (options = {}) => followRunEvents(stores.eventLog, runId, options),
+      settled: (options = {}) => runSettled(stores, runId, options),
+    },
+  };
+}

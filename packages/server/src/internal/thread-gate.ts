@@ -1,0 +1,45 @@
+import { AwakenError, type RunRecord } from '@awaken/contract';
+import type { ServiceContext } from './service-context';
+
+/** Whether a run that has not started yet may start now on its thread. */
+export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; reason: string };
+
+/**
+ * Checks the thread before a new run (status `created`) starts under its claim, so two runs never
+ * interleave their messages in one thread:
+ * - another run of the thread waits for a decision → `conflict` (decide or cancel it first);
+ * - an earlier run is unfinished and still has a queued dispatch (a retry in backoff) → defer until
+ *   its retry is due, so the thread's runs keep their order;
+ * - an earlier run is unfinished with no dispatch left (interrupted while its process died) → it is
+ *   cancelled here, under this claim, before the new run starts.
+ */
+export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
+  const { threadRuns, mailbox } = context.stores;
+  const thread = await threadRuns.getThread(record.threadId);
+  const openRunId = thread?.openRunId;
+  if (openRunId !== undefined && openRunId !== record.runId) {
+    const open = await threadRuns.getRun(openRunId);
+    if (open?.status === 'waiting') {
+      throw new AwakenError(
+        'conflict',
+        `thread ${record.threadId} has a waiting run ${openRunId}; decide or cancel it before run ${record.runId} can start`,
+        { details: { threadId: record.threadId, openRunId } },
+      );
+    }
+  }
+  const activeRunId = thread?.activeRunId;
+  if (activeRunId === undefined || activeRunId === record.runId) return { type: 'open' };
+  const active = await threadRuns.getRun(activeRunId);
+  if (!active || active.status === 'done' || active.status === 'waiting') return { type: 'open' };
+  const pending = await mailbox.listDispatches(record.threadId, { status: ['queued'], limit: 1000 });
+  const retry = pending.items.find((dispatch) => dispatch.runId === activeRunId);
+  if (retry) {
+    return {
+      type: 'defer',
+      retryAt: retry.availableAt + 1,
+      reason: `deferred behind run ${activeRunId}, which retries at ${retry.availableAt}`,
+    };
+  }
+  await context.runtime.cancelRun(activeRunId, 'interrupted by newer input');
+  return { type: 'open' };
+}

@@ -1,0 +1,203 @@
+import type {
+  AgentEvent,
+  DecisionInbox,
+  DecisionReceipt,
+  MailboxStore,
+  ModelExecutor,
+  RunDispatch,
+  RunEventLog,
+  RunRecord,
+  RunRequestOrigin,
+  RunWaitingTicket,
+  ThreadRunStore,
+  ToolCallDecision,
+  UserMessage,
+} from '@awaken/contract';
+import type { AgentDefinition, AgentRuntime, RunStateSnapshot } from '@awaken/runtime';
+
+/** The four stores a service runs on; every process of a deployment shares the same ones. */
+export interface ServiceStores {
+  threadRuns: ThreadRunStore;
+  mailbox: MailboxStore;
+  eventLog: RunEventLog;
+  /** The per-run inbox decisions (and, later, other run-control messages) are written to first. */
+  inbox: DecisionInbox;
+}
+
+/** Retry timing of transient failures: exponential backoff with jitter. */
+export interface RetryPolicy {
+  /** Delay before the first retry; doubled for each further attempt. Default 1000 ms. */
+  baseDelayMs?: number;
+  /** Upper bound of one delay (before jitter). Default 60 000 ms. */
+  maxDelayMs?: number;
+  /** Share of the delay drawn at random: delay × (1 − jitter × random). Default 0.5. */
+  jitter?: number;
+}
+
+export interface MailboxServiceOptions {
+  agents: AgentDefinition[];
+  /** Default model of agents without one. */
+  model?: ModelExecutor;
+  /** Default: memory stores (one process, nothing survives it). */
+  stores?: ServiceStores;
+  /** This process's name on claims. Default `<hostname>:<pid>:<random>`. */
+  workerId?: string;
+  /** Background activations this process runs at once. 0: this process only serves its callers. Default 4. */
+  concurrency?: number;
+  /** Lease of a claimed dispatch, on the store's clock. Default 30 000 ms. */
+  leaseMs?: number;
+  /** How often a running activation extends its lease. Default leaseMs / 3. */
+  heartbeatMs?: number;
+  /** How often expired leases are swept. Default leaseMs / 2. */
+  sweepIntervalMs?: number;
+  /** Longest idle wait for work; delayed retries fall due within it. Default 1000 ms. */
+  idleWaitMs?: number;
+  /**
+   * Deliveries of one dispatch before it is dead-lettered: crashes (expired leases) and transient
+   * failures both count. Default 5.
+   */
+  maxAttempts?: number;
+  retry?: RetryPolicy;
+  /** Recently suspended runs kept in memory for a fast resume here. Default 256; 0 disables. */
+  hotCacheSize?: number;
+  /** Random source of the retry jitter (tests). Default `Math.random`. */
+  random?: () => number;
+  createId?: () => string;
+  /** Passed to the runtime (diagnostics, tests). */
+  onStateChange?: (snapshot: RunStateSnapshot) => void;
+  /** Called with failures the service handled on its own (a lost lease, a failed sweep). */
+  onError?: (error: unknown, context: string) => void;
+}
+
+/** When a new run arrives on a thread that already has work. */
+export type IfBusy = 'interrupt' | 'queue' | 'conflict';
+
+export interface SubmitRequest {
+  agentId: string;
+  /** Created when missing. */
+  threadId?: string;
+  runId?: string;
+  input: string | UserMessage[];
+  /**
+   * `foreground` (default): this process claims the dispatch at once and executes it (a streaming
+   * caller waits for no worker). `background`: stored and queued for any worker.
+   */
+  mode?: 'foreground' | 'background';
+  /**
+   * `interrupt` (foreground default): latest wins — queued work of the thread is superseded and the
+   * active run cancelled. `queue` (background default): runs after the thread's current work.
+   * `conflict`: refused with `conflict` when the thread has queued or active work.
+   */
+  ifBusy?: IfBusy;
+  /** 0 = highest, 255 = lowest. Default 128. */
+  priority?: number;
+  origin?: RunRequestOrigin;
+}
+
+export interface FollowOptions {
+  /** Only events after this seq. Default 0. */
+  afterSeq?: number;
+  signal?: AbortSignal;
+}
+
+/** A run the service accepted: durable before `submit` resolved. */
+export interface SubmittedRun {
+  runId: string;
+  threadId: string;
+  dispatchId: string;
+  /** Events of the run from its event log, until its next `run_finish` (it waits or is done). */
+  events(options?: FollowOptions): AsyncIterable<AgentEvent>;
+  /** Resolves with the stored run once it waits or is done. */
+  settled(options?: { signal?: AbortSignal }): Promise<RunRecord>;
+}
+
+/** What `getActiveRun` reports about a thread's current run. */
+export interface ActiveRunView {
+  runId: string;
+  threadId: string;
+  /** `active`: executing or about to; `open`: waiting for a decision or input. */
+  kind: 'active' | 'open';
+  record: RunRecord;
+  tickets: RunWaitingTicket[];
+}
+
+/** Addresses a run directly or through its thread (its open run, else its active run). */
+export type RunTarget = { runId: string } | { threadId: string };
+
+export interface DecideResult {
+  runId: string;
+  receipts: DecisionReceipt[];
+  /** The resume dispatch that will apply the decisions, when the run was waiting. */
+  resumeDispatchId?: string;
+}
+
+export interface InterruptResult {
+  threadId: string;
+  newDispatchEpoch: number;
+  supersededCount: number;
+  /** The run that was executing and is being cancelled, if any. */
+  cancelledRunId?: string;
+}
+
+/**
+ * How injected user input reaches a thread: `queue` as its next run; `steer` the active run (read at
+ * its next step); `interrupt` the thread, then run the input; `resume` the open waiting run with it.
+ */
+export type InjectMode = 'queue' | 'steer' | 'interrupt' | 'resume';
+
+export interface InjectRequest {
+  threadId: string;
+  input: string | UserMessage[];
+  mode: InjectMode;
+  /** The agent of a new run (`queue`, `interrupt`); default the agent of the thread's latest run. */
+  agentId?: string;
+}
+
+export interface InjectResult {
+  mode: InjectMode;
+  runId: string;
+  dispatchId?: string;
+}
+
+/** The control surface of runs, usable without HTTP. */
+export interface RunControlService {
+  getActiveRun(threadId: string): Promise<ActiveRunView | null>;
+  decide(target: RunTarget, decisions: ToolCallDecision | ToolCallDecision[]): Promise<DecideResult>;
+  cancelRun(runId: string, reason?: string): Promise<RunRecord>;
+  interruptThread(threadId: string, reason?: string): Promise<InterruptResult>;
+  injectUserInput(request: InjectRequest): Promise<InjectResult>;
+}
+
+export interface ServiceStats {
+  workerId: string;
+  /** Activations executing in this process. */
+  active: number;
+  /** Runs in the hot cache. */
+  hotRuns: number;
+  /** Resumes that used this process's cached copy. */
+  hotResumes: number;
+  /** Cached copies found stale (another process moved the run on) and dropped for a cold resume. */
+  staleCopies: number;
+}
+
+export interface MailboxService {
+  readonly workerId: string;
+  readonly runtime: AgentRuntime;
+  readonly stores: ServiceStores;
+  readonly control: RunControlService;
+  /** Recovers expired leases, then starts the workers and the lease sweep. */
+  start(): Promise<void>;
+  /** Write-ahead submit: the run is stored and queued before this resolves. */
+  submit(request: SubmitRequest): Promise<SubmittedRun>;
+  /** Follows a run's events (any process's run) from its event log. */
+  follow(runId: string, options?: FollowOptions): AsyncIterable<AgentEvent>;
+  /** Loads a dispatch (inspection). */
+  dispatch(dispatchId: string): Promise<RunDispatch | null>;
+  /**
+   * Stops claiming, lets running activations reach their end within `graceMs` (default 10 000),
+   * then stops the rest; with `force`, stops them at once. Leases of stopped activations expire or
+   * are handed back so another process continues them.
+   */
+  stop(options?: { graceMs?: number; force?: boolean }): Promise<void>;
+  stats(): ServiceStats;
+}
