@@ -6,46 +6,63 @@ import type { Counters } from './counters';
 
 /**
  * The agent every service test runs, in the test process and in worker processes alike. Its
- * script is the run's input, words separated by spaces:
+ * script is the run's input: turns separated by `then`, each turn's words separated by spaces:
  * - `approve:N` — N calls of `approve_me`, each suspended until a decision;
- * - `plain` — one call of `plain`; `slow:MS` — one call of `slow`, which sleeps MS ms;
- * - `transient:K[:AFTER]` — the model fails with a retryable error (retry after AFTER ms) K times;
- * - `permanent` — the model fails with a permanent error;
+ * - `plain` — one call of `plain`; `slow:MS` — one call of `slow`, which sleeps MS ms on its first
+ *   execution only; `crash` — one call of `crash`, which kills its own process (SIGKILL);
+ * - `transient:K[:AFTER]` — this turn's model call fails with a retryable error (retry after AFTER
+ *   ms) K times; `permanent` — it fails with a permanent error;
  * - anything else (e.g. `#id`, which makes the input unique) is ignored.
- * Without tool words the model answers at once. After the tool results it answers
- * `done after N results`. Counters: `exec:<run>:<call>` / `done:<run>:<call>` per tool body,
- * `model:<input>` per model call, `slow-started:<run>`.
+ * A turn without tool words is the final answer, `done after N results`. Counters:
+ * `exec:<run>:<call>` / `done:<run>:<call>` per tool body, `model:<input>` per model call,
+ * `slow-started:<run>`.
  */
 export const AGENT_ID = 'ops';
 
-function words(messages: readonly Message[]): { input: string; words: string[] } {
-  const input = [...messages].reverse().find((message) => message.role === 'user');
-  const text = typeof input?.content === 'string' ? input.content : JSON.stringify(input?.content ?? '');
-  return { input: text, words: text.split(/\s+/) };
+interface Script {
+  input: string;
+  turns: string[][];
+  /** Index of the turn the model is asked for: assistant messages since the user message. */
+  turn: number;
+  results: number;
 }
 
-function toolTurn(script: string[]): ScriptedTurn {
+function scriptOf(messages: readonly Message[]): Script {
+  let userAt = messages.length - 1;
+  while (userAt >= 0 && messages[userAt]?.role !== 'user') userAt -= 1;
+  const user = messages[userAt];
+  const input = user?.role === 'user' ? user.content : '';
+  const after = messages.slice(userAt + 1);
+  return {
+    input,
+    turns: input.split(/\s+then\s+/).map((turn: string) => turn.split(/\s+/)),
+    turn: after.filter((message) => message.role === 'assistant').length,
+    results: after.filter((message) => message.role === 'tool').length,
+  };
+}
+
+function turnFor(script: Script): ScriptedTurn {
   const toolCalls: NonNullable<ScriptedTurn['toolCalls']> = [];
-  for (const word of script) {
+  const call = (name: string, index: number, extra: Record<string, unknown> = {}) =>
+    toolCalls.push({ id: `${name}_${script.turn}_${index}`, name, arguments: { index, ...extra } });
+  for (const word of script.turns[script.turn] ?? []) {
     const [kind, value] = word.split(':');
-    if (kind === 'approve') {
-      for (let index = 0; index < Number(value); index += 1) {
-        toolCalls.push({ id: `approve_${index}`, name: 'approve_me', arguments: { index } });
-      }
-    } else if (kind === 'plain') {
-      toolCalls.push({ id: 'plain_0', name: 'plain', arguments: { index: 0 } });
-    } else if (kind === 'slow') {
-      toolCalls.push({ id: 'slow_0', name: 'slow', arguments: { index: 0, ms: Number(value) } });
-    }
+    if (kind === 'approve') for (let index = 0; index < Number(value); index += 1) call('approve_me', index);
+    else if (kind === 'plain') call('plain', 0);
+    else if (kind === 'slow') call('slow', 0, { ms: Number(value) });
+    else if (kind === 'crash') call('crash', 0);
   }
-  return toolCalls.length > 0 ? { text: 'calling tools', toolCalls } : { text: 'answered at once' };
+  return toolCalls.length > 0
+    ? { text: `turn ${script.turn}`, toolCalls }
+    : { text: `done after ${script.results} results` };
 }
 
-async function failure(counters: Counters, input: string, script: string[]): Promise<Error | undefined> {
-  for (const word of script) {
+async function failure(counters: Counters, script: Script): Promise<Error | undefined> {
+  for (const word of script.turns[script.turn] ?? []) {
     const [kind, times, after] = word.split(':');
     if (kind === 'permanent') return new AwakenError('model_permanent', 'the model refuses this input');
-    if (kind === 'transient' && (await counters.incr(`transient:${input}`)) <= Number(times)) {
+    if (kind !== 'transient') continue;
+    if ((await counters.incr(`transient:${script.input}:${script.turn}`)) <= Number(times)) {
       return new AwakenError('model_transient', 'the model is overloaded', {
         retryable: true,
         ...(after === undefined ? {} : { retryAfterMs: Number(after) }),
@@ -56,23 +73,14 @@ async function failure(counters: Counters, input: string, script: string[]): Pro
 }
 
 function scriptModel(counters: Counters) {
-  const scripted = createScriptedModel((request) => {
-    const last = request.messages.at(-1);
-    if (last?.role !== 'user') {
-      const results = request.messages.filter((message) => message.role === 'tool').length;
-      return { text: `done after ${results} results` };
-    }
-    return toolTurn(words(request.messages).words);
-  });
+  const scripted = createScriptedModel((request) => turnFor(scriptOf(request.messages)));
   return {
     modelId: 'service-scenario',
     async *stream(request: Parameters<typeof scripted.stream>[0]) {
-      const { input, words: script } = words(request.messages);
-      await counters.incr(`model:${input}`);
-      if (request.messages.at(-1)?.role === 'user') {
-        const error = await failure(counters, input, script);
-        if (error) throw error;
-      }
+      const script = scriptOf(request.messages);
+      await counters.incr(`model:${script.input}`);
+      const error = await failure(counters, script);
+      if (error) throw error;
       yield* scripted.stream(request);
     },
   };
@@ -124,8 +132,11 @@ export function scenarioAgent(counters: Counters): AgentDefinition {
       countedTool(counters, 'approve_me'),
       countedTool(counters, 'plain'),
       countedTool(counters, 'slow', async (ms, signal, runId) => {
-        await counters.incr(`slow-started:${runId}`);
-        await abortableSleep(ms, signal);
+        if ((await counters.incr(`slow-started:${runId}`)) === 1) await abortableSleep(ms, signal);
+      }),
+      countedTool(counters, 'crash', async () => {
+        process.kill(process.pid, 'SIGKILL');
+        await new Promise(() => {});
       }),
     ],
   };

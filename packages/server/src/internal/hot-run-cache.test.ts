@@ -51,7 +51,7 @@ describe('the hot run cache', () => {
     const { cache, runtime, fullReads } = await suspendedRun(4);
     expect(cache.has('r0')).toBe(true);
     const before = fullReads();
-    const done = await runtime.resumeRun('r0', { decisions: [approve('approve_0')] }).result;
+    const done = await runtime.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result;
     expect(done).toMatchObject({ status: 'done', response: 'done after 1 results' });
     expect(fullReads()).toBe(before);
     expect(cache.hits).toBe(1);
@@ -62,11 +62,11 @@ describe('the hot run cache', () => {
     const { real, cache, runtime, fullReads } = await suspendedRun(4, 1, 'approve:2');
     // another process applies one decision: the run still waits, at a newer version
     const other = createAgentRuntime({ agents: [scenarioAgent(memoryCounters())], store: real });
-    expect((await other.resumeRun('r0', { decisions: [approve('approve_0')] }).result).status).toBe(
+    expect((await other.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result).status).toBe(
       'waiting',
     );
     const before = fullReads();
-    const result = await runtime.resumeRun('r0', { decisions: [approve('approve_1')] }).result;
+    const result = await runtime.resumeRun('r0', { decisions: [approve('approve_me_0_1')] }).result;
     expect(result).toMatchObject({ status: 'done', response: 'done after 2 results' });
     expect(cache.misses).toBe(1);
     expect(cache.hits).toBe(0);
@@ -85,7 +85,7 @@ describe('the hot run cache', () => {
     })();
     expect(served).toEqual(await real.readMessages('t0'));
     expect(served.at(-1)?.message).toEqual({ role: 'system', content: 'note' });
-    expect((await runtime.resumeRun('r0', { decisions: [approve('approve_0')] }).result).status).toBe('done');
+    expect((await runtime.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result).status).toBe('done');
   });
 
   it('holds at most its capacity, dropping the oldest', async () => {
