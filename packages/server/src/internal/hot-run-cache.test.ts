@@ -85,7 +85,9 @@ describe('the hot run cache', () => {
     })();
     expect(served).toEqual(await real.readMessages('t0'));
     expect(served.at(-1)?.message).toEqual({ role: 'system', content: 'note' });
-    expect((await runtime.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result).status).toBe('done');
+    expect((await runtime.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result).status).toBe(
+      'done',
+    );
   });
 
   it('holds at most its capacity, dropping the oldest', async () => {

@@ -1,6 +1,22 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
 import type { ServiceContext } from './service-context';
 
+/**
+ * Runs of the thread that never started and never will: their dispatches were all superseded by an
+ * interrupt. They are ended here, under the thread's claim, so nothing else writes to the thread.
+ */
+async function cancelSupersededRuns(context: ServiceContext, record: RunRecord): Promise<void> {
+  const { threadRuns, mailbox } = context.stores;
+  const created = await threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 });
+  const others = created.items.filter((run) => run.runId !== record.runId);
+  if (others.length === 0) return;
+  const live = await mailbox.listDispatches(record.threadId, { status: ['queued', 'claimed'], limit: 1000 });
+  const pending = new Set(live.items.map((dispatch) => dispatch.runId));
+  for (const run of others) {
+    if (!pending.has(run.runId)) await context.runtime.cancelRun(run.runId, 'superseded by newer input');
+  }
+}
+
 /** Whether a run that has not started yet may start now on its thread. */
 export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; reason: string };
 
@@ -10,8 +26,9 @@ export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; re
  * - another run of the thread waits for a decision → `conflict` (decide or cancel it first);
  * - an earlier run is unfinished and still has a queued dispatch (a retry in backoff) → defer until
  *   its retry is due, so the thread's runs keep their order;
- * - an earlier run is unfinished with no dispatch left (interrupted while its process died) → it is
- *   cancelled here, under this claim, before the new run starts.
+ * - an earlier run is unfinished with no dispatch left (interrupted while its process died), or
+ *   never started because an interrupt superseded it → it is cancelled here, under this claim,
+ *   before the new run starts.
  */
 export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
   const { threadRuns, mailbox } = context.stores;
@@ -27,6 +44,7 @@ export async function checkThreadGate(context: ServiceContext, record: RunRecord
       );
     }
   }
+  await cancelSupersededRuns(context, record);
   const activeRunId = thread?.activeRunId;
   if (activeRunId === undefined || activeRunId === record.runId) return { type: 'open' };
   const active = await threadRuns.getRun(activeRunId);
