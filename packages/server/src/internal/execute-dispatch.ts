@@ -71,7 +71,7 @@ async function settle(
       const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
       if (next.status === 'dead_letter') {
         const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
-        await finalizeRun(context, dispatch.runId, reason);
+        await finalizeRun(context, dispatch.runId, reason, dispatch.dispatchId);
       }
       return;
     }
@@ -79,7 +79,9 @@ async function settle(
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
       await mailbox.deadLetter({ ...proof, error: plan.error });
-      if (plan.finalizeReason) await finalizeRun(context, dispatch.runId, plan.finalizeReason);
+      if (plan.finalizeReason) {
+        await finalizeRun(context, dispatch.runId, plan.finalizeReason, dispatch.dispatchId);
+      }
       return;
     default: {
       const never: never = plan;

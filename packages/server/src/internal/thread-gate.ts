@@ -1,4 +1,4 @@
-import { AwakenError, type RunRecord } from '@awaken/contract';
+import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
 import type { ServiceContext } from './service-context';
 
 /**
@@ -13,7 +13,7 @@ async function cancelSupersededRuns(context: ServiceContext, record: RunRecord):
   const live = await mailbox.listDispatches(record.threadId, { status: ['queued', 'claimed'], limit: 1000 });
   const pending = new Set(live.items.map((dispatch) => dispatch.runId));
   for (const run of others) {
-    if (!pending.has(run.runId)) await context.runtime.cancelRun(run.runId, 'superseded by newer input');
+    if (!pending.has(run.runId)) await endOrphan(context, record.threadId, run.runId);
   }
 }
 
@@ -58,6 +58,26 @@ export async function checkThreadGate(context: ServiceContext, record: RunRecord
       reason: `deferred behind run ${activeRunId}, which retries at ${retry.availableAt}`,
     };
   }
-  await context.runtime.cancelRun(activeRunId, 'interrupted by newer input');
+  await endOrphan(context, record.threadId, activeRunId);
   return { type: 'open' };
+}
+
+/** Why an unfinished run has no dispatch left, from its latest one. */
+export function orphanReason(dispatch: RunDispatch | undefined): string {
+  if (dispatch?.status === 'dead_letter') {
+    return `dead-lettered after ${dispatch.attemptCount} attempts; last error: ${dispatch.lastError ?? 'unknown'}`;
+  }
+  return 'interrupted by newer input';
+}
+
+/** Ends a run nobody will continue; a concurrent end (a sweeper finalizing it) is fine. */
+async function endOrphan(context: ServiceContext, threadId: string, runId: string): Promise<void> {
+  const all = await context.stores.mailbox.listDispatches(threadId, { limit: 1000 });
+  const latest = all.items.filter((dispatch) => dispatch.runId === runId).at(-1);
+  try {
+    await context.runtime.cancelRun(runId, orphanReason(latest));
+  } catch (error) {
+    const now = await context.stores.threadRuns.getRun(runId);
+    if (now?.status !== 'done') throw error;
+  }
 }

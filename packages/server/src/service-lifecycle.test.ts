@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { createMemoryStores } from '@awaken/store-memory';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Counters, memoryCounters } from '../test-support/counters';
+import { AGENT_ID, scenarioAgent } from '../test-support/scenario-agent';
+import { WAIT, dispatchesOf, record, untilStatus } from '../test-support/suite-helpers';
+import { FAST } from '../test-support/worker-config';
+import { createMailboxService } from './create-mailbox-service';
+import type { MailboxService, MailboxServiceOptions, ServiceStores } from './types';
+
+function sharedStores(): ServiceStores {
+  const memory = createMemoryStores();
+  return {
+    threadRuns: memory.threadRunStore,
+    mailbox: memory.mailboxStore,
+    eventLog: memory.runEventLog,
+    inbox: memory.decisionInbox,
+  };
+}
+
+describe('mailbox service lifecycle (memory)', () => {
+  const services: MailboxService[] = [];
+  let counters: Counters;
+  let stores: ServiceStores;
+  const service = (options: Partial<MailboxServiceOptions> = {}) => {
+    const created = createMailboxService({ agents: [scenarioAgent(counters)], stores, ...FAST, ...options });
+    services.push(created);
+    return created;
+  };
+  const fresh = () => {
+    counters = memoryCounters();
+    stores = sharedStores();
+  };
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((each) => each.stop({ graceMs: 2_000 })));
+  });
+
+  it('stops gracefully: running activations finish, nothing new is claimed, new submits are refused', async () => {
+    fresh();
+    const worker = service({ workerId: 'leaving' });
+    const api = service({ workerId: 'api', concurrency: 0 });
+    await Promise.all([worker.start(), api.start()]);
+    const slow = await api.submit({ agentId: AGENT_ID, input: 'slow:300 #stop', mode: 'background' });
+    await vi.waitFor(async () => expect(await counters.get(`slow-started:${slow.runId}`)).toBe(1), WAIT);
+    const stopping = worker.stop({ graceMs: 5_000 });
+    await expect(worker.submit({ agentId: AGENT_ID, input: 'plain' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    const later = await api.submit({ agentId: AGENT_ID, input: 'plain #later', mode: 'background' });
+    await stopping;
+    expect(await record(stores, slow.runId)).toMatchObject({
+      status: 'done',
+      response: 'done after 1 results',
+    });
+    expect((await api.dispatch(later.dispatchId))?.status).toBe('queued');
+    const next = service({ workerId: 'next' });
+    await next.start();
+    expect((await later.settled()).status).toBe('done');
+    expect((await api.dispatch(later.dispatchId))?.claimedBy).toBe('next');
+  });
+
+  it('recovers at start a dispatch whose worker vanished, without waiting for the periodic sweep', async () => {
+    fresh();
+    const api = service({ workerId: 'api', concurrency: 0 });
+    const submitted = await api.submit({ agentId: AGENT_ID, input: 'plain #ghost', mode: 'background' });
+    const [ghost] = await stores.mailbox.claim({ workerId: 'ghost', limit: 1, leaseMs: 30 });
+    expect(ghost?.dispatchId).toBe(submitted.dispatchId);
+    await vi.waitFor(
+      async () => expect(await stores.mailbox.now()).toBeGreaterThan(ghost?.leaseUntil ?? 0),
+      WAIT,
+    );
+    const recovering = service({ workerId: 'recovering', sweepIntervalMs: 600_000 });
+    await recovering.start();
+    expect((await submitted.settled()).status).toBe('done');
+    await vi.waitFor(
+      async () =>
+        expect(await api.dispatch(submitted.dispatchId)).toMatchObject({
+          status: 'acked',
+          attemptCount: 1,
+          claimedBy: 'recovering',
+        }),
+      WAIT,
+    );
+  });
+
+  it('dead-letters a run whose transient failures outlast maxAttempts, and ends it with the reason', async () => {
+    fresh();
+    const worker = service({ maxAttempts: 2 });
+    await worker.start();
+    const submitted = await worker.submit({
+      agentId: AGENT_ID,
+      input: 'transient:5 #tired',
+      mode: 'background',
+    });
+    const done = await untilStatus(stores, submitted.runId, ['done']);
+    expect(done.termination).toMatchObject({ type: 'cancelled' });
+    expect(done.termination?.type === 'cancelled' && done.termination.reason).toMatch(
+      /^dead-lettered after 2 attempts; last error: model_transient: the model is overloaded/,
+    );
+    expect(await worker.dispatch(submitted.dispatchId)).toMatchObject({
+      status: 'dead_letter',
+      attemptCount: 2,
+    });
+    expect(await counters.get('model:transient:5 #tired')).toBe(2);
+  });
+
+  it('keeps a run queued behind an earlier run of its thread that waits for a retry', async () => {
+    fresh();
+    const worker = service({ retry: { baseDelayMs: 300, maxDelayMs: 300, jitter: 0 } });
+    await worker.start();
+    const threadId = `t-${randomUUID()}`;
+    const first = await worker.submit({
+      agentId: AGENT_ID,
+      threadId,
+      input: 'plain then transient:1 #first',
+      mode: 'background',
+    });
+    await vi.waitFor(
+      async () => expect(await counters.get('transient:plain then transient:1 #first:1')).toBe(1),
+      WAIT,
+    );
+    const second = await worker.submit({
+      agentId: AGENT_ID,
+      threadId,
+      input: 'plain #second',
+      mode: 'background',
+    });
+    const done = await second.settled();
+    const before = await record(stores, first.runId);
+    expect(before).toMatchObject({ status: 'done', response: 'done after 1 results' });
+    expect(done.startedAt).toBeGreaterThanOrEqual(before.finishedAt ?? Number.POSITIVE_INFINITY);
+    const messages = await stores.threadRuns.readMessages(threadId);
+    const firstOfSecond = messages.findIndex((entry) => entry.runId === second.runId);
+    expect(messages.slice(firstOfSecond).every((entry) => entry.runId === second.runId)).toBe(true);
+    const deferred = await dispatchesOf(stores, threadId, second.runId);
+    expect(deferred[0]?.lastError).toMatch(/^deferred behind run /);
+  });
+
+  it('follows a foreground run’s events to its run_finish', async () => {
+    fresh();
+    const api = service({ concurrency: 0 });
+    await api.start();
+    const submitted = await api.submit({ agentId: AGENT_ID, input: 'plain #events' });
+    const types: string[] = [];
+    for await (const event of submitted.events()) types.push(event.type);
+    expect(types[0]).toBe('run_start');
+    expect(types.at(-1)).toBe('run_finish');
+    expect(types).toContain('tool_call_done');
+    expect((await api.dispatch(submitted.dispatchId))?.claimedBy).toBe(api.workerId);
+  });
+
+  it('holds at most hotCacheSize waiting runs in memory', async () => {
+    fresh();
+    const worker = service({ hotCacheSize: 2 });
+    await worker.start();
+    const submitted = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        worker.submit({ agentId: AGENT_ID, input: `approve:1 #hot${index}`, mode: 'background' }),
+      ),
+    );
+    for (const run of submitted) await untilStatus(stores, run.runId, ['waiting']);
+    expect(worker.stats().hotRuns).toBe(2);
+  });
+});
