@@ -107,8 +107,10 @@ export interface SubmittedRun {
   dispatchId: string;
   /** Events of the run from its event log, until its next `run_finish` (it waits or is done). */
   events(options?: FollowOptions): AsyncIterable<AgentEvent>;
-  /** Resolves with the stored run once it waits or is done. */
-  settled(options?: { signal?: AbortSignal }): Promise<RunRecord>;
+  /** Resolves with the stored run once an activation after `afterSeq` left it waiting, or it is done. */
+  settled(options?: FollowOptions): Promise<RunRecord>;
+  /** Resolves with the stored run once it is done (however many times it waits before). */
+  done(options?: FollowOptions): Promise<RunRecord>;
 }
 
 /** What `getActiveRun` reports about a thread's current run. */

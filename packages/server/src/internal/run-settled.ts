@@ -3,13 +3,14 @@ import type { ServiceStores } from '../types';
 import { followRunEvents } from './follow-run-events';
 
 /**
- * Resolves with the stored run once an activation of it finished (it waits or is done), following
- * its event log from `afterSeq`, so it works whichever process executes the run.
+ * Resolves with the stored run once an activation of it finished after `afterSeq` and left it in
+ * one of `statuses` (`waiting` or `done`), following its event log, so it works whichever process
+ * executes the run. A run already done resolves at once.
  */
 export async function runSettled(
   stores: ServiceStores,
   runId: string,
-  options: { afterSeq?: number; signal?: AbortSignal } = {},
+  options: { afterSeq?: number; signal?: AbortSignal; statuses: ReadonlyArray<'waiting' | 'done'> },
 ): Promise<RunRecord> {
   let seq = options.afterSeq ?? 0;
   while (true) {
@@ -18,15 +19,16 @@ export async function runSettled(
     if (!record) throw new AwakenError('not_found', `run ${runId} not found`);
     if (record.status === 'done') return record;
     let finished = false;
-    for await (const event of followRunEvents(stores.eventLog, runId, { ...options, afterSeq: seq })) {
+    const follow = { afterSeq: seq, ...(options.signal ? { signal: options.signal } : {}) };
+    for await (const event of followRunEvents(stores.eventLog, runId, follow)) {
       seq = event.seq;
       if (event.type === 'run_finish') finished = true;
     }
     options.signal?.throwIfAborted();
-    if (finished) {
-      const settled = await stores.threadRuns.getRun(runId);
-      if (!settled) throw new AwakenError('not_found', `run ${runId} not found`);
-      if (settled.status === 'waiting' || settled.status === 'done') return settled;
-    }
+    if (!finished) continue;
+    const settled = await stores.threadRuns.getRun(runId);
+    if (!settled) throw new AwakenError('not_found', `run ${runId} not found`);
+    if (settled.status === 'done') return settled;
+    if (settled.status === 'waiting' && options.statuses.includes('waiting')) return settled;
   }
 }

@@ -145,7 +145,8 @@ export async function submitRun(
       threadId,
       dispatchId: dispatch.dispatchId,
       events: (options = {}) => followRunEvents(stores.eventLog, runId, options),
-      settled: (options = {}) => runSettled(stores, runId, options),
+      settled: (options = {}) => runSettled(stores, runId, { ...options, statuses: ['waiting', 'done'] }),
+      done: (options = {}) => runSettled(stores, runId, { ...options, statuses: ['done'] }),
     },
   };
 }
