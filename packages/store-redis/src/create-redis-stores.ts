@@ -22,7 +22,10 @@ export interface RedisStores {
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
   decisions: RedisDecisionInbox;
-  /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
+  /**
+   * Closes the dedicated blocking connections (event log tails, the mailbox's `waitForWork`) and
+   * pub/sub connections, and the shared one if it was created here.
+   */
   close(): Promise<void>;
 }
 
@@ -39,15 +42,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     finishedTtlMs: options.finishedEventLogTtlMs,
   });
   const decisions = new RedisDecisionInbox({ redis: client, prefix });
+  const mailbox = new RedisMailboxStore({ redis: client, prefix });
   return {
     redis: client,
     prefix,
-    mailbox: new RedisMailboxStore({ redis: client, prefix }),
+    mailbox,
     threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
     eventLog,
     decisions,
     async close() {
-      await Promise.all([eventLog.close(), decisions.close()]);
+      await Promise.all([eventLog.close(), decisions.close(), mailbox.close()]);
       if (owned) await closeRedis(client);
     },
   };
