@@ -18,3 +18,10 @@ export type {
   SubmitRequest,
   SubmittedRun,
 } from './types';
+export { createHttpApp } from './http/create-http-app';
+export type { HttpApp } from './http/create-http-app';
+export { httpStatusOf, toHttpError } from './http/error-table';
+export type { HttpErrorBody, HttpErrorCode, HttpOnlyErrorCode } from './http/error-table';
+export type { Caller, HttpAppOptions, HttpEnv, HttpToken } from './http/http-types';
+export type { HttpMetrics } from './http/metrics';
+export { sseFrame } from './http/sse-response';

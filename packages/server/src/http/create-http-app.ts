@@ -1,0 +1,121 @@
+import { formatZodIssues } from '@awaken/contract';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { pino } from 'pino';
+import { authenticate } from './auth';
+import { errorBody, toHttpError } from './error-table';
+import type { HttpAppOptions, HttpEnv } from './http-types';
+import { type HttpMetrics, createHttpMetrics } from './metrics';
+import { requestLog } from './request-log';
+import { registerControlRoutes } from './routes/control-routes';
+import { registerDecisionRoutes } from './routes/decision-routes';
+import { registerHealthRoutes } from './routes/health-routes';
+import { registerMailboxRoutes } from './routes/mailbox-routes';
+import { registerRunRoutes } from './routes/run-routes';
+import { registerThreadRoutes } from './routes/thread-routes';
+import { traceRequests } from './tracing';
+
+/** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
+export interface HttpApp {
+  /** Serve it with any Hono adapter, e.g. `serve({ fetch: app.fetch })` from `@hono/node-server`. */
+  app: OpenAPIHono<HttpEnv>;
+  fetch: (request: Request) => Response | Promise<Response>;
+  metrics: HttpMetrics;
+}
+
+type ValidationResult =
+  | { success: true }
+  | { success: false; error: { issues: readonly unknown[] }; target?: string };
+
+function validationFailed(result: ValidationResult, c: Context<HttpEnv>) {
+  if (result.success) return undefined;
+  const issues = result.error.issues as Parameters<typeof formatZodIssues>[0];
+  const where = result.target === 'json' ? 'body' : (result.target ?? 'request');
+  const fields = issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  return c.json(
+    errorBody('validation_failed', `invalid ${where}: ${formatZodIssues(issues)}`, { issues: fields }),
+    422,
+  );
+}
+
+function httpExceptionBody(error: HTTPException) {
+  switch (error.status) {
+    case 400:
+      return errorBody('malformed_json', 'the request body is not valid JSON');
+    case 413:
+      return errorBody('payload_too_large', 'the request body is over the size limit');
+    case 415:
+      return errorBody('unsupported_media_type', 'send the body as application/json');
+    case 401:
+      return errorBody('unauthorized', 'a valid bearer token is required');
+    default:
+      return errorBody(error.status < 500 ? 'validation_failed' : 'internal', error.message);
+  }
+}
+
+/**
+ * Creates the HTTP API over one mailbox service per tenant: threads, messages, runs with resumable
+ * event streams (SSE), decisions, run control and the mailbox, under `/v1` behind bearer tokens;
+ * `/health`, `/health/live`, `/metrics`, `/openapi.json` and the API reference at `/reference`.
+ * Errors are `{ error: { code, message } }`: a caller's mistake is a 4xx, never a 500, and no
+ * response carries a stack trace.
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const tenants = options.tenants;
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const metrics = createHttpMetrics({
+    tenants,
+    threadSample: options.metricsThreadSample ?? 200,
+    ...(options.registry ? { registry: options.registry } : {}),
+  });
+  const limit = options.bodyLimitBytes ?? 1024 * 1024;
+  const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationFailed as never });
+
+  app.use('*', requestLog(logger, metrics));
+  app.use('*', traceRequests());
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: limit,
+      onError: (c) => c.json(errorBody('payload_too_large', `the request body is over ${limit} bytes`), 413),
+    }),
+  );
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      const body = httpExceptionBody(error);
+      return c.json(body, (error.status < 500 ? error.status : 500) as 400);
+    }
+    const { status, body } = toHttpError(error);
+    if (status >= 500) c.get('log')?.error({ err: error }, 'request failed');
+    return c.json(body, status as 500);
+  });
+  app.notFound((c) => c.json(errorBody('route_not_found', `no route ${c.req.method} ${c.req.path}`), 404));
+
+  registerHealthRoutes(app, { tenants, metrics, timeoutMs: options.healthTimeoutMs ?? 2000 });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: options.info?.title ?? 'Awaken API', version: options.info?.version ?? '0.1.0' },
+    security: [{ bearer: [] }],
+  });
+  app.get('/reference', Scalar({ url: '/openapi.json', pageTitle: 'Awaken API reference' }));
+
+  app.use(
+    '/v1/*',
+    authenticate({
+      tokens: options.tokens ?? [],
+      openTenant: options.openTenant ?? 'default',
+      services: tenants,
+    }),
+  );
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  registerThreadRoutes(app);
+  registerRunRoutes(app, { metrics, options: { keepAliveMs } });
+  registerDecisionRoutes(app);
+  registerControlRoutes(app);
+  registerMailboxRoutes(app);
+  return { app, fetch: (request) => app.fetch(request), metrics };
+}

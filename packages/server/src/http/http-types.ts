@@ -1,0 +1,67 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { MailboxService } from '../types';
+
+/** One bearer token the operator configured, and the tenant it acts for. */
+export interface HttpToken {
+  token: string;
+  tenant: string;
+  /** Who the token identifies (recorded as the caller of runs and decisions). Default `tenant`. */
+  subject?: string;
+}
+
+/** Who sent a request: recorded in logs, and as run and decision context. */
+export interface Caller {
+  tenant: string;
+  subject: string;
+  /** The request id (from `x-request-id`, or generated). */
+  requestId: string;
+}
+
+export interface HttpAppOptions {
+  /**
+   * The service of each tenant, keyed by tenant id. Each runs on its own stores (its own Redis key
+   * prefix), so every store key and event stream is scoped by tenant.
+   */
+  tenants: Record<string, MailboxService>;
+  /**
+   * Bearer tokens. Empty or absent: the API is open and every request acts for `openTenant`
+   * (bind such a server to loopback only).
+   */
+  tokens?: readonly HttpToken[];
+  /** Tenant of every request when no token is configured. Default `default`. */
+  openTenant?: string;
+  /** Largest accepted request body, in bytes. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Interval of SSE keep-alive comments. Default 15 000 ms. */
+  keepAliveMs?: number;
+  /** JSON logger. Default: silent. */
+  logger?: Logger;
+  /** Prometheus registry the app's metrics register in. Default: a registry of its own. */
+  registry?: Registry;
+  /** Threads sampled per tenant when `/metrics` counts runs and dispatches. Default 200. */
+  metricsThreadSample?: number;
+  /** Longest time one store check of `/health` may take. Default 2000 ms. */
+  healthTimeoutMs?: number;
+  /** Title and version of the OpenAPI document. */
+  info?: { title?: string; version?: string };
+}
+
+/** Variables a request carries through the middleware chain. */
+export interface HttpVariables {
+  caller: Caller;
+  service: MailboxService;
+  log: Logger;
+  /** Ids a route touched, added to its log line (never message content). */
+  ids: LoggedIds;
+}
+
+export interface LoggedIds {
+  threadId?: string;
+  runId?: string;
+  dispatchId?: string;
+}
+
+export interface HttpEnv {
+  Variables: HttpVariables;
+}

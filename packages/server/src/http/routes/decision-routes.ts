@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolCallDecision } from '@awaken/contract';
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { HttpEnv } from '../http-types';
+import type { RunTarget } from '../../types';
+import {
+  commonErrors,
+  conflictError,
+  json,
+  jsonBody,
+  runParamsSchema,
+  threadParamsSchema,
+} from '../schemas/common-schemas';
+import { type DecisionBody, decisionBodySchema, decisionsBodySchema } from '../schemas/request-schemas';
+import { decideResultSchema } from '../schemas/resource-schemas';
+
+const tags = ['Decisions'];
+const decided = json(
+  decideResultSchema,
+  'One receipt per decision: accepted, duplicate or rejected (with why)',
+);
+
+const base = {
+  method: 'post',
+  tags,
+  responses: { 200: decided, ...commonErrors, ...conflictError },
+} as const;
+
+const oneToRun = createRoute({
+  ...base,
+  path: '/v1/runs/{runId}/decision',
+  summary: 'Send one decision to a run',
+  request: { params: runParamsSchema, body: jsonBody(decisionBodySchema) },
+});
+const batchToRun = createRoute({
+  ...base,
+  path: '/v1/runs/{runId}/decisions',
+  summary: 'Send a batch of decisions to a run',
+  request: { params: runParamsSchema, body: jsonBody(decisionsBodySchema) },
+});
+const oneToThread = createRoute({
+  ...base,
+  path: '/v1/threads/{threadId}/decision',
+  summary: "Send one decision to the thread's open run",
+  request: { params: threadParamsSchema, body: jsonBody(decisionBodySchema) },
+});
+const batchToThread = createRoute({
+  ...base,
+  path: '/v1/threads/{threadId}/decisions',
+  summary: "Send a batch of decisions to the thread's open run",
+  request: { params: threadParamsSchema, body: jsonBody(decisionsBodySchema) },
+});
+
+/** A decision as the service takes it: addressed, stamped, and carrying who decided. */
+export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDecision {
+  const { tenant, subject, requestId } = c.var.caller;
+  return {
+    // until the service resolves ticket ids on its own field, a ticket id addresses the call
+    toolCallId: body.toolCallId ?? body.ticketId ?? '',
+    decisionId: body.decisionId ?? randomUUID(),
+    action: body.action ?? 'resume',
+    ...(body.result === undefined ? {} : { result: body.result }),
+    ...(body.reason === undefined ? {} : { reason: body.reason }),
+    updatedAt: Date.now(),
+    ...({ context: { caller: { tenant, subject, requestId } } } as object),
+  };
+}
+
+async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBody[]) {
+  if ('runId' in target) c.var.ids.runId = target.runId;
+  else c.var.ids.threadId = target.threadId;
+  const result = await c.var.service.control.decide(
+    target,
+    bodies.map((body) => toDecision(c, body)),
+  );
+  c.var.ids.runId = result.runId;
+  if (result.resumeDispatchId) c.var.ids.dispatchId = result.resumeDispatchId;
+  return c.json(result, 200);
+}
+
+export function registerDecisionRoutes(app: OpenAPIHono<HttpEnv>): void {
+  app.openapi(oneToRun, (c) => decide(c, { runId: c.req.valid('param').runId }, [c.req.valid('json')]));
+  app.openapi(batchToRun, (c) =>
+    decide(c, { runId: c.req.valid('param').runId }, c.req.valid('json').decisions),
+  );
+  app.openapi(oneToThread, (c) =>
+    decide(c, { threadId: c.req.valid('param').threadId }, [c.req.valid('json')]),
+  );
+  app.openapi(batchToThread, (c) =>
+    decide(c, { threadId: c.req.valid('param').threadId }, c.req.valid('json').decisions),
+  );
+}

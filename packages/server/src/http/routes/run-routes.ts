@@ -1,0 +1,174 @@
+import type { RunStatus } from '@awaken/contract';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { HttpEnv, HttpAppOptions } from '../http-types';
+import { eventCursor } from '../internal/event-cursor';
+import { notFound, toRunView } from '../internal/views';
+import type { HttpMetrics } from '../metrics';
+import {
+  commonErrors,
+  conflictError,
+  json,
+  jsonBody,
+  runParamsSchema,
+  threadParamsSchema,
+} from '../schemas/common-schemas';
+import { eventsQuerySchema, listRunsQuerySchema, startRunBodySchema } from '../schemas/request-schemas';
+import { activeRunViewSchema, pageOf, runViewSchema, submittedSchema } from '../schemas/resource-schemas';
+import { sseResponse } from '../sse-response';
+
+const tags = ['Runs'];
+const eventStream = {
+  description: 'Server-sent events: `id:` is the event seq, `data:` the event as JSON',
+  content: { 'text/event-stream': { schema: z.string() } },
+};
+
+const startRun = createRoute({
+  method: 'post',
+  path: '/v1/runs',
+  tags,
+  summary:
+    'Start a run and stream its events until it waits or ends (or, with `stream: false`, return at once)',
+  request: { body: jsonBody(startRunBodySchema) },
+  responses: {
+    200: eventStream,
+    202: json(submittedSchema, 'Accepted (with `stream: false`)'),
+    ...commonErrors,
+    ...conflictError,
+  },
+});
+
+const getRun = createRoute({
+  method: 'get',
+  path: '/v1/runs/{runId}',
+  tags,
+  summary: 'Get a run',
+  request: { params: runParamsSchema },
+  responses: { 200: json(runViewSchema, 'The run'), ...commonErrors },
+});
+
+const runEvents = createRoute({
+  method: 'get',
+  path: '/v1/runs/{runId}/events',
+  tags,
+  summary:
+    "A run's events from its event log, after `Last-Event-ID` (or `?after=`), until it waits or ends; served by any process",
+  request: {
+    params: runParamsSchema,
+    query: eventsQuerySchema,
+    headers: z.object({ 'last-event-id': z.string().max(32).optional() }),
+  },
+  responses: { 200: eventStream, ...commonErrors },
+});
+
+const listRuns = createRoute({
+  method: 'get',
+  path: '/v1/threads/{threadId}/runs',
+  tags,
+  summary: 'Runs of a thread, newest first, optionally by status (`?status=waiting,done`)',
+  request: { params: threadParamsSchema, query: listRunsQuerySchema },
+  responses: { 200: json(pageOf(runViewSchema, 'RunPage'), 'A page of runs'), ...commonErrors },
+});
+
+const activeRun = createRoute({
+  method: 'get',
+  path: '/v1/threads/{threadId}/active-run',
+  tags,
+  summary: "The thread's executing run, or its waiting run with the tickets it waits on",
+  request: { params: threadParamsSchema },
+  responses: { 200: json(activeRunViewSchema, 'The active run, or null'), ...commonErrors },
+});
+
+export function registerRunRoutes(
+  app: OpenAPIHono<HttpEnv>,
+  deps: { metrics: HttpMetrics; options: Required<Pick<HttpAppOptions, 'keepAliveMs'>> },
+): void {
+  app.openapi(startRun, async (c) => {
+    const body = c.req.valid('json');
+    const run = await c.var.service.submit({
+      agentId: body.agentId,
+      input: body.input,
+      mode: 'foreground',
+      ifBusy: body.ifBusy ?? 'conflict',
+      origin: 'user',
+      ...(body.threadId ? { threadId: body.threadId } : {}),
+      ...(body.runId ? { runId: body.runId } : {}),
+      ...(body.priority === undefined ? {} : { priority: body.priority }),
+    });
+    Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
+    const submitted = { runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId };
+    if (body.stream === false) return c.json(submitted, 202);
+    return sseResponse({
+      service: c.var.service,
+      runId: run.runId,
+      afterSeq: 0,
+      keepAliveMs: deps.options.keepAliveMs,
+      signal: c.req.raw.signal,
+      metrics: deps.metrics,
+      log: c.var.log,
+      headers: { 'x-run-id': run.runId, 'x-thread-id': run.threadId },
+    }) as never;
+  });
+
+  app.openapi(getRun, async (c) => {
+    const { runId } = c.req.valid('param');
+    c.var.ids.runId = runId;
+    const record = await c.var.service.stores.threadRuns.getRun(runId);
+    if (!record) throw notFound(`run ${runId}`);
+    return c.json(toRunView(record), 200);
+  });
+
+  app.openapi(runEvents, async (c) => {
+    const { runId } = c.req.valid('param');
+    c.var.ids.runId = runId;
+    const afterSeq = eventCursor(c.req.header('last-event-id'), c.req.valid('query').after);
+    const record = await c.var.service.stores.threadRuns.getRun(runId);
+    if (!record) throw notFound(`run ${runId}`);
+    return sseResponse({
+      service: c.var.service,
+      runId,
+      afterSeq,
+      keepAliveMs: deps.options.keepAliveMs,
+      signal: c.req.raw.signal,
+      metrics: deps.metrics,
+      log: c.var.log,
+      headers: { 'x-run-id': runId, 'x-thread-id': record.threadId },
+    }) as never;
+  });
+
+  app.openapi(listRuns, async (c) => {
+    const { threadId } = c.req.valid('param');
+    const { cursor, limit, status } = c.req.valid('query');
+    c.var.ids.threadId = threadId;
+    const { threadRuns } = c.var.service.stores;
+    if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
+    const page = await threadRuns.listRuns(threadId, {
+      ...(cursor ? { cursor } : {}),
+      ...(limit ? { limit } : {}),
+      ...(status ? { status: status.split(',') as RunStatus[] } : {}),
+    });
+    return c.json(
+      { items: page.items.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
+      200,
+    );
+  });
+
+  app.openapi(activeRun, async (c) => {
+    const { threadId } = c.req.valid('param');
+    c.var.ids.threadId = threadId;
+    const view = await c.var.service.control.getActiveRun(threadId);
+    if (!view) return c.json({ activeRun: null }, 200);
+    c.var.ids.runId = view.runId;
+    return c.json(
+      {
+        activeRun: {
+          kind: view.kind,
+          runId: view.runId,
+          threadId: view.threadId,
+          run: toRunView(view.record),
+          tickets: view.tickets,
+        },
+      },
+      200,
+    );
+  });
+}

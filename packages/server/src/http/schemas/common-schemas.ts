@@ -1,0 +1,81 @@
+import { z } from '@hono/zod-openapi';
+
+/** An id in a path or body: 1–256 characters, no control characters. */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((value) => !hasControlCharacter(value), 'must not contain control characters');
+
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'not_found' }),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .openapi('Error');
+
+/** `?cursor=&limit=` of a paged list. */
+export const pageQuerySchema = z.object({
+  cursor: z.string().max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ example: 50 }),
+});
+
+export const threadParamsSchema = z.object({
+  threadId: idSchema.openapi({ param: { name: 'threadId', in: 'path' } }),
+});
+export const runParamsSchema = z.object({
+  runId: idSchema.openapi({ param: { name: 'runId', in: 'path' } }),
+});
+export const dispatchParamsSchema = z.object({
+  dispatchId: idSchema.openapi({ param: { name: 'dispatchId', in: 'path' } }),
+});
+
+/** A user input: text, or a list of user messages. */
+export const inputSchema = z.union(
+  [
+    z.string().min(1),
+    z
+      .array(z.object({ role: z.literal('user'), content: z.string() }))
+      .min(1)
+      .max(100),
+  ],
+  { error: 'expected a non-empty string or a list of 1–100 user messages ({ role: "user", content })' },
+);
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorSchema } },
+});
+
+/** The error responses every authenticated route may answer. */
+export const commonErrors = {
+  400: errorResponse('Malformed JSON'),
+  401: errorResponse('Missing or wrong bearer token'),
+  404: errorResponse('Unknown id (or one of another tenant)'),
+  413: errorResponse('Body over the configured limit'),
+  422: errorResponse('Invalid input; the message names the field'),
+  503: errorResponse('A store is unavailable'),
+} as const;
+
+export const conflictError = { 409: errorResponse('Conflict with the current state') } as const;
+
+/** A JSON response of `schema`. */
+export function json<S extends z.ZodType>(schema: S, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** A required JSON request body. */
+export function jsonBody<S extends z.ZodType>(schema: S, required = true) {
+  return { required, content: { 'application/json': { schema } } };
+}
