@@ -1,0 +1,95 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type HttpApp, type MailboxService, createHttpApp, createMailboxService } from '@awaken/server';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config';
+import { createModel } from './create-model';
+import { createTenantStores } from './create-tenant-stores';
+import { createDemoAgents } from './demo/demo-agents';
+
+export interface AppServer {
+  /** `http://host:port` it listens on. */
+  url: string;
+  http: HttpApp;
+  services: Record<string, MailboxService>;
+  /** Paths the demo's delete_file was allowed to "delete". */
+  deleted: string[];
+  /** Graceful: stop accepting, let activations finish within the grace period, close streams and stores. */
+  stop(): Promise<void>;
+}
+
+/** Builds and starts the reference server from a validated configuration. */
+export async function startAppServer(config: AppConfig, logger: Logger): Promise<AppServer> {
+  const tokens = config.AWAKEN_TOKENS;
+  const tenants = tokens.length > 0 ? [...new Set(tokens.map((entry) => entry.tenant))] : ['default'];
+  const stores = createTenantStores({
+    tenants,
+    prefix: config.AWAKEN_REDIS_PREFIX,
+    ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+  });
+  const { model, label } = createModel(config);
+  const deleted: string[] = [];
+  const agents = createDemoAgents({ model, deleted });
+  const services: Record<string, MailboxService> = {};
+  for (const tenant of tenants) {
+    const log = logger.child({ tenant });
+    services[tenant] = createMailboxService({
+      agents,
+      stores: stores.byTenant[tenant] as NonNullable<(typeof stores.byTenant)[string]>,
+      concurrency: config.AWAKEN_WORKERS,
+      leaseMs: config.AWAKEN_LEASE_MS,
+      onError: (error, context) => log.warn({ err: error, context }, 'service error'),
+    });
+  }
+  await Promise.all(Object.values(services).map((service) => service.start()));
+  const http = createHttpApp({
+    tenants: services,
+    tokens,
+    openTenant: 'default',
+    bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
+    keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
+    logger,
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: http.fetch, port: config.PORT, hostname: config.HOST }, () =>
+      resolve(started),
+    );
+    started.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  logger.info(
+    { url, stores: stores.kind, model: label, tenants, workers: config.AWAKEN_WORKERS },
+    'awaken server listening',
+  );
+  if (tokens.length === 0) {
+    logger.warn(
+      { host: config.HOST },
+      'no AWAKEN_TOKENS configured: the API is open to every local user (loopback only)',
+    );
+  }
+  let stopping: Promise<void> | undefined;
+  async function stop(): Promise<void> {
+    logger.info('shutting down: no new connections, letting running activations finish');
+    server.close();
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    await Promise.all(
+      Object.values(services).map((service) => service.stop({ graceMs: config.AWAKEN_SHUTDOWN_GRACE_MS })),
+    );
+    // open event streams end here; their clients reconnect (to another process) with Last-Event-ID
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    await stores.close();
+    logger.info('stopped');
+  }
+  return {
+    url,
+    http,
+    services,
+    deleted,
+    stop: () => {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { ServiceStores } from '@awaken/server';
+import { createMemoryStores } from '@awaken/store-memory';
+import { createRedisStores } from '@awaken/store-redis';
+import { Redis } from 'ioredis';
+
+/** The stores of every tenant, and how to close them. */
+export interface TenantStores {
+  kind: 'memory' | 'redis';
+  byTenant: Record<string, ServiceStores>;
+  close(): Promise<void>;
+}
+
+/**
+ * One store bundle per tenant: separate memory stores, or one Redis connection with a key prefix per
+ * tenant (`<prefix>:t:<tenant>:`), so no key or event stream is shared between tenants.
+ */
+export function createTenantStores(options: {
+  tenants: readonly string[];
+  redisUrl?: string;
+  prefix: string;
+}): TenantStores {
+  if (!options.redisUrl) {
+    const byTenant = Object.fromEntries(
+      options.tenants.map((tenant) => {
+        const stores = createMemoryStores();
+        return [
+          tenant,
+          {
+            threadRuns: stores.threadRunStore,
+            mailbox: stores.mailboxStore,
+            eventLog: stores.runEventLog,
+            inbox: stores.decisionInbox,
+          },
+        ];
+      }),
+    );
+    return { kind: 'memory', byTenant, close: async () => {} };
+  }
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+  // failures surface on each request (503) and in /health; keep the client from crashing the process
+  redis.on('error', () => {});
+  const bundles = options.tenants.map((tenant) => ({
+    tenant,
+    stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
+  }));
+  return {
+    kind: 'redis',
+    byTenant: Object.fromEntries(
+      bundles.map(({ tenant, stores }) => [
+        tenant,
+        {
+          threadRuns: stores.threadRuns,
+          mailbox: stores.mailbox,
+          eventLog: stores.eventLog,
+          inbox: stores.decisions,
+        },
+      ]),
+    ),
+    async close() {
+      await Promise.all(bundles.map(({ stores }) => stores.close()));
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { ModelExecutor } from '@awaken/contract';
+import { createPermissionPlugin } from '@awaken/ext-permission';
+import type { AgentDefinition } from '@awaken/runtime';
+import { chooseColor, createDeleteFile, getWeather } from './demo-tools';
+
+/** The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client. */
+export function createDemoAgents(options: { model: ModelExecutor; deleted: string[] }): AgentDefinition[] {
+  const permissions = createPermissionPlugin({
+    defaultBehavior: 'ask',
+    rules: [
+      { tool: 'get_weather', behavior: 'allow' },
+      { tool: 'choose_color', behavior: 'allow' },
+      { tool: 'delete_file(/etc/**)', behavior: 'deny' },
+    ],
+  });
+  return [
+    {
+      id: 'demo',
+      systemPrompt:
+        'You are the Awaken demo assistant. Use get_weather for weather, delete_file to delete files (a human approves each call) and choose_color to let the user pick a color.',
+      model: options.model,
+      tools: [getWeather, createDeleteFile(options.deleted), chooseColor],
+      plugins: [permissions],
+    },
+  ];
+}

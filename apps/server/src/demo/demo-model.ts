@@ -1,0 +1,148 @@
+import type {
+  InferenceRequest,
+  InferenceStreamPart,
+  Message,
+  ModelExecutor,
+  ToolMessage,
+} from '@awaken/contract';
+
+/** What the demo model does for each prompt (documented in the README). */
+export const DEMO_PROMPTS = [
+  { prompt: 'weather in Paris', what: 'calls get_weather (allowed without asking) and reports it' },
+  {
+    prompt: 'delete /tmp/report.txt',
+    what: 'calls delete_file, which waits for approval; reacts to approve, deny and edits',
+  },
+  { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
+  { prompt: 'count to 20', what: 'streams the numbers slowly (a long run to watch, cancel or reconnect to)' },
+] as const;
+
+const usage = { inputTokens: 12, outputTokens: 8, totalTokens: 20 };
+
+function lastUserText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'user') return message.content;
+  }
+  return '';
+}
+
+type Plan =
+  | { kind: 'text'; text: string; chunk?: number; delayMs?: number }
+  | { kind: 'call'; name: string; args: Record<string, unknown>; text?: string };
+
+function describe(content: unknown): string {
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+/** The answer after a tool result: success, denial (cancelled), or failure. */
+function afterTool(result: ToolMessage): Plan {
+  const content = result.content as Record<string, unknown> | string | undefined;
+  const field = (key: string) => (typeof content === 'object' && content ? content[key] : undefined);
+  if (result.outcome === 'cancelled' || result.outcome === 'failed') {
+    return {
+      kind: 'text',
+      text: `I did not run ${result.toolName}: ${describe(result.content ?? 'no reason given')}.`,
+    };
+  }
+  switch (result.toolName) {
+    case 'get_weather':
+      return {
+        kind: 'text',
+        text: `It is ${field('forecast')} in ${field('city')}, ${field('celsius')} °C.`,
+      };
+    case 'delete_file':
+      return { kind: 'text', text: `Done: I deleted ${field('deleted')}.` };
+    case 'choose_color':
+      return { kind: 'text', text: `You chose ${describe(field('color') ?? result.content)}. Nice choice!` };
+    default:
+      return { kind: 'text', text: `${result.toolName} answered ${describe(result.content)}.` };
+  }
+}
+
+function plan(messages: readonly Message[], delayMs: number): Plan {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') return afterTool(last);
+  const text = lastUserText(messages).trim();
+  const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
+  if (weather?.[1])
+    return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
+  const deletion = /\b(?:delete|remove)\s+(\S{1,300})/i.exec(text);
+  if (deletion?.[1]) {
+    return {
+      kind: 'call',
+      name: 'delete_file',
+      args: { path: deletion[1] },
+      text: `I will delete ${deletion[1]}. `,
+    };
+  }
+  if (/\b(?:colou?r|pick|choose)\b/i.test(text)) {
+    return { kind: 'call', name: 'choose_color', args: { options: ['red', 'green', 'blue'] } };
+  }
+  const count = /\bcount\s+to\s+(\d{1,4})\b/i.exec(text);
+  if (count?.[1]) {
+    const upTo = Math.min(Number(count[1]), 1000);
+    const numbers = Array.from({ length: upTo }, (_, index) => String(index + 1)).join(' ');
+    return { kind: 'text', text: `${numbers}.`, chunk: 0, delayMs };
+  }
+  const prompts = DEMO_PROMPTS.map((entry) => `"${entry.prompt}"`).join(', ');
+  return { kind: 'text', text: `Hello from the Awaken demo model. Try ${prompts}.` };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** Text deltas: words (chunk 0, one per `delayMs`) or 12-character pieces. */
+function pieces(text: string, chunk: number): string[] {
+  if (chunk === 0) return text.split(/(?<= )/);
+  const out: string[] = [];
+  for (let index = 0; index < text.length; index += chunk) out.push(text.slice(index, index + chunk));
+  return out;
+}
+
+/**
+ * A deterministic model for trying the whole human-in-the-loop flow with no provider key: it reads
+ * the last message, calls the demo tools for the prompts in {@link DEMO_PROMPTS}, and answers the
+ * tool results it gets back (approved, denied or edited).
+ */
+export function createDemoModel(options: { delayMs: number }): ModelExecutor {
+  return {
+    modelId: 'awaken:demo',
+    async *stream(request: InferenceRequest): AsyncIterable<InferenceStreamPart> {
+      const next = plan(request.messages, options.delayMs);
+      const text = next.text ?? '';
+      const chunk = next.kind === 'text' ? (next.chunk ?? 12) : 12;
+      const delayMs = next.kind === 'text' ? (next.delayMs ?? 0) : 0;
+      for (const delta of pieces(text, chunk)) {
+        await pause(delayMs, request.signal);
+        yield { type: 'text_delta', delta };
+      }
+      if (next.kind === 'call') {
+        const toolCallId = `call_${request.messages.length}_${next.name}`;
+        const input = JSON.stringify(next.args);
+        yield { type: 'tool_call_start', toolCallId, toolName: next.name };
+        yield { type: 'tool_call_args_delta', toolCallId, delta: input };
+        yield { type: 'tool_call', toolCallId, toolName: next.name, input };
+      }
+      yield {
+        type: 'finish',
+        finishReason: next.kind === 'call' ? 'tool-calls' : 'stop',
+        usage,
+        model: 'awaken:demo',
+      };
+    },
+  };
+}
