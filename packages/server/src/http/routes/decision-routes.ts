@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolCallDecision } from '@awaken/contract';
+import { AwakenError, type ToolCallDecision } from '@awaken/contract';
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { HttpEnv } from '../http-types';
@@ -76,6 +76,16 @@ async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBo
   );
   c.var.ids.runId = result.runId;
   if (result.resumeDispatchId) c.var.ids.dispatchId = result.resumeDispatchId;
+  // nothing applied: a decision for a call that does not wait (or a finished run) is a conflict
+  if (result.receipts.every((receipt) => receipt.status === 'rejected')) {
+    const first = result.receipts[0];
+    const message = first && 'message' in first ? first.message : 'decision rejected';
+    // a payload that fails the ticket's response schema is invalid input (422); the rest conflicts (409)
+    const invalid = first && 'reason' in first && first.reason === 'invalid_payload';
+    throw new AwakenError(invalid ? 'validation_failed' : 'decision_rejected', message, {
+      details: { runId: result.runId, receipts: result.receipts },
+    });
+  }
   return c.json(result, 200);
 }
 
