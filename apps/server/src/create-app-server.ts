@@ -59,16 +59,16 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  logger.info(
-    { url, stores: stores.kind, model: label, tenants, workers: config.AWAKEN_WORKERS },
-    'awaken server listening',
-  );
   if (tokens.length === 0) {
     logger.warn(
       { host: config.HOST },
       'no AWAKEN_TOKENS configured: the API is open to every local user (loopback only)',
     );
   }
+  logger.info(
+    { url, stores: stores.kind, model: label, tenants, workers: config.AWAKEN_WORKERS },
+    'awaken server listening',
+  );
   let stopping: Promise<void> | undefined;
   async function stop(): Promise<void> {
     logger.info('shutting down: no new connections, letting running activations finish');
