@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration from the environment', () => {
+  it('has embedded defaults: loopback, port 3000, memory stores, demo model, open', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', AWAKEN_TOKENS: [], AWAKEN_WORKERS: 4 });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.OPENAI_API_KEY).toBeUndefined();
+  });
+
+  it('reads tokens as token:tenant[:subject], ignoring unrelated and empty variables', () => {
+    const config = loadConfig({
+      AWAKEN_TOKENS: 'a-very-long-token-1:acme:alice, another-long-token-2:globex',
+      HOST: '0.0.0.0',
+      REDIS_URL: '',
+      HOME: '/root',
+    });
+    expect(config.AWAKEN_TOKENS).toEqual([
+      { token: 'a-very-long-token-1', tenant: 'acme', subject: 'alice' },
+      { token: 'another-long-token-2', tenant: 'globex' },
+    ]);
+    expect(config.HOST).toBe('0.0.0.0');
+  });
+
+  it('names each bad variable in one readable error', () => {
+    const read = () =>
+      loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', AWAKEN_WORKERS: '-1', LOG_LEVEL: 'loud' });
+    expect(read).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        read();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    for (const variable of ['PORT', 'REDIS_URL', 'AWAKEN_WORKERS', 'LOG_LEVEL'])
+      expect(message).toContain(variable);
+  });
+
+  it('refuses to listen beyond loopback without tokens, short tokens and a token listed twice', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST: without AWAKEN_TOKENS/);
+    expect(() => loadConfig({ AWAKEN_TOKENS: 'short:acme' })).toThrow(/AWAKEN_TOKENS/);
+    expect(() => loadConfig({ AWAKEN_TOKENS: 'a-very-long-token-1:Acme!' })).toThrow(/AWAKEN_TOKENS/);
+    expect(() => loadConfig({ AWAKEN_TOKENS: 'a-very-long-token-1:a,a-very-long-token-1:b' })).toThrow(
+      /listed twice/,
+    );
+  });
+});
