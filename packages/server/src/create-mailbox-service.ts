@@ -88,7 +88,11 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     sweeper?.stop();
     await pool?.stopped;
     const running = [...context.live.values()].map((live) => live.done);
-    if (!force) await Promise.race([Promise.all(running), abortableDelay(graceMs)]);
+    if (!force && running.length > 0) {
+      const grace = new AbortController();
+      await Promise.race([Promise.all(running), abortableDelay(graceMs, grace.signal)]);
+      grace.abort();
+    }
     // Activations still executing keep their claims; their leases expire and another process
     // reclaims them and continues from the last checkpoint.
   }

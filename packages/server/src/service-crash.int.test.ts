@@ -34,9 +34,11 @@ describe('mailbox service: crashed worker processes', () => {
     expect(await toolCounts(current, runId, 'slow_1_0')).toEqual({ executions: 2, completions: 1 });
     // turn 0, turn 1, the final answer: no committed turn was asked again
     expect(await current.counters.get(`model:${input}`)).toBe(3);
-    const [dispatch] = await dispatchesOf(current.stores, threadId, runId);
-    expect(dispatch).toMatchObject({ status: 'acked', attemptCount: 1 });
-    expect(dispatch?.claimedBy).not.toBe(victim.workerId);
+    await vi.waitFor(async () => {
+      const [dispatch] = await dispatchesOf(current.stores, threadId, runId);
+      expect(dispatch).toMatchObject({ status: 'acked', attemptCount: 1 });
+      expect(dispatch?.claimedBy).not.toBe(victim.workerId);
+    }, WAIT);
     const log = await events(current.stores, runId);
     expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
     expect(log.length).toBeGreaterThan(seqBefore);

@@ -162,3 +162,30 @@ describe('mailbox service lifecycle (memory)', () => {
     expect(worker.stats().hotRuns).toBe(2);
   });
 });
+
+describe('the thread gate (memory)', () => {
+  it('leaves alone a run that is being submitted (stored, not yet enqueued) on the same thread', async () => {
+    const counters = memoryCounters();
+    const service = createMailboxService({ agents: [scenarioAgent(counters)], ...FAST });
+    await service.start();
+    try {
+      const threadId = `t-${randomUUID()}`;
+      // the write-ahead window of another submit: its run is stored, its dispatch not yet enqueued
+      const pending = await service.runtime.createRun({
+        agentId: AGENT_ID,
+        threadId,
+        input: 'plain #pending',
+      });
+      const other = await service.submit({
+        agentId: AGENT_ID,
+        threadId,
+        input: 'plain #other',
+        mode: 'background',
+      });
+      expect((await other.settled()).status).toBe('done');
+      expect((await service.stores.threadRuns.getRun(pending.runId))?.status).toBe('created');
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -64,9 +64,11 @@ export function describeServiceSuite(
       const done = await untilStatus(cluster.stores, runId, ['done']);
       expect(done.response).toBe('done after 1 results');
       expect(await toolCounts(cluster, runId, ticket.toolCallId)).toEqual({ executions: 1, completions: 1 });
-      const resume = await cluster.api.dispatch(decided.resumeDispatchId as string);
-      expect(resume).toMatchObject({ runId, status: 'acked', runStatus: 'done' });
-      expect(resume?.claimedBy).not.toBe('api');
+      await vi.waitFor(async () => {
+        const resume = await cluster.api.dispatch(decided.resumeDispatchId as string);
+        expect(resume).toMatchObject({ runId, status: 'acked', runStatus: 'done' });
+        expect(resume?.claimedBy).not.toBe('api');
+      }, WAIT);
     });
 
     it('applies 100 identical concurrent decisions once, with one resume', async () => {
@@ -220,8 +222,10 @@ export function describeServiceSuite(
       expect(await toolCounts(cluster, runId, 'plain_0_0')).toEqual({ executions: 1, completions: 1 });
       // turn 0 once, turn 1 failed twice and then answered
       expect(await cluster.counters.get(`model:${input}`)).toBe(4);
-      const [dispatch] = await dispatchesOf(cluster.stores, threadId, runId);
-      expect(dispatch).toMatchObject({ status: 'acked', attemptCount: 2 });
+      await vi.waitFor(async () => {
+        const [dispatch] = await dispatchesOf(cluster.stores, threadId, runId);
+        expect(dispatch).toMatchObject({ status: 'acked', attemptCount: 2 });
+      }, WAIT);
       const log = await events(cluster.stores, runId);
       const failures = log.filter((event) => event.type === 'error');
       expect(failures).toHaveLength(2);

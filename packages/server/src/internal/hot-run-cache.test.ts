@@ -90,6 +90,16 @@ describe('the hot run cache', () => {
     );
   });
 
+  it('serves a load that reads the run record twice (again once it holds the run)', async () => {
+    const { cache, fullReads } = await suspendedRun(4);
+    const before = fullReads();
+    await cache.store.getRun('r0');
+    await cache.store.getRun('r0');
+    await Promise.all([cache.store.readMessages('t0'), cache.store.getThreadState('t0')]);
+    expect(fullReads()).toBe(before);
+    expect(cache.hits).toBe(1);
+  });
+
   it('holds at most its capacity, dropping the oldest', async () => {
     const { cache } = await suspendedRun(2, 3);
     expect(cache.size()).toBe(2);

@@ -110,6 +110,7 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
       if (!whole) return inner.readMessages(threadId, range);
       const entry = armed.get(threadId);
       if (entry) {
+        hits += 1;
         const delta = await inner.readMessages(threadId, { from: entry.messages.length + 1 });
         const messages = [...entry.messages, ...delta];
         remember(threadId, { messages });
@@ -127,11 +128,11 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
       armed.delete(record.threadId);
       const entry = entries.get(runId);
       if (!entry) return record;
-      entries.delete(runId);
+      // (a load may read the record twice, e.g. again once it holds the run's lease)
       if (record.version === entry.version && record.threadId === entry.threadId) {
-        hits += 1;
         armed.set(entry.threadId, entry);
       } else {
+        entries.delete(runId);
         misses += 1;
       }
       return record;

@@ -1,19 +1,38 @@
-import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
+import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
 import type { ServiceContext } from './service-context';
 
+/** Every dispatch of a thread, oldest first (only read on the rare paths that need them all). */
+async function dispatchesOfThread(context: ServiceContext, threadId: string): Promise<RunDispatch[]> {
+  const all: RunDispatch[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await context.stores.mailbox.listDispatches(threadId, {
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
+    });
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return all;
+}
+
 /**
- * Runs of the thread that never started and never will: their dispatches were all superseded by an
- * interrupt. They are ended here, under the thread's claim, so nothing else writes to the thread.
+ * Runs of the thread that never started and never will: they have dispatches and all of them ended
+ * (superseded by an interrupt). They are ended here, under the thread's claim, so nothing else
+ * writes to the thread. A run with no dispatch yet is being submitted (stored before it is
+ * enqueued) and is left alone.
  */
 async function cancelSupersededRuns(context: ServiceContext, record: RunRecord): Promise<void> {
-  const { threadRuns, mailbox } = context.stores;
+  const { threadRuns } = context.stores;
   const created = await threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 });
   const others = created.items.filter((run) => run.runId !== record.runId);
   if (others.length === 0) return;
-  const live = await mailbox.listDispatches(record.threadId, { status: ['queued', 'claimed'], limit: 1000 });
-  const pending = new Set(live.items.map((dispatch) => dispatch.runId));
+  const all = await dispatchesOfThread(context, record.threadId);
   for (const run of others) {
-    if (!pending.has(run.runId)) await endOrphan(context, record.threadId, run.runId);
+    const dispatches = all.filter((dispatch) => dispatch.runId === run.runId);
+    const ended =
+      dispatches.length > 0 && dispatches.every((dispatch) => isTerminalDispatchStatus(dispatch.status));
+    if (ended) await endOrphan(context, record.threadId, run.runId);
   }
 }
 
@@ -72,8 +91,8 @@ export function orphanReason(dispatch: RunDispatch | undefined): string {
 
 /** Ends a run nobody will continue; a concurrent end (a sweeper finalizing it) is fine. */
 async function endOrphan(context: ServiceContext, threadId: string, runId: string): Promise<void> {
-  const all = await context.stores.mailbox.listDispatches(threadId, { limit: 1000 });
-  const latest = all.items.filter((dispatch) => dispatch.runId === runId).at(-1);
+  const all = await dispatchesOfThread(context, threadId);
+  const latest = all.filter((dispatch) => dispatch.runId === runId).at(-1);
   try {
     await context.runtime.cancelRun(runId, orphanReason(latest));
   } catch (error) {

@@ -1,0 +1,23 @@
+import type { ServiceStores } from '@awaken/server';
+import { createMemoryStores } from '@awaken/store-memory';
+import type { RedisStores } from '@awaken/store-redis';
+
+/** The service's view of a Redis store bundle. */
+export function redisServiceStores(redis: RedisStores): ServiceStores {
+  return {
+    threadRuns: redis.threadRuns,
+    mailbox: redis.mailbox,
+    eventLog: redis.eventLog,
+    inbox: redis.decisions,
+  };
+}
+
+export function memoryServiceStores(): ServiceStores {
+  const memory = createMemoryStores();
+  return {
+    threadRuns: memory.threadRunStore,
+    mailbox: memory.mailboxStore,
+    eventLog: memory.runEventLog,
+    inbox: memory.decisionInbox,
+  };
+}
