@@ -25,3 +25,4 @@ export type { HttpErrorBody, HttpErrorCode, HttpOnlyErrorCode } from './http/err
 export type { Caller, HttpAppOptions, HttpEnv, HttpToken } from './http/http-types';
 export type { HttpMetrics } from './http/metrics';
 export { sseFrame } from './http/sse-response';
+export { createTracingPlugin } from './tracing/create-tracing-plugin';

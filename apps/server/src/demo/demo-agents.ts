@@ -1,6 +1,7 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import type { AgentDefinition } from '@awaken/runtime';
+import { createTracingPlugin } from '@awaken/server';
 import { chooseColor, createDeleteFile, getWeather } from './demo-tools';
 
 /** The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client. */
@@ -20,7 +21,7 @@ export function createDemoAgents(options: { model: ModelExecutor; deleted: strin
         'You are the Awaken demo assistant. Use get_weather for weather, delete_file to delete files (a human approves each call) and choose_color to let the user pick a color.',
       model: options.model,
       tools: [getWeather, createDeleteFile(options.deleted), chooseColor],
-      plugins: [permissions],
+      plugins: [createTracingPlugin(), permissions],
     },
   ];
 }
