@@ -1,0 +1,38 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ChildServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `serve.ts <args>` in a child process and resolves with its loopback URL. */
+export async function startChildServer(args: string[]): Promise<ChildServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVE, ...args], {
+    cwd: BENCH_DIR,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((entry) => entry.startsWith('{"port"'));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`bench server ${args[0]} exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
