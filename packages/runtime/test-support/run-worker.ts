@@ -18,7 +18,7 @@ async function main(job: RunJob): Promise<{ result: RunResult; receipts: Decisio
       agents: [scenarioAgent(stores.redis, stores.prefix, job.scenario, { slowMs: job.slowMs ?? 0 })],
       store: stores.threadRuns,
       eventLog: stores.eventLog,
-      decisionInbox: stores.decisions,
+      controlInbox: stores.controls,
     });
     const handle =
       job.action === 'run'

@@ -5,6 +5,8 @@ import {
   type ToolCallStatus,
   type ToolGateDecision,
   type ToolResult,
+  findJsonIssue,
+  formatJsonIssue,
   formatZodIssues,
   isToolResult,
   toolFailure,
@@ -57,6 +59,8 @@ function prepareArguments(
       return { failure: toolFailure(`arguments are not valid JSON: ${(error as Error).message}`) };
     }
   }
+  const issue = findJsonIssue(raw);
+  if (issue) return { failure: toolFailure(`arguments cannot be used: ${formatJsonIssue(issue)}`) };
   const parsed = tool.parameters.safeParse(raw);
   if (!parsed.success) {
     return { failure: toolFailure(`invalid arguments: ${formatZodIssues(parsed.error.issues)}`) };
@@ -65,7 +69,11 @@ function prepareArguments(
 }
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
-async function settleCall(session: RunSession, state: ToolCallState, result: ToolResult): Promise<void> {
+export async function settleCall(
+  session: RunSession,
+  state: ToolCallState,
+  result: ToolResult,
+): Promise<void> {
   if (state.status === 'suspended' && state.ticket) {
     await session.emit({
       type: 'tool_call_suspended',
