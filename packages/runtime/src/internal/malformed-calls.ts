@@ -41,7 +41,7 @@ export function sanitizeToolCalls(
 export function failMalformedCalls(session: RunSession, malformed: ReadonlyMap<string, string>): void {
   for (const [id, message] of malformed) {
     const state = session.calls.get(id);
-    if (!state || state.status !== 'new') continue;
+    if (state?.status !== 'new') continue;
     moveCall(session, state, 'running');
     state.result = toolFailure(`invalid tool call: ${message}`);
     moveCall(session, state, 'failed');
