@@ -73,26 +73,20 @@ function world() {
 }
 
 describe('decisions in the inbox are never lost', () => {
-  it('a decision that arrived after the peek survives a process that dies right after the drain', async () => {
+  it('a decision that arrived after the peek survives a process that dies right after its drain', async () => {
     const w = world();
     const process: MortalProcess = { dead: false };
-    let peeked = false;
-    const inboxOfA = mortal(w.inbox, process, (method) => {
-      if (method === 'remove') process.dead = true;
-    });
-    // the decision for b arrives while A holds the result of its peek for a
-    const peekingInbox: RunControlInbox = Object.assign(Object.create(inboxOfA) as RunControlInbox, {
-      async peek(runId: string) {
-        const pending = await inboxOfA.peek(runId);
-        if (!peeked && pending.length > 0) {
-          peeked = true;
-          await w.inbox.put(runId, decisionControl(approve('b', { for: 'b' })));
-        }
-        return pending;
+    const inboxOfA = mortal(w.inbox, process);
+    // right when A removes what it read, the decision for b arrives; A dies just after that drain
+    const drainingInbox: RunControlInbox = Object.assign(Object.create(inboxOfA) as RunControlInbox, {
+      async remove(runId: string, ids: readonly string[]) {
+        await w.inbox.put(runId, decisionControl(approve('b', { for: 'b' })));
+        await inboxOfA.remove(runId, ids);
+        process.dead = true;
       },
     });
     const a = w.runtime(
-      { store: mortal(w.store, process), eventLog: mortal(w.eventLog, process), inbox: peekingInbox },
+      { store: mortal(w.store, process), eventLog: mortal(w.eventLog, process), inbox: drainingInbox },
       process,
     );
     const live = a.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
