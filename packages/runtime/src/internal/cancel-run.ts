@@ -40,16 +40,23 @@ export async function cancelRun(
   let announced = false;
   while (true) {
     const entry = context.live.get(runId);
+    let busy: AwakenError;
     if (entry) {
       entry.cancel(reason);
-      return settledLive(context, runId, entry);
+      try {
+        return await settledLive(context, runId, entry);
+      } catch (error) {
+        // that activation could not take the run: it is held elsewhere, so go through the inbox
+        if (!AwakenError.hasCode(error, 'run_busy')) throw error;
+      }
     }
-    let busy: AwakenError;
     try {
       return await context.resumeCancelled(runId, reason).result;
     } catch (error) {
       if (!AwakenError.hasCode(error, 'run_busy')) throw error;
       busy = error;
+      // started meanwhile in this runtime: cancel that activation on the next round
+      if (context.live.has(runId) && Date.now() < deadline) continue;
     }
     const inbox = services.controlInbox;
     if (!inbox || Date.now() >= deadline) throw busy;

@@ -75,7 +75,8 @@ export function startActivation(
   const idle = new Promise<void>((resolve) => {
     markIdle = resolve;
   });
-  const entry: LiveRun = { cancel: abort, detach, idle, result: Promise.resolve() as never };
+  // a run() reusing the id of a live run fails at createRun; it must not take over the live entry
+  const registered = !live.has(ids.runId);
   const result = (async () => {
     let unsubscribe: (() => Promise<void>) | undefined;
     try {
@@ -100,16 +101,14 @@ export function startActivation(
       channel.close(error);
       throw error;
     } finally {
-      if (live.get(ids.runId) === entry) live.delete(ids.runId);
+      if (registered) live.delete(ids.runId);
       await ownership.release();
       markIdle();
       channel.close();
       await unsubscribe?.().catch(() => {});
     }
   })();
-  entry.result = result;
-  // a run() reusing the id of a live run fails at createRun; it must not take over the live entry
-  if (!live.has(ids.runId)) live.set(ids.runId, entry);
+  if (registered) live.set(ids.runId, { cancel: abort, detach, result, idle });
   return createRunHandle({
     runId: ids.runId,
     threadId: () => threadId,

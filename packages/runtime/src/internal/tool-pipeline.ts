@@ -209,6 +209,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   const signal = session.signal;
   state.executions += 1;
   let result: ToolResult;
+  let threw = false;
   try {
     const output = await tool.execute(prepared.args, {
       runId: session.runId,
@@ -225,9 +226,12 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
     }
   } catch (error) {
+    threw = true;
     result = toolFailure(error instanceof Error ? error.message : String(error));
   }
-  if (signal.aborted) {
+  // a body that gave up on the abort is cancelled; one that returned did its work, so its result
+  // stands (recording it `cancelled` would tell the model a side effect did not happen)
+  if (signal.aborted && threw) {
     await cancelCall(session, state, session.abortMessage());
     return;
   }
