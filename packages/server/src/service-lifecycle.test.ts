@@ -14,7 +14,7 @@ function sharedStores(): ServiceStores {
     threadRuns: memory.threadRunStore,
     mailbox: memory.mailboxStore,
     eventLog: memory.runEventLog,
-    inbox: memory.decisionInbox,
+    inbox: memory.controlInbox,
   };
 }
 
@@ -57,6 +57,27 @@ describe('mailbox service lifecycle (memory)', () => {
     await next.start();
     expect((await later.settled()).status).toBe('done');
     expect((await api.dispatch(later.dispatchId))?.claimedBy).toBe('next');
+  });
+
+  it('detaches what still runs after the grace period; another process continues it without repeating finished work', async () => {
+    fresh();
+    const leaving = service({ workerId: 'leaving' });
+    await leaving.start();
+    const submitted = await leaving.submit({
+      agentId: AGENT_ID,
+      input: 'slow:400 #detach',
+      mode: 'background',
+    });
+    await vi.waitFor(async () => expect(await counters.get(`slow-started:${submitted.runId}`)).toBe(1), WAIT);
+    await leaving.stop({ graceMs: 20 });
+    const stopped = await record(stores, submitted.runId);
+    expect(stopped.status).toBe('running');
+    expect(await leaving.dispatch(submitted.dispatchId)).toMatchObject({ status: 'queued', attemptCount: 1 });
+    const next = service({ workerId: 'next' });
+    await next.start();
+    expect(await submitted.done()).toMatchObject({ status: 'done', response: 'done after 1 results' });
+    expect(await counters.get(`exec:${submitted.runId}:slow_0_0`)).toBe(1);
+    expect(await counters.get(`model:slow:400 #detach`)).toBe(2);
   });
 
   it('recovers at start a dispatch whose worker vanished, without waiting for the periodic sweep', async () => {
