@@ -157,6 +157,36 @@ describe('mailbox service lifecycle (memory)', () => {
     expect(deferred[0]?.lastError).toMatch(/^deferred behind run /);
   });
 
+  it('turns input injected into a run that already ended into the thread’s next run', async () => {
+    fresh();
+    const worker = service();
+    await worker.start();
+    const first = await worker.submit({ agentId: AGENT_ID, input: 'plain #first', mode: 'background' });
+    await first.done();
+    // what a steer that raced the run's end leaves behind: the input in the ended run's inbox, and
+    // a dispatch for that run
+    const late = {
+      kind: 'input' as const,
+      id: 'late-1',
+      messages: [{ role: 'user' as const, content: 'plain #late' }],
+      at: 1,
+    };
+    await stores.inbox.put(first.runId, late);
+    await stores.mailbox.enqueue({
+      threadId: first.threadId,
+      runId: first.runId,
+      dedupeKey: `resume:${first.runId}`,
+    });
+    const followUp = `${first.runId}:after:late-1`;
+    const done = await untilStatus(stores, followUp, ['done']);
+    expect(done).toMatchObject({ threadId: first.threadId, response: 'done after 1 results' });
+    expect(await stores.inbox.peek(first.runId)).toEqual([]);
+    const users = (await stores.threadRuns.readMessages(first.threadId)).filter(
+      (entry) => entry.message.role === 'user',
+    );
+    expect(users.map((entry) => entry.runId)).toEqual([first.runId, followUp]);
+  });
+
   it('follows a foreground run’s events to its run_finish', async () => {
     fresh();
     const api = service({ concurrency: 0 });

@@ -1,6 +1,7 @@
 import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
 import type { ActivationOutcome } from './classify-outcome';
+import { adoptLeftoverInput } from './leftover-input';
 import type { ServiceContext } from './service-context';
 import { checkThreadGate } from './thread-gate';
 
@@ -23,7 +24,7 @@ async function hasInboxWork(context: ServiceContext, runId: string): Promise<boo
  * every checkpoint and event the activation writes) and hands it to the runtime. A run that is
  * done, or waits with an empty inbox, needs nothing. A run that suspends while commands already wait
  * in its inbox is resumed again under the same claim, so nothing that raced the suspension is left
- * without a dispatch.
+ * without a dispatch. Input injected too late for a run that ended becomes the thread's next run.
  */
 export function activateRun(context: ServiceContext, dispatch: RunDispatch): RunActivation {
   const controller = new AbortController();
@@ -35,7 +36,10 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
   async function execute(): Promise<ActivationOutcome> {
     const record = await threadRuns.getRun(dispatch.runId);
     if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
-    if (record.status === 'done') return { type: 'skipped', record };
+    if (record.status === 'done') {
+      await adoptLeftoverInput(context, record);
+      return { type: 'skipped', record };
+    }
     if (record.status === 'waiting' && !(await hasInboxWork(context, record.runId))) {
       return { type: 'skipped', record };
     }
@@ -61,7 +65,10 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
           result.status === 'waiting' &&
           !controller.signal.aborted &&
           (await hasInboxWork(context, result.runId));
-        if (!again) return { type: 'result', result };
+        if (!again) {
+          if (result.status === 'done') await adoptLeftoverInput(context, { ...record, status: 'done' });
+          return { type: 'result', result };
+        }
       }
     } finally {
       const held = lease;

@@ -24,7 +24,8 @@ const messagesOf = (input: string | UserMessage[]): UserMessage[] =>
 
 /**
  * Injected user input: `queue` — a background run after the thread's current work; `interrupt` —
- * latest wins, then the input runs; `steer` — the thread's executing run reads it at its next step;
+ * latest wins, then the input runs; `steer` — the thread's executing run reads it at its next step
+ * (if it ends first, the input becomes the thread's next run);
  * `resume` — the thread's waiting run continues with it: its open tool calls are cancelled as
  * superseded, the input joins its history, and the same run resumes.
  */
@@ -62,7 +63,10 @@ export async function injectInput(
         });
       }
       await inbox.put(view.runId, { kind: 'input', id, messages: messagesOf(request.input), at: Date.now() });
-      return { mode: 'steer', runId: view.runId };
+      // the run may have ended meanwhile: a dispatch for it makes a worker turn the input into the next run
+      const after = await threadRuns.getRun(view.runId);
+      const followUp = after?.status === 'done' ? await enqueueResume(context, after) : null;
+      return { mode: 'steer', runId: view.runId, ...(followUp ? { dispatchId: followUp.dispatchId } : {}) };
     }
     case 'resume': {
       const view = await activeRun(context, request.threadId);
