@@ -29,7 +29,7 @@ export function createTenantStores(options: {
             threadRuns: stores.threadRunStore,
             mailbox: stores.mailboxStore,
             eventLog: stores.runEventLog,
-            inbox: stores.decisionInbox,
+            inbox: stores.controlInbox,
           },
         ];
       }),
@@ -52,7 +52,7 @@ export function createTenantStores(options: {
           threadRuns: stores.threadRuns,
           mailbox: stores.mailbox,
           eventLog: stores.eventLog,
-          inbox: stores.decisions,
+          inbox: stores.controls,
         },
       ]),
     ),

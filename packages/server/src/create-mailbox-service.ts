@@ -24,7 +24,7 @@ function memoryStores(): ServiceStores {
     threadRuns: stores.threadRunStore,
     mailbox: stores.mailboxStore,
     eventLog: stores.runEventLog,
-    inbox: stores.decisionInbox,
+    inbox: stores.controlInbox,
   };
 }
 
@@ -51,7 +51,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     ...(options.model ? { model: options.model } : {}),
     store: hotCache.store,
     eventLog: stores.eventLog,
-    decisionInbox: stores.inbox,
+    controlInbox: stores.inbox,
+    runLease: { leaseMs: config.leaseMs },
     createId: config.createId,
     transientModelErrors: 'interrupt',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
@@ -87,14 +88,18 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     stop.abort();
     sweeper?.stop();
     await pool?.stopped;
-    const running = [...context.live.values()].map((live) => live.done);
-    if (!force && running.length > 0) {
+    const running = () => [...context.live.values()];
+    if (!force && running().length > 0) {
       const grace = new AbortController();
-      await Promise.race([Promise.all(running), abortableDelay(graceMs, grace.signal)]);
+      await Promise.race([
+        Promise.all(running().map((live) => live.done)),
+        abortableDelay(graceMs, grace.signal),
+      ]);
       grace.abort();
     }
-    // Activations still executing keep their claims; their leases expire and another process
-    // reclaims them and continues from the last checkpoint.
+    // what still runs stops at its next safe point; its dispatch is handed back to another process
+    for (const live of running()) live.detach('the service is stopping');
+    if (!force) await Promise.all(running().map((live) => live.done));
   }
 
   return {
@@ -113,8 +118,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     follow: (runId, followOptions = {}) => followRunEvents(stores.eventLog, runId, followOptions),
     dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
     stop(stopOptions = {}) {
-      stopped ??= shutdown(stopOptions.graceMs ?? 10_000, stopOptions.force ?? false);
       if (stopOptions.force) return shutdown(0, true);
+      stopped ??= shutdown(stopOptions.graceMs ?? 10_000, false);
       return stopped;
     },
     stats: () => ({

@@ -14,7 +14,7 @@ function sharedStores(): ServiceStores {
     threadRuns: memory.threadRunStore,
     mailbox: memory.mailboxStore,
     eventLog: memory.runEventLog,
-    inbox: memory.decisionInbox,
+    inbox: memory.controlInbox,
   };
 }
 
@@ -57,6 +57,27 @@ describe('mailbox service lifecycle (memory)', () => {
     await next.start();
     expect((await later.settled()).status).toBe('done');
     expect((await api.dispatch(later.dispatchId))?.claimedBy).toBe('next');
+  });
+
+  it('detaches what still runs after the grace period; another process continues it without repeating finished work', async () => {
+    fresh();
+    const leaving = service({ workerId: 'leaving' });
+    await leaving.start();
+    const submitted = await leaving.submit({
+      agentId: AGENT_ID,
+      input: 'slow:400 #detach',
+      mode: 'background',
+    });
+    await vi.waitFor(async () => expect(await counters.get(`slow-started:${submitted.runId}`)).toBe(1), WAIT);
+    await leaving.stop({ graceMs: 20 });
+    const stopped = await record(stores, submitted.runId);
+    expect(stopped.status).toBe('running');
+    expect(await leaving.dispatch(submitted.dispatchId)).toMatchObject({ status: 'queued', attemptCount: 1 });
+    const next = service({ workerId: 'next' });
+    await next.start();
+    expect(await submitted.done()).toMatchObject({ status: 'done', response: 'done after 1 results' });
+    expect(await counters.get(`exec:${submitted.runId}:slow_0_0`)).toBe(1);
+    expect(await counters.get(`model:slow:400 #detach`)).toBe(2);
   });
 
   it('recovers at start a dispatch whose worker vanished, without waiting for the periodic sweep', async () => {
@@ -134,6 +155,36 @@ describe('mailbox service lifecycle (memory)', () => {
     expect(messages.slice(firstOfSecond).every((entry) => entry.runId === second.runId)).toBe(true);
     const deferred = await dispatchesOf(stores, threadId, second.runId);
     expect(deferred[0]?.lastError).toMatch(/^deferred behind run /);
+  });
+
+  it('turns input injected into a run that already ended into the thread’s next run', async () => {
+    fresh();
+    const worker = service();
+    await worker.start();
+    const first = await worker.submit({ agentId: AGENT_ID, input: 'plain #first', mode: 'background' });
+    await first.done();
+    // what a steer that raced the run's end leaves behind: the input in the ended run's inbox, and
+    // a dispatch for that run
+    const late = {
+      kind: 'input' as const,
+      id: 'late-1',
+      messages: [{ role: 'user' as const, content: 'plain #late' }],
+      at: 1,
+    };
+    await stores.inbox.put(first.runId, late);
+    await stores.mailbox.enqueue({
+      threadId: first.threadId,
+      runId: first.runId,
+      dedupeKey: `resume:${first.runId}`,
+    });
+    const followUp = `${first.runId}:after:late-1`;
+    const done = await untilStatus(stores, followUp, ['done']);
+    expect(done).toMatchObject({ threadId: first.threadId, response: 'done after 1 results' });
+    expect(await stores.inbox.peek(first.runId)).toEqual([]);
+    const users = (await stores.threadRuns.readMessages(first.threadId)).filter(
+      (entry) => entry.message.role === 'user',
+    );
+    expect(users.map((entry) => entry.runId)).toEqual([first.runId, followUp]);
   });
 
   it('follows a foreground run’s events to its run_finish', async () => {

@@ -1,10 +1,10 @@
 import type {
   AgentEvent,
-  DecisionInbox,
   DecisionReceipt,
   MailboxStore,
   ModelExecutor,
   RunDispatch,
+  RunControlInbox,
   RunEventLog,
   RunRecord,
   RunRequestOrigin,
@@ -20,8 +20,8 @@ export interface ServiceStores {
   threadRuns: ThreadRunStore;
   mailbox: MailboxStore;
   eventLog: RunEventLog;
-  /** The per-run inbox decisions (and, later, other run-control messages) are written to first. */
-  inbox: DecisionInbox;
+  /** The per-run inbox decisions, cancels and injected input are written to first. */
+  inbox: RunControlInbox;
 }
 
 /** Retry timing of transient failures: exponential backoff with jitter. */
@@ -196,9 +196,11 @@ export interface MailboxService {
   /** Loads a dispatch (inspection). */
   dispatch(dispatchId: string): Promise<RunDispatch | null>;
   /**
-   * Stops claiming, lets running activations reach their end within `graceMs` (default 10 000),
-   * then stops the rest; with `force`, stops them at once. Leases of stopped activations expire or
-   * are handed back so another process continues them.
+   * Stops claiming and lets running activations reach their end within `graceMs` (default 10 000);
+   * then detaches the rest — each stops at its next safe point (work under way, such as a running
+   * tool, finishes and is checkpointed first) without ending its run, and its dispatch is handed back
+   * so another process continues the run — and resolves once they stopped. With `force` (a second
+   * signal) it detaches at once and does not wait.
    */
   stop(options?: { graceMs?: number; force?: boolean }): Promise<void>;
   stats(): ServiceStats;

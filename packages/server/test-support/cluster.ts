@@ -65,7 +65,7 @@ export async function createMemoryCluster(
     threadRuns: memory.threadRunStore,
     mailbox: memory.mailboxStore,
     eventLog: memory.runEventLog,
-    inbox: memory.decisionInbox,
+    inbox: memory.controlInbox,
   };
   const counters = memoryCounters();
   const errors: Errors = [];
@@ -116,7 +116,7 @@ export async function createRedisCluster(
     threadRuns: redis.threadRuns,
     mailbox: redis.mailbox,
     eventLog: redis.eventLog,
-    inbox: redis.decisions,
+    inbox: redis.controls,
   };
   const counters = redisCounters(redis.redis, `${redis.prefix}test:counters`);
   const errors: Errors = [];

@@ -162,6 +162,28 @@ export function describeServiceSuite(
       }, WAIT);
     });
 
+    it('cancels a run executing in another process through the run-control inbox', async () => {
+      const { runId, threadId } = ids();
+      await cluster.api.submit({
+        agentId: AGENT_ID,
+        runId,
+        threadId,
+        input: 'slow:30000',
+        mode: 'background',
+      });
+      await vi.waitFor(async () => expect(await cluster.counters.get(`slow-started:${runId}`)).toBe(1), WAIT);
+      const cancelled = await cluster.api.control.cancelRun(runId, 'stop now');
+      expect(cancelled).toMatchObject({
+        status: 'done',
+        termination: { type: 'cancelled', reason: 'stop now' },
+      });
+      expect((await toolCounts(cluster, runId, 'slow_0_0')).completions).toBe(0);
+      await vi.waitFor(async () => {
+        const [dispatch] = await dispatchesOf(cluster.stores, threadId, runId);
+        expect(dispatch).toMatchObject({ status: 'acked', runStatus: 'done' });
+      }, WAIT);
+    });
+
     it('latest wins: a foreground run on a busy thread supersedes queued work and cancels the active run', async () => {
       const first = ids();
       const { threadId } = first;
@@ -247,6 +269,65 @@ export function describeServiceSuite(
       }, WAIT);
       expect(await cluster.counters.get(`model:${input}`)).toBe(1);
       expect((await finishes(cluster.stores, runId)).done).toBe(1);
+    });
+
+    it('steers the executing run with injected input, read at its next step', async () => {
+      const { runId, threadId } = ids();
+      await cluster.api.submit({
+        agentId: AGENT_ID,
+        runId,
+        threadId,
+        input: 'slow:600 #steer',
+        mode: 'background',
+      });
+      await vi.waitFor(async () => expect(await cluster.counters.get(`slow-started:${runId}`)).toBe(1), WAIT);
+      const steered = await cluster.api.control.injectUserInput({
+        threadId,
+        input: 'plain #steered',
+        mode: 'steer',
+      });
+      expect(steered).toEqual({ mode: 'steer', runId });
+      const done = await untilStatus(cluster.stores, runId, ['done']);
+      expect(done.response).toBe('done after 1 results');
+      expect(await toolCounts(cluster, runId, 'slow_0_0')).toEqual({ executions: 1, completions: 1 });
+      expect(await toolCounts(cluster, runId, 'plain_0_0')).toEqual({ executions: 1, completions: 1 });
+      const users = (await cluster.stores.threadRuns.readMessages(threadId)).filter(
+        (entry) => entry.message.role === 'user',
+      );
+      expect(
+        users.map((entry) => [entry.runId, entry.message.role === 'user' && entry.message.content]),
+      ).toEqual([
+        [runId, 'slow:600 #steer'],
+        [runId, 'plain #steered'],
+      ]);
+    });
+
+    it('resumes the waiting run with injected input, its open calls cancelled as superseded', async () => {
+      const { runId, threadId } = ids();
+      await cluster.api.submit({
+        agentId: AGENT_ID,
+        runId,
+        threadId,
+        input: 'approve:1 #resume',
+        mode: 'background',
+      });
+      await untilStatus(cluster.stores, runId, ['waiting']);
+      const resumed = await cluster.api.control.injectUserInput({
+        threadId,
+        input: 'plain #instead',
+        mode: 'resume',
+      });
+      expect(resumed).toMatchObject({ mode: 'resume', runId });
+      const done = await untilStatus(cluster.stores, runId, ['done']);
+      expect(done).toMatchObject({ termination: { type: 'natural_end' }, response: 'done after 1 results' });
+      expect((await toolCounts(cluster, runId, 'approve_me_0_0')).executions).toBe(0);
+      expect(await toolCounts(cluster, runId, 'plain_0_0')).toEqual({ executions: 1, completions: 1 });
+      await expect(
+        cluster.api.control.injectUserInput({ threadId, input: 'again', mode: 'resume' }),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      await expect(
+        cluster.api.control.injectUserInput({ threadId, input: 'again', mode: 'steer' }),
+      ).rejects.toMatchObject({ code: 'conflict' });
     });
 
     it('injects user input as the next run (queue) or after interrupting the thread (interrupt)', async () => {

@@ -1,4 +1,4 @@
-import { formatZodIssues } from '@awaken/contract';
+import { AwakenError, formatZodIssues } from '@awaken/contract';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
@@ -86,9 +86,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
       const body = httpExceptionBody(error);
-      return c.json(body, (error.status < 500 ? error.status : 500) as 400);
+      return c.json(body, Math.min(error.status, 500) as 400);
     }
     const { status, body } = toHttpError(error);
+    if (AwakenError.isInstance(error) && error.retryAfterMs !== undefined) {
+      c.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+    }
     if (status >= 500) c.get('log')?.error({ err: error }, 'request failed');
     return c.json(body, status as 500);
   });

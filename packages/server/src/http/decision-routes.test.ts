@@ -42,8 +42,10 @@ describe('decisions', () => {
     expect(first.body.resumeDispatchId).toEqual(expect.any(String));
     const again = await fx.json(`/v1/runs/${run.runId}/decision`, { body: decision });
     expect(again.status).toBe(200);
-    expect(again.body.receipts[0].status).toBe('duplicate');
+    // once the run resumed, the service may take the repeat as a new delivery; it is applied once either way
+    expect(['duplicate', 'accepted']).toContain(again.body.receipts[0].status);
     expect(await untilDone(run.runId)).toMatchObject({ termination: { type: 'natural_end' } });
+    expect(await fx.counters.get(`exec:${run.runId}:${decision.toolCallId}`)).toBe(1);
   });
 
   it('a decision may name its call by ticket id', async () => {
@@ -158,11 +160,11 @@ describe('run control', () => {
     const interrupted = await fx.json(`/v1/threads/${run.threadId}/interrupt`, { method: 'POST' });
     expect(interrupted.status).toBe(200);
     expect(interrupted.body).toMatchObject({ threadId: run.threadId, newDispatchEpoch: expect.any(Number) });
-    expect((await fx.json(`/v1/runs/${run.runId}`)).body.status).toBe('done');
+    await untilDone(run.runId);
     expect((await fx.json('/v1/threads/missing/interrupt', { method: 'POST' })).status).toBe(404);
   });
 
-  it('injects input: queue and interrupt start runs (202); steer and resume answer per the runtime', async () => {
+  it('injects input: queue and interrupt start runs (202); steer reaches the executing run, resume the waiting one', async () => {
     const base = await startRun(fx, { input: 'plain' });
     const queued = await fx.json(`/v1/threads/${base.threadId}/inject`, {
       body: { input: 'plain', mode: 'queue' },
@@ -175,10 +177,33 @@ describe('run control', () => {
     });
     expect(interrupt.status).toBe(202);
     await untilDone(interrupt.body.runId);
-    for (const mode of ['steer', 'resume']) {
-      const answer = await fx.json(`/v1/threads/${base.threadId}/inject`, { body: { input: 'more', mode } });
-      expect([202, 404, 409]).toContain(answer.status);
-    }
+    // resume: the waiting run continues with the input, under its own id
+    const waiting = await waitingRun();
+    const resumed = await fx.json(`/v1/threads/${waiting.threadId}/inject`, {
+      body: { input: 'no tools', mode: 'resume' },
+    });
+    expect(resumed.status).toBe(202);
+    expect(resumed.body).toMatchObject({ mode: 'resume', runId: waiting.runId });
+    expect(await untilDone(waiting.runId)).toMatchObject({ termination: { type: 'natural_end' } });
+    // steer: the executing run reads the input at its next step
+    const slow = await fx.json('/v1/runs', { body: { agentId: 'ops', input: 'slow:400', stream: false } });
+    await vi.waitFor(async () => {
+      expect(await fx.counters.get(`slow-started:${slow.body.runId}`)).toBe(1);
+    }, WAIT);
+    const steered = await fx.json(`/v1/threads/${slow.body.threadId}/inject`, {
+      body: { input: 'no tools', mode: 'steer' },
+    });
+    expect(steered.status).toBe(202);
+    expect(steered.body).toMatchObject({ mode: 'steer', runId: slow.body.runId });
+    await untilDone(slow.body.runId);
+    const messages = await fx.json(`/v1/threads/${slow.body.threadId}/messages`);
+    const users = messages.body.items.filter(
+      (item: { message: { role: string } }) => item.message.role === 'user',
+    );
+    expect(users.map((item: { message: { content: string } }) => item.message.content)).toEqual([
+      'slow:400',
+      'no tools',
+    ]);
     const bad = await fx.json(`/v1/threads/${base.threadId}/inject`, { body: { input: 'x', mode: 'shout' } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toContain('mode');

@@ -35,6 +35,7 @@ export function httpStatusOf(code: HttpErrorCode): number {
     case 'stale_append':
     case 'stale_version':
     case 'cancelled':
+    case 'run_busy':
       return 409;
     case 'payload_too_large':
       return 413;
@@ -44,6 +45,7 @@ export function httpStatusOf(code: HttpErrorCode): number {
       return 422;
     case 'model_transient':
     case 'store_failure':
+    case 'detached':
       return 503;
     case 'timeout':
       return 504;

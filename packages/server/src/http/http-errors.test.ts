@@ -25,7 +25,7 @@ function breakableStores(): { stores: ServiceStores; fail(error: Error | undefin
       threadRuns,
       mailbox: memory.mailboxStore,
       eventLog: memory.runEventLog,
-      inbox: memory.decisionInbox,
+      inbox: memory.controlInbox,
     },
     fail(error) {
       failure = error;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HttpFixture, createHttpFixture, startRun } from '../../test-support/http-fixture';
 
 let fx: HttpFixture;
@@ -63,7 +63,10 @@ describe('threads', () => {
 
   it('deletes a thread (204), then it is gone (404); a thread with queued work is refused (409)', async () => {
     const run = await startRun(fx, { input: 'plain' });
-    expect((await fx.call(`/v1/threads/${run.threadId}`, { method: 'DELETE' })).status).toBe(204);
+    // the run's dispatch is acked right after its last event: until then the thread is busy
+    await vi.waitFor(async () => {
+      expect((await fx.call(`/v1/threads/${run.threadId}`, { method: 'DELETE' })).status).toBe(204);
+    });
     expect((await fx.call(`/v1/threads/${run.threadId}`)).status).toBe(404);
     expect((await fx.call(`/v1/threads/${run.threadId}`, { method: 'DELETE' })).status).toBe(404);
 

@@ -29,9 +29,19 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** True for a failure that may pass when the same run is tried again later. */
+/**
+ * True for a failure that may pass when the same run is tried again later: a retryable error
+ * (`model_transient`, a store blip, `run_busy` while another activation holds the run) or an
+ * activation that was detached (its run lease was taken over) without ending the run.
+ */
 export function isTransient(error: unknown): boolean {
-  return AwakenError.isInstance(error) && (error.retryable || error.code === 'model_transient');
+  if (!AwakenError.isInstance(error)) return false;
+  return (
+    error.retryable ||
+    error.code === 'model_transient' ||
+    error.code === 'run_busy' ||
+    error.code === 'detached'
+  );
 }
 
 function projected(result: RunResult): Omit<RunDispatchResult, 'dispatchInstanceId'> {

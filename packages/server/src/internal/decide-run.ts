@@ -5,6 +5,7 @@ import {
   type RunRecord,
   type ToolCallDecision,
   type ToolCallState,
+  decisionControl,
   formatZodIssues,
   toolCallDecisionSchema,
   validateJsonSchema,
@@ -81,7 +82,7 @@ async function store(
   decision: ToolCallDecision,
 ): Promise<DecisionReceipt> {
   try {
-    const status = await context.stores.inbox.put(runId, decision);
+    const status = await context.stores.inbox.put(runId, decisionControl(decision));
     return {
       toolCallId: decision.toolCallId,
       decisionId: decision.decisionId,

@@ -1,93 +1,13 @@
 import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
-import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
-import { finalizeRun } from './finalize-run';
+import { activateRun } from './activate-run';
 import { startLeaseHeartbeat } from './lease-heartbeat';
-import { retryDelay } from './retry-delay';
+import { settleDispatch } from './settle-dispatch';
 import type { LiveActivation, ServiceContext } from './service-context';
-import { checkThreadGate } from './thread-gate';
-
-async function hasInboxWork(context: ServiceContext, runId: string): Promise<boolean> {
-  return (await context.stores.inbox.peek(runId)).length > 0;
-}
-
-/**
- * Executes the run of a claimed dispatch: a run that is done, or waits with an empty inbox, needs
- * nothing. A run that suspends while decisions already wait in its inbox is resumed again under the
- * same claim, so a decision that raced the suspension is never left without a dispatch.
- */
-async function activate(
-  context: ServiceContext,
-  dispatch: RunDispatch,
-  signal: AbortSignal,
-): Promise<ActivationOutcome> {
-  try {
-    const record = await context.stores.threadRuns.getRun(dispatch.runId);
-    if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
-    if (record.status === 'done') return { type: 'skipped', record };
-    if (record.status === 'waiting' && !(await hasInboxWork(context, record.runId))) {
-      return { type: 'skipped', record };
-    }
-    if (record.status === 'created') {
-      const gate = await checkThreadGate(context, record);
-      if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
-    }
-    while (true) {
-      const handle = context.runtime.resumeRun(record.runId, { signal, onSuspend: 'return' });
-      const result = await handle.result;
-      if (result.status !== 'waiting' || signal.aborted || !(await hasInboxWork(context, result.runId))) {
-        return { type: 'result', result };
-      }
-    }
-  } catch (error) {
-    return { type: 'failed', error };
-  }
-}
 
 /** True when the thread moved to a newer epoch than the dispatch's: a newer run interrupted it. */
 async function wasInterrupted(context: ServiceContext, dispatch: RunDispatch): Promise<boolean> {
   const epoch = await context.stores.mailbox.threadEpoch(dispatch.threadId);
   return epoch > dispatch.dispatchEpoch;
-}
-
-/** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
-async function settle(
-  context: ServiceContext,
-  dispatch: RunDispatch,
-  proof: ClaimProof,
-  dispatchInstanceId: string,
-  outcome: ActivationOutcome,
-): Promise<void> {
-  const { mailbox } = context.stores;
-  const plan = classifyOutcome(outcome);
-  switch (plan.action) {
-    case 'ack':
-      if (plan.result)
-        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
-      await mailbox.ack(proof);
-      return;
-    case 'retry': {
-      const delay = retryDelay(dispatch.attemptCount + 1, context.config, plan.retryAfterMs);
-      const retryAt = plan.retryAt ?? (await mailbox.now()) + delay;
-      const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
-      if (next.status === 'dead_letter') {
-        const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
-        await finalizeRun(context, dispatch.runId, reason, dispatch.dispatchId);
-      }
-      return;
-    }
-    case 'dead_letter':
-      if (plan.result)
-        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
-      await mailbox.deadLetter({ ...proof, error: plan.error });
-      if (plan.finalizeReason) {
-        await finalizeRun(context, dispatch.runId, plan.finalizeReason, dispatch.dispatchId);
-      }
-      return;
-    default: {
-      const never: never = plan;
-      throw new AwakenError('internal', `unknown dispatch plan ${JSON.stringify(never)}`);
-    }
-  }
 }
 
 /** After an interrupt the stale claim is superseded, which frees the thread for the newer run. */
@@ -101,30 +21,36 @@ async function releaseInterrupted(context: ServiceContext, dispatch: RunDispatch
 }
 
 /**
- * Runs one claimed dispatch to its settlement: records the start, heartbeats the lease while the
- * run executes, settles the dispatch by the outcome. An interrupted claim (the thread's epoch moved
- * on) cancels the run and supersedes the claim; a lost lease leaves the dispatch to whoever
- * reclaimed it. Never throws: failures are reported.
+ * Runs one claimed dispatch to its settlement: records the start, heartbeats the claim and the run's
+ * lease while the run executes, settles the dispatch by the outcome. An interrupted claim (the
+ * thread's epoch moved on) cancels the run and supersedes the claim; a lost lease detaches the
+ * activation and leaves the dispatch to whoever reclaimed it. `detach` (shutdown) stops the run at
+ * its next safe point and hands the dispatch back. Never throws: failures are reported.
  */
 export function executeDispatch(context: ServiceContext, dispatch: RunDispatch): LiveActivation {
-  const { mailbox } = context.stores;
+  const { mailbox, threadRuns } = context.stores;
   const { claimToken } = dispatch;
   if (claimToken === undefined)
     throw new AwakenError('internal', `dispatch ${dispatch.dispatchId} is not claimed`);
   const proof: ClaimProof = { dispatchId: dispatch.dispatchId, claimToken };
-  const controller = new AbortController();
-  let interrupted = false;
+  const run = activateRun(context, dispatch);
+  let ending: 'interrupted' | 'lease_lost' | 'detached' | undefined;
   const noteLoss = async () => {
     if (await wasInterrupted(context, dispatch)) {
-      interrupted = true;
-      controller.abort('interrupted by newer input');
+      ending = 'interrupted';
+      run.cancel('interrupted by newer input');
+    } else {
+      ending ??= 'lease_lost';
+      run.detach('the claim was lost (its lease expired and the run was taken over)');
     }
   };
   const heartbeat = startLeaseHeartbeat({
-    mailbox,
-    proof,
-    leaseMs: context.config.leaseMs,
     everyMs: context.config.heartbeatMs,
+    async beat() {
+      await mailbox.extendLease({ ...proof, leaseMs: context.config.leaseMs });
+      const lease = run.lease();
+      if (lease) await threadRuns.renewRun({ ...lease, leaseMs: context.config.leaseMs });
+    },
     onLost: () => void noteLoss().catch((error) => context.report(error, 'checking a lost lease')),
     onError: (error) => context.report(error, `extending the lease of ${dispatch.dispatchId}`),
   });
@@ -132,13 +58,16 @@ export function executeDispatch(context: ServiceContext, dispatch: RunDispatch):
     try {
       const dispatchInstanceId = context.config.createId();
       await mailbox.recordDispatchStart({ ...proof, dispatchInstanceId });
-      const outcome = await activate(context, dispatch, controller.signal);
+      const outcome = await run.outcome;
       heartbeat.stop();
-      if (!interrupted && controller.signal.aborted && (await wasInterrupted(context, dispatch))) {
-        interrupted = true;
+      if (ending === undefined && (await wasInterrupted(context, dispatch))) ending = 'interrupted';
+      if (ending === 'interrupted') return await releaseInterrupted(context, dispatch);
+      if (ending === 'lease_lost') return;
+      if (ending === 'detached' && outcome.type === 'failed') {
+        await mailbox.nack({ ...proof, error: 'detached: the worker stopped', retryAt: await mailbox.now() });
+        return;
       }
-      if (interrupted) return await releaseInterrupted(context, dispatch);
-      await settle(context, dispatch, proof, dispatchInstanceId, outcome);
+      await settleDispatch(context, dispatch, { proof, dispatchInstanceId, outcome });
     } catch (error) {
       if (AwakenError.hasCode(error, 'stale_claim') && (await wasInterrupted(context, dispatch))) {
         await releaseInterrupted(context, dispatch);
@@ -152,7 +81,11 @@ export function executeDispatch(context: ServiceContext, dispatch: RunDispatch):
   })().catch((error) => context.report(error, `dispatch ${dispatch.dispatchId}`));
   const live: LiveActivation = {
     dispatch,
-    cancel: (reason) => controller.abort(reason),
+    cancel: (reason) => run.cancel(reason),
+    detach(reason) {
+      ending ??= 'detached';
+      run.detach(reason);
+    },
     done,
   };
   context.live.set(dispatch.runId, live);

@@ -138,6 +138,9 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
       return record;
     },
     listRuns: (threadId, query) => inner.listRuns(threadId, query),
+    acquireRun: (runId, input) => inner.acquireRun(runId, input),
+    renewRun: (proof) => inner.renewRun(proof),
+    releaseRun: (proof) => inner.releaseRun(proof),
     async commitCheckpoint(checkpoint) {
       const stored = await inner.commitCheckpoint(checkpoint);
       afterCheckpoint(stored, checkpoint.threadState);

@@ -1,21 +1,19 @@
-import { AwakenError, type ClaimProof, type MailboxStore } from '@awaken/contract';
+import { AwakenError } from '@awaken/contract';
 
 export interface LeaseHeartbeat {
-  /** True once an extension was refused (`stale_claim`): the claim is no longer ours. */
+  /** True once a beat was refused (`stale_claim`): the claim is no longer ours. */
   readonly lost: boolean;
   stop(): void;
 }
 
 /**
- * Extends a claim's lease every `everyMs` while an activation runs. A refused extension
- * (`stale_claim`: the lease expired and was reclaimed, or the thread was interrupted) stops the
- * heartbeat and calls `onLost` once; other failures (a store blip) are reported and retried on
- * the next beat, while the lease may still be valid.
+ * Calls `beat` (extend the claim's lease, renew the run's) every `everyMs` while an activation
+ * runs. A refused beat (`stale_claim` or `not_found`: the lease expired and was taken over, or the
+ * thread was interrupted) stops the heartbeat and calls `onLost` once; other failures (a store blip)
+ * are reported and retried on the next beat, while the lease may still be valid.
  */
 export function startLeaseHeartbeat(input: {
-  mailbox: MailboxStore;
-  proof: ClaimProof;
-  leaseMs: number;
+  beat: () => Promise<unknown>;
   everyMs: number;
   onLost: (error: AwakenError) => void;
   onError: (error: unknown) => void;
@@ -27,7 +25,7 @@ export function startLeaseHeartbeat(input: {
     if (beating || stopped) return;
     beating = true;
     try {
-      await input.mailbox.extendLease({ ...input.proof, leaseMs: input.leaseMs });
+      await input.beat();
     } catch (error) {
       if (stopped) return;
       if (AwakenError.hasCode(error, 'stale_claim') || AwakenError.hasCode(error, 'not_found')) {

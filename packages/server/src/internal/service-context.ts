@@ -9,6 +9,8 @@ export interface LiveActivation {
   dispatch: RunDispatch;
   /** Cancels the run (it ends `cancelled` through its own terminal checkpoint). */
   cancel(reason: string): void;
+  /** Stops the run at its next safe point without ending it and hands the dispatch back (shutdown). */
+  detach(reason: string): void;
   /** Settles when the activation and the dispatch's settlement are over. */
   readonly done: Promise<void>;
 }

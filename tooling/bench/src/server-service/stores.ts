@@ -8,7 +8,7 @@ export function redisServiceStores(redis: RedisStores): ServiceStores {
     threadRuns: redis.threadRuns,
     mailbox: redis.mailbox,
     eventLog: redis.eventLog,
-    inbox: redis.decisions,
+    inbox: redis.controls,
   };
 }
 
@@ -18,6 +18,6 @@ export function memoryServiceStores(): ServiceStores {
     threadRuns: memory.threadRunStore,
     mailbox: memory.mailboxStore,
     eventLog: memory.runEventLog,
-    inbox: memory.decisionInbox,
+    inbox: memory.controlInbox,
   };
 }

@@ -1,0 +1,92 @@
+import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
+import type { RunHandle } from '@awaken/runtime';
+import type { ActivationOutcome } from './classify-outcome';
+import { adoptLeftoverInput } from './leftover-input';
+import type { ServiceContext } from './service-context';
+import { checkThreadGate } from './thread-gate';
+
+/** The run an activation executes, as the claim's owner steers it. */
+export interface RunActivation {
+  readonly outcome: Promise<ActivationOutcome>;
+  /** The run's lease, once held: renewed by the claim's heartbeat. */
+  lease(): RunLease | undefined;
+  cancel(reason: string): void;
+  /** Stops at the next safe point without a terminal state; the run is continued elsewhere. */
+  detach(reason: string): void;
+}
+
+async function hasInboxWork(context: ServiceContext, runId: string): Promise<boolean> {
+  return (await context.stores.inbox.peek(runId)).length > 0;
+}
+
+/**
+ * Executes the run of a claimed dispatch under the claim: takes the run's lease (its fence guards
+ * every checkpoint and event the activation writes) and hands it to the runtime. A run that is
+ * done, or waits with an empty inbox, needs nothing. A run that suspends while commands already wait
+ * in its inbox is resumed again under the same claim, so nothing that raced the suspension is left
+ * without a dispatch. Input injected too late for a run that ended becomes the thread's next run.
+ */
+export function activateRun(context: ServiceContext, dispatch: RunDispatch): RunActivation {
+  const controller = new AbortController();
+  let detached: string | undefined;
+  let handle: RunHandle | undefined;
+  let lease: RunLease | undefined;
+  const { threadRuns } = context.stores;
+
+  async function execute(): Promise<ActivationOutcome> {
+    const record = await threadRuns.getRun(dispatch.runId);
+    if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
+    if (record.status === 'done') {
+      await adoptLeftoverInput(context, record);
+      return { type: 'skipped', record };
+    }
+    if (record.status === 'waiting' && !(await hasInboxWork(context, record.runId))) {
+      return { type: 'skipped', record };
+    }
+    if (record.status === 'created') {
+      const gate = await checkThreadGate(context, record);
+      if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
+    }
+    lease = await threadRuns.acquireRun(record.runId, {
+      owner: context.config.workerId,
+      leaseMs: context.config.leaseMs,
+    });
+    try {
+      while (true) {
+        if (detached !== undefined) throw new AwakenError('detached', detached);
+        handle = context.runtime.resumeRun(record.runId, {
+          signal: controller.signal,
+          onSuspend: 'return',
+          lease,
+        });
+        if (detached !== undefined) handle.detach(detached);
+        const result = await handle.result;
+        const again =
+          result.status === 'waiting' &&
+          !controller.signal.aborted &&
+          (await hasInboxWork(context, result.runId));
+        if (!again) {
+          if (result.status === 'done') await adoptLeftoverInput(context, { ...record, status: 'done' });
+          return { type: 'result', result };
+        }
+      }
+    } finally {
+      const held = lease;
+      lease = undefined;
+      await threadRuns
+        .releaseRun(held)
+        .catch((error) => context.report(error, `releasing run ${held.runId}`));
+    }
+  }
+
+  const outcome = execute().catch((error: unknown): ActivationOutcome => ({ type: 'failed', error }));
+  return {
+    outcome,
+    lease: () => lease,
+    cancel: (reason) => controller.abort(reason),
+    detach(reason) {
+      detached ??= reason;
+      handle?.detach(reason);
+    },
+  };
+}

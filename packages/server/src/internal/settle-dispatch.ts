@@ -1,0 +1,45 @@
+import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
+import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
+import { finalizeRun } from './finalize-run';
+import { retryDelay } from './retry-delay';
+import type { ServiceContext } from './service-context';
+
+/** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
+export async function settleDispatch(
+  context: ServiceContext,
+  dispatch: RunDispatch,
+  input: { proof: ClaimProof; dispatchInstanceId: string; outcome: ActivationOutcome },
+): Promise<void> {
+  const { mailbox } = context.stores;
+  const { proof, dispatchInstanceId } = input;
+  const plan = classifyOutcome(input.outcome);
+  switch (plan.action) {
+    case 'ack':
+      if (plan.result)
+        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      await mailbox.ack(proof);
+      return;
+    case 'retry': {
+      const delay = retryDelay(dispatch.attemptCount + 1, context.config, plan.retryAfterMs);
+      const retryAt = plan.retryAt ?? (await mailbox.now()) + delay;
+      const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
+      if (next.status === 'dead_letter') {
+        const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
+        await finalizeRun(context, dispatch.runId, reason, dispatch.dispatchId);
+      }
+      return;
+    }
+    case 'dead_letter':
+      if (plan.result)
+        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      await mailbox.deadLetter({ ...proof, error: plan.error });
+      if (plan.finalizeReason) {
+        await finalizeRun(context, dispatch.runId, plan.finalizeReason, dispatch.dispatchId);
+      }
+      return;
+    default: {
+      const never: never = plan;
+      throw new AwakenError('internal', `unknown dispatch plan ${JSON.stringify(never)}`);
+    }
+  }
+}
