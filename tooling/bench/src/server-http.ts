@@ -120,7 +120,11 @@ async function requestsPerSecond(url: string): Promise<number> {
   let done = 0;
   const client = async () => {
     while (performance.now() < until) {
-      const response = await fetch(`${url}/v1/threads`, { method: 'POST', headers: json, body: '{"metadata":{}}' });
+      const response = await fetch(`${url}/v1/threads`, {
+        method: 'POST',
+        headers: json,
+        body: '{"metadata":{}}',
+      });
       if (response.status !== 201) throw new Error(`POST /v1/threads: ${response.status}`);
       await response.text();
       done += 1;
@@ -144,7 +148,8 @@ async function main(): Promise<void> {
     await requestsPerSecond(bare.url);
     for (let round = 0; round < 3; round += 1) {
       const order = round % 2 === 0 ? (['awaken', 'bare'] as const) : (['bare', 'awaken'] as const);
-      for (const name of order) rps[name].push(await requestsPerSecond(name === 'awaken' ? awaken.url : bare.url));
+      for (const name of order)
+        rps[name].push(await requestsPerSecond(name === 'awaken' ? awaken.url : bare.url));
     }
     const baselineRate = median(sse.rows[2]?.[1] ?? []);
     const lines = [
@@ -154,13 +159,18 @@ async function main(): Promise<void> {
       '',
       `Node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, load average ${loadavg()
         .map((value) => value.toFixed(1))
-        .join(' / ')} at the end. Measured ${new Date().toISOString().slice(0, 10)}. Servers in their own processes on loopback, this process the client (Node fetch).`,
+        .join(
+          ' / ',
+        )} at the end. Measured ${new Date().toISOString().slice(0, 10)}. Servers in their own processes on loopback, this process the client (Node fetch).`,
       '',
       `## SSE events per second, end to end (${sse.events} events per run: ${EVENTS} text deltas and the run's framing; median of ${ROUNDS} interleaved rounds)`,
       '',
       '| server | events/s | ratio to plain node:http |',
       '|---|---:|---:|',
-      ...sse.rows.map(([name, samples]) => `| ${name} | ${f0(median(samples))} | ${(median(samples) / baselineRate).toFixed(2)} |`),
+      ...sse.rows.map(
+        ([name, samples]) =>
+          `| ${name} | ${f0(median(samples))} | ${(median(samples) / baselineRate).toFixed(2)} |`,
+      ),
       '',
       `## HTTP decision → first resumed SSE event (${SAMPLES} samples after 20 warm-up, memory stores)`,
       '',

@@ -16,7 +16,9 @@ describe("the README's two commands", () => {
   });
 
   it('are what CI runs, and the test script checks for redis-server first', () => {
-    expect(read('.ci/run')).toContain('npx --yes "pnpm@$PNPM_VERSION" install && npx --yes "pnpm@$PNPM_VERSION" test');
+    expect(read('.ci/run')).toContain(
+      'npx --yes "pnpm@$PNPM_VERSION" install && npx --yes "pnpm@$PNPM_VERSION" test',
+    );
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
     expect(scripts.test?.startsWith('node tooling/scripts/require-redis.mjs && ')).toBe(true);
     expect(scripts.start).toContain('@awaken/app-server');

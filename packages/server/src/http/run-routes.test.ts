@@ -143,6 +143,19 @@ describe('event streams', () => {
     expect((await fx.json('/v1/runs/missing/events')).status).toBe(404);
   });
 
+  it('a reconnect to a finished run read to its end closes at once, not after a keep-alive interval', async () => {
+    const slowKeepAlive = await createHttpFixture({ keepAliveMs: 120_000 });
+    try {
+      const run = await startRun(slowKeepAlive, { input: 'plain' });
+      const response = await slowKeepAlive.call(`/v1/runs/${run.runId}/events`, {
+        headers: { 'last-event-id': String(run.ids.at(-1)) },
+      });
+      expect(parseSse(await response.text())).toEqual({ ids: [], events: [], comments: 1 });
+    } finally {
+      await slowKeepAlive.close();
+    }
+  });
+
   it('a client that goes away does not cancel the run', async () => {
     const response = await fx.call('/v1/runs', { body: { agentId: 'ops', input: 'slow:300 then plain' } });
     const runId = response.headers.get('x-run-id') ?? '';

@@ -39,17 +39,33 @@ export function sseResponse(options: SseStreamOptions): Response {
   let seq = options.afterSeq;
   let sent = 0;
 
+  let doneChecks = 0;
+  /**
+   * Nothing more will come after `seq`: the run is gone, or done with its log read to the end. A run
+   * is stored `done` just before its `run_finish` is appended, so a done run ends the stream only once
+   * its log is finished or ends with `run_finish` (or, should that event never land, after a few
+   * quiet checks).
+   */
   async function runEnded(): Promise<boolean> {
     const record = await threadRuns.getRun(runId);
     if (!record) return true;
-    if (record.status !== 'done' && !(await eventLog.isFinished(runId))) return false;
-    return (await eventLog.lastSeq(runId)) <= seq;
+    if (record.status !== 'done') return false;
+    const last = await eventLog.lastSeq(runId);
+    if (last > seq) return false;
+    if (await eventLog.isFinished(runId)) return true;
+    const [tail] = last > 0 ? await eventLog.read(runId, { afterSeq: last - 1, limit: 1 }) : [];
+    doneChecks += 1;
+    return tail?.type === 'run_finish' || doneChecks >= 3;
   }
 
   function close(controller: ReadableStreamDefaultController<Uint8Array>, why: string): void {
     options.signal?.removeEventListener('abort', stop);
     log.debug({ runId, lastEventId: seq, sent, why }, 'event stream closed');
-    controller.close();
+    try {
+      controller.close();
+    } catch {
+      // already cancelled by the client
+    }
   }
 
   const body = new ReadableStream<Uint8Array>({
@@ -59,6 +75,8 @@ export function sseResponse(options: SseStreamOptions): Response {
     async pull(controller) {
       if (reader.signal.aborted) return close(controller, 'client gone');
       try {
+        // a reconnect to a finished run read to its end closes at once, not after a keep-alive
+        if (sent === 0 && doneChecks === 0 && (await runEnded())) return close(controller, 'run done');
         const events = await eventLog.tail(runId, {
           afterSeq: seq,
           waitMs: options.keepAliveMs,

@@ -48,13 +48,19 @@ function bareHono(): void {
   const app = new Hono();
   app.post('/v1/threads', async (c) => {
     const body = await c.req.json().catch(() => ({}));
-    return c.json({ id: randomUUID(), metadata: body.metadata ?? {}, createdAt: Date.now(), updatedAt: Date.now() }, 201);
+    return c.json(
+      { id: randomUUID(), metadata: body.metadata ?? {}, createdAt: Date.now(), updatedAt: Date.now() },
+      201,
+    );
   });
   serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
 }
 
 function plainSse(file: string): void {
-  const frames = readFileSync(file, 'utf8').split('\n\n').filter(Boolean).map((frame) => `${frame}\n\n`);
+  const frames = readFileSync(file, 'utf8')
+    .split('\n\n')
+    .filter(Boolean)
+    .map((frame) => `${frame}\n\n`);
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const frame of frames) response.write(frame);
