@@ -88,8 +88,8 @@ export type {
   ToolCallDecision,
   ToolCallResume,
 } from './hitl/decision';
-export { validateJsonSchema } from './hitl/validate-json-schema';
-export type { JsonSchemaIssue } from './hitl/validate-json-schema';
+export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
+export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 
 export {
   assistantMessageSchema,
