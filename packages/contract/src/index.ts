@@ -59,7 +59,17 @@ export {
 } from './tool/tool-result';
 export type { ToolResult } from './tool/tool-result';
 export { defineTool } from './tool/tool';
-export type { Tool, ToolExecuteContext } from './tool/tool';
+export type { InferToolInput, Tool, ToolExecuteContext } from './tool/tool';
+export { JSON_SCHEMA_INPUT_MARKER, jsonSchemaInput } from './tool/tool-input-schema';
+export type {
+  JsonSchemaInput,
+  JsonSchemaInputValidation,
+  StandardSchemaIssueLike,
+  StandardSchemaLike,
+  StandardSchemaResultLike,
+  ToolInputSchema,
+} from './tool/tool-input-schema';
+export type { AiSdkTool, ToolSet } from './tool/ai-sdk-tool';
 
 export {
   jsonSchemaSchema,
