@@ -8,5 +8,6 @@ export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log'
 export type { RedisRunEventLogOptions } from './redis-run-event-log';
 export { RedisDecisionInbox, createRedisDecisionInbox } from './redis-decision-inbox';
 export type { RedisDecisionInboxOptions } from './redis-decision-inbox';
+export type { RedisClientLike } from './internal/redis-connection';
 export { MAILBOX_LUA } from './mailbox-lua-sources';
 export type { RedisInput } from './internal/redis-connection';
