@@ -5,7 +5,7 @@ import type { RunStatus } from '../run/run-status';
 import type { Thread } from '../run/thread';
 import type { Page, PageRequest } from './paging';
 
-/** Why a checkpoint is written (seed 001's triggers). */
+/** Why a checkpoint is written: the loop's checkpoint triggers. */
 export type CheckpointTrigger =
   | 'user_message'
   | 'assistant_turn_committed'

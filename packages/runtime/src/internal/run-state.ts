@@ -38,7 +38,7 @@ export interface DecodedRunState {
 type Scope = Record<string, { tool_call_state?: unknown; suspended_call?: unknown }>;
 
 /**
- * The tool call states stored in a run record (seed 001 path
+ * The tool call states stored in a run record (path
  * `__tool_call_scope.<callId>.tool_call_state`), in step then call order.
  */
 export function readToolCallStates(record: Pick<RunRecord, 'state'>): ToolCallState[] {
