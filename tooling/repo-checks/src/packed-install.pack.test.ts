@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,7 +97,31 @@ afterAll(() => {
   }
 });
 
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
 describe('the packed packages, installed with npm into a fresh project', () => {
+  it('ship dist, a README and a LICENSE, and no reference to internal design notes', () => {
+    const installed = join(project, 'node_modules/@awaken');
+    for (const pkg of publicPackages(root)) {
+      const dir = join(installed, pkg.name.split('/')[1] ?? '');
+      const files = filesUnder(dir).map((file) => file.slice(dir.length + 1));
+      expect(files, pkg.name).toEqual(
+        expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts']),
+      );
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), 'utf8');
+        expect(text, `${pkg.name}/${file}`).not.toMatch(
+          /\bseeds?\s*0\d\d\b|DESIGN(\.md|\s*§)|\.\.\/shared\b/i,
+        );
+      }
+    }
+  });
+
   it('run an agent end to end with the scripted model: a tool round, a suspension, a decision', async () => {
     const output = await sh(process.execPath, ['agent.mjs'], project);
     expect(JSON.parse(output)).toEqual({

@@ -82,7 +82,7 @@ export interface EncodeRunStateInput {
   pluginState: Record<string, unknown>;
 }
 
-/** Builds RunRecord.state: seed 001 paths, runtime bookkeeping and persistent run-scoped plugin keys. */
+/** Builds RunRecord.state: the durable state paths, runtime bookkeeping and persistent run-scoped plugin keys. */
 export function encodeRunState(input: EncodeRunStateInput): Record<string, unknown> {
   const scope: Scope = {};
   for (const call of input.calls) {
