@@ -7,7 +7,7 @@ import {
   toolPending,
 } from '@awaken/contract';
 import { createScriptedModel, echoTool } from '@awaken/testing';
-import { jsonSchema as jsonSchemaV6, tool as toolV6 } from 'ai';
+import { asSchema, jsonSchema as jsonSchemaV6, tool as toolV6 } from 'ai';
 import { jsonSchema as jsonSchemaV7, tool as toolV7 } from 'ai-v7';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -188,5 +188,11 @@ describe('AI SDK tool definitions, accepted as they are', () => {
     const events = await collect(resumed);
     expect(await resumed.result).toMatchObject({ status: 'done', response: 'deployed' });
     expect(doneOf(events)).toMatchObject({ result: { output: { deployed: 'api' } } });
+  });
+
+  it("builds, with the contract's jsonSchemaInput(), a schema AI SDK itself recognises", async () => {
+    const schema = { type: 'object', properties: { id: { type: 'string' } } };
+    // the types differ (AI SDK brands its schemas with a unique symbol type); the values interoperate
+    expect(await asSchema(jsonSchemaInput(schema) as never).jsonSchema).toEqual(schema);
   });
 });

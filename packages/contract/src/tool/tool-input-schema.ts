@@ -59,10 +59,11 @@ export function jsonSchemaInput<Output = unknown>(
   schema: JsonSchema,
   options: { validate?: JsonSchemaInput<Output>['validate'] } = {},
 ): JsonSchemaInput<Output> {
+  // `validate` is always present, possibly undefined: AI SDK recognises its schemas by that key too
   return {
     [JSON_SCHEMA_INPUT_MARKER]: true,
     jsonSchema: schema,
-    ...(options.validate ? { validate: options.validate } : {}),
+    validate: options.validate,
   } as JsonSchemaInput<Output>;
 }
 
