@@ -1,7 +1,7 @@
-import type { DecisionInbox, MailboxStore, RunEventLog, ThreadRunStore } from '@awaken/contract';
-import { createMemoryDecisionInbox } from './create-memory-decision-inbox';
+import type { MailboxStore, RunControlInbox, RunEventLog, ThreadRunStore } from '@awaken/contract';
 import { createMemoryMailboxStore } from './create-memory-mailbox-store';
 import { type MemoryRunEventLogOptions, createMemoryRunEventLog } from './create-memory-run-event-log';
+import { createMemoryRunControlInbox } from './create-memory-run-control-inbox';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
 /** The four Awaken stores, as a server or runtime takes them. */
@@ -9,7 +9,7 @@ export interface MemoryStores {
   threadRunStore: ThreadRunStore;
   mailboxStore: MailboxStore;
   runEventLog: RunEventLog;
-  decisionInbox: DecisionInbox;
+  controlInbox: RunControlInbox;
 }
 
 /**
@@ -21,6 +21,6 @@ export function createMemoryStores(options: MemoryRunEventLogOptions = {}): Memo
     threadRunStore: createMemoryThreadRunStore(options),
     mailboxStore: createMemoryMailboxStore(options),
     runEventLog: createMemoryRunEventLog(options),
-    decisionInbox: createMemoryDecisionInbox(),
+    controlInbox: createMemoryRunControlInbox(),
   };
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { RedisDecisionInbox } from './redis-decision-inbox';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 
@@ -21,13 +21,13 @@ export interface RedisStores {
   mailbox: RedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
-  decisions: RedisDecisionInbox;
+  controls: RedisRunControlInbox;
   /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
   close(): Promise<void>;
 }
 
 /**
- * Creates every Redis store on one command connection. The event log's blocking reads and the inbox's
+ * Creates every Redis store on one command connection. The event log's blocking reads and the control inbox's
  * subscriptions each use their own duplicated connections, opened on first use.
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
@@ -38,16 +38,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
   });
-  const decisions = new RedisDecisionInbox({ redis: client, prefix });
+  const controls = new RedisRunControlInbox({ redis: client, prefix });
   return {
     redis: client,
     prefix,
     mailbox: new RedisMailboxStore({ redis: client, prefix }),
     threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
     eventLog,
-    decisions,
+    controls,
     async close() {
-      await Promise.all([eventLog.close(), decisions.close()]);
+      await Promise.all([eventLog.close(), controls.close()]);
       if (owned) await closeRedis(client);
     },
   };

@@ -1,14 +1,14 @@
 import {
-  describeDecisionInboxConformance,
   describeMailboxStoreConformance,
+  describeRunControlInboxConformance,
   describeRunEventLogConformance,
   describeThreadRunStoreConformance,
 } from '@awaken/store-conformance';
 import type { Redis } from 'ioredis';
 import { Redis as Redis6 } from 'ioredis-6';
 import { inject } from 'vitest';
-import { RedisDecisionInbox } from './redis-decision-inbox';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 import { advanceClock, deleteKeys, freezeClock, uniquePrefix } from './testing/redis-harness';
@@ -43,7 +43,7 @@ function ioredis6Harness<T extends ClientStore>(open: (options: { redis: never; 
 
 describeThreadRunStoreConformance(ioredis6Harness((options) => new RedisThreadRunStore(options)));
 describeRunEventLogConformance(ioredis6Harness((options) => new RedisRunEventLog(options)));
-describeDecisionInboxConformance(ioredis6Harness((options) => new RedisDecisionInbox(options)));
+describeRunControlInboxConformance(ioredis6Harness((options) => new RedisRunControlInbox(options)));
 
 const mailbox = ioredis6Harness((options) => new RedisMailboxStore({ ...options, testClock: true }));
 describeMailboxStoreConformance({

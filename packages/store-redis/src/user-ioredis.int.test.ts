@@ -1,8 +1,8 @@
 import { Redis as Redis6 } from 'ioredis-6';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { createRedisStores } from './create-redis-stores';
-import { RedisDecisionInbox } from './redis-decision-inbox';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
@@ -35,7 +35,7 @@ describe("a user's ioredis client from another copy of ioredis", () => {
       new RedisMailboxStore(options),
       new RedisThreadRunStore(options),
       new RedisRunEventLog(options),
-      new RedisDecisionInbox(options),
+      new RedisRunControlInbox(options),
     ];
     for (const store of stores) expect(store.redis).toBe(client);
     await Promise.all(stores.map((store) => store.close()));
