@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AgentEvent,
   EMPTY_USAGE,
+  type RunControl,
   type RunControlInbox,
   type RunEventLog,
   type RunRecord,
@@ -174,7 +175,7 @@ describe.each(['memory', 'redis'] as const)('run ownership on the %s stores', (n
 
   it('keeps the control inbox idempotent and refuses malformed commands', async () => {
     const { inbox } = backend(name);
-    const input = { kind: 'input', id: 'i', at: 1, messages: [{ role: 'user', content: 'x' }] } as const;
+    const input: RunControl = { kind: 'input', id: 'i', at: 1, messages: [{ role: 'user', content: 'x' }] };
     expect(await inbox.put('r', input)).toBe('stored');
     expect(await inbox.put('r', input)).toBe('duplicate');
     expect(await outcome(() => inbox.put('r', { kind: 'cancel', id: 'i', at: 1 }))).toBe('conflict');
