@@ -13,6 +13,7 @@
  * Writes results/server-http.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,14 +73,36 @@ async function sseRates(awaken: ChildServer): Promise<{ rows: Array<[string, num
     }
   }
   await plain.stop();
+  const alone = await serviceAlone();
   return {
     events: recorded.events,
     rows: [
       ['Awaken, live run (POST /v1/runs)', live],
       ['Awaken, replay from the event log (GET /v1/runs/:id/events)', replay],
       ['plain node:http SSE, same frames', baseline],
+      ['(the mailbox service alone, no HTTP: in-process follow of a live run)', alone],
     ],
   };
+}
+
+/** The producer's own rate: the same runs followed in this process, without HTTP. */
+async function serviceAlone(): Promise<number[]> {
+  const { createMailboxService } = await import('@awaken/server');
+  const { streamModel } = await import('./server-http/stream-model');
+  const service = createMailboxService({ agents: [{ id: 'stream', model: streamModel }], concurrency: 1 });
+  await service.start();
+  const rates: number[] = [];
+  for (let round = 0; round < ROUNDS + 2; round += 1) {
+    const rate = await timed(async () => {
+      const run = await service.submit({ agentId: 'stream', input: `stream:${EVENTS}` });
+      let count = 0;
+      for await (const _event of run.events()) count += 1;
+      return count;
+    });
+    if (round >= 2) rates.push(rate);
+  }
+  await service.stop({ graceMs: 0 });
+  return rates;
 }
 
 async function decisionLatency(awaken: ChildServer): Promise<number[]> {
@@ -115,18 +138,31 @@ async function decisionLatency(awaken: ChildServer): Promise<number[]> {
   return samples;
 }
 
-async function requestsPerSecond(url: string): Promise<number> {
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** One POST /v1/threads over a keep-alive node:http agent (lighter than fetch, so the server is measured). */
+function createThread(url: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: '/v1/threads', method: 'POST', agent, headers: json },
+      (response) => {
+        if (response.statusCode !== 201) reject(new Error(`POST /v1/threads: ${response.statusCode}`));
+        response.resume();
+        response.on('end', resolve);
+      },
+    );
+    request.on('error', reject);
+    request.end('{"metadata":{}}');
+  });
+}
+
+async function requestsPerSecond(base: string): Promise<number> {
+  const url = new URL(base);
   const until = performance.now() + SECONDS * 1000;
   let done = 0;
   const client = async () => {
     while (performance.now() < until) {
-      const response = await fetch(`${url}/v1/threads`, {
-        method: 'POST',
-        headers: json,
-        body: '{"metadata":{}}',
-      });
-      if (response.status !== 201) throw new Error(`POST /v1/threads: ${response.status}`);
-      await response.text();
+      await createThread(url);
       done += 1;
     }
   };
@@ -161,7 +197,7 @@ async function main(): Promise<void> {
         .map((value) => value.toFixed(1))
         .join(
           ' / ',
-        )} at the end. Measured ${new Date().toISOString().slice(0, 10)}. Servers in their own processes on loopback, this process the client (Node fetch).`,
+        )} at the end. Measured ${new Date().toISOString().slice(0, 10)}. Servers in their own processes on loopback, this process the client (Node fetch for SSE, a keep-alive node:http agent for the request rate).`,
       '',
       `## SSE events per second, end to end (${sse.events} events per run: ${EVENTS} text deltas and the run's framing; median of ${ROUNDS} interleaved rounds)`,
       '',

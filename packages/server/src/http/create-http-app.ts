@@ -2,10 +2,10 @@ import { AwakenError, formatZodIssues } from '@awaken/contract';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { pino } from 'pino';
 import { authenticate } from './auth';
+import { limitBody } from './body-limit';
 import { errorBody, toHttpError } from './error-table';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { type HttpMetrics, createHttpMetrics } from './metrics';
@@ -78,10 +78,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use('*', traceRequests());
   app.use(
     '*',
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => c.json(errorBody('payload_too_large', `the request body is over ${limit} bytes`), 413),
-    }),
+    limitBody(limit, (c) =>
+      c.json(errorBody('payload_too_large', `the request body is over ${limit} bytes`), 413),
+    ),
   );
   app.onError((error, c) => {
     if (error instanceof HTTPException) {

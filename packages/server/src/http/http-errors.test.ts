@@ -53,6 +53,12 @@ describe('errors', () => {
     const huge = await fx.json('/v1/threads', { body: { metadata: { blob: 'x'.repeat(10_000) } } });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('payload_too_large');
+    const declared = 'x'.repeat(5000);
+    const byHeader = await fx.json('/v1/threads', {
+      raw: declared,
+      headers: { 'content-type': 'application/json', 'content-length': String(declared.length) },
+    });
+    expect(byHeader.status).toBe(413);
     const route = await fx.json('/v1/nothing-here');
     expect(route.status).toBe(404);
     expect(route.body.error.code).toBe('route_not_found');

@@ -36,6 +36,7 @@ function recordingApi(): { api: OtelApi; spans: Recorded[] } {
             setAttribute: (key, value) => Object.assign(record.attributes, { [key]: value }),
             setAttributes: (attributes) => Object.assign(record.attributes, attributes),
             setStatus: () => undefined,
+            isRecording: () => true,
             updateName: (next) => {
               record.name = next;
             },

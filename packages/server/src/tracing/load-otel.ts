@@ -23,6 +23,7 @@ export interface OtelSpan {
   setAttributes(attributes: Record<string, unknown>): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   updateName(name: string): unknown;
+  isRecording(): boolean;
   end(): void;
 }
 

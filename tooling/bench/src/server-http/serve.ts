@@ -7,24 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InferenceStreamPart, ModelExecutor } from '@awaken/contract';
 import { createHttpApp, createMailboxService } from '@awaken/server';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { benchAgent } from '../server-service/agent';
-
-const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
-
-/** Input `stream:N` → N one-character text deltas, then the end. */
-const streamModel: ModelExecutor = {
-  modelId: 'bench-stream',
-  async *stream(request): AsyncGenerator<InferenceStreamPart> {
-    const last = request.messages.at(-1);
-    const count = last?.role === 'user' ? Number(last.content.split(':')[1] ?? 0) : 0;
-    for (let index = 0; index < count; index += 1) yield { type: 'text_delta', delta: 'x' };
-    yield { type: 'finish', finishReason: 'stop', usage };
-  },
-};
+import { streamModel } from './stream-model';
 
 function ready(port: number): void {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
