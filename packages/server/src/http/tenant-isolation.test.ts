@@ -25,7 +25,7 @@ afterAll(() => fx.close());
 const asGlobex = { token: TOKENS.globex };
 
 describe("another tenant's ids are 404 on every route", () => {
-  it('every route naming a thread, run or dispatch of acme answers 404 to globex', async () => {
+  it('every route naming a thread, run or dispatch of acme answers 404 to globex, and 401 without a valid token', async () => {
     const { runId, threadId, toolCallId, dispatchId, deadDispatchId } = acme;
     const decision = { toolCallId, result: { approved: true } };
     const routes: Array<[string, string, unknown?]> = [
@@ -56,6 +56,13 @@ describe("another tenant's ids are 404 on every route", () => {
         status: 404,
         code: 'not_found',
       });
+    }
+    // without a token, or with a wrong one, every one of them is 401
+    for (const [method, path, body] of routes) {
+      for (const token of [null, 'not-a-configured-token-at-all']) {
+        const response = await fx.json(path, { method, ...(body === undefined ? {} : { body }), token });
+        expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+      }
     }
     // and nothing happened to acme's run
     const run = await fx.json(`/v1/runs/${runId}`);
