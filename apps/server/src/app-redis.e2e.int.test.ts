@@ -79,6 +79,9 @@ describe('two server processes on one Redis', () => {
     });
     const run = await api(a.url, `/v1/runs/${runId}`, { token: ACME });
     expect(run.body.status).toBe('done');
+    // the process that took the decision logged who made it
+    const audit = b.logs.find((entry) => entry.msg === 'decision' && entry.decisionId === 'ok-1');
+    expect(audit).toMatchObject({ tenant: 'acme', subject: 'alice', runId, status: 'accepted' });
   });
 
   it("tenants share nothing: another tenant's run is 404 on both processes, including its stream and decisions", async () => {

@@ -42,7 +42,7 @@ export function authenticate(options: {
     if (!service) return c.json(errorBody('unauthorized', 'the token names no configured tenant'), 401);
     c.set('caller', { tenant, subject, requestId });
     c.set('service', service);
-    c.get('log').setBindings({ tenant });
+    c.get('log').setBindings({ tenant, subject });
     await next();
   };
 }

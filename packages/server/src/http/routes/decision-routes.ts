@@ -76,6 +76,18 @@ async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBo
   );
   c.var.ids.runId = result.runId;
   if (result.resumeDispatchId) c.var.ids.dispatchId = result.resumeDispatchId;
+  // the audit trail of who decided what (the caller is bound to the logger): ids and outcomes only
+  for (const receipt of result.receipts) {
+    c.var.log.info(
+      {
+        runId: result.runId,
+        toolCallId: receipt.toolCallId,
+        decisionId: receipt.decisionId,
+        status: receipt.status,
+      },
+      'decision',
+    );
+  }
   // nothing applied: a decision for a call that does not wait (or a finished run) is a conflict
   if (result.receipts.every((receipt) => receipt.status === 'rejected')) {
     const first = result.receipts[0];
