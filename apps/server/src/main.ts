@@ -13,6 +13,12 @@ async function main(): Promise<void> {
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'awaken-server' } });
   const server = await startAppServer(config, logger);
+  if (process.stderr.isTTY) {
+    process.stderr.write(
+      `\nAwaken server on ${server.url}  (API reference: ${server.url}/reference)\n` +
+        `Try: curl -N ${server.url}/v1/runs -H 'content-type: application/json' -d '{"agentId":"demo","input":"delete /tmp/report.txt"}'\n\n`,
+    );
+  }
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;

@@ -25,6 +25,7 @@ async function awaken(): Promise<void> {
   await service.start();
   const http = createHttpApp({ tenants: { default: service }, keepAliveMs: 15_000 });
   const server = serve({ fetch: http.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
+  process.on('SIGINT', () => process.exit(0));
   process.on('SIGTERM', () => {
     server.close();
     void service.stop({ graceMs: 0 }).then(() => process.exit(0));
