@@ -71,7 +71,7 @@ export function createHttpMetrics(options: {
   });
   const eventLag = new Histogram({
     name: 'awaken_event_log_lag_seconds',
-    help: 'Time from an event being produced to its delivery on an SSE response',
+    help: 'Time from an event being produced to its write on an SSE response (the oldest event of each write)',
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
     registers: [registry],
   });

@@ -90,18 +90,20 @@ export function sseResponse(options: SseStreamOptions): Response {
         }
         let chunk = '';
         let finished = false;
-        const now = Date.now();
+        let oldest: number | undefined;
         for (const event of events) {
           if (event.seq <= seq) continue;
           seq = event.seq;
           sent += 1;
           chunk += sseFrame(event);
-          options.metrics.observeEventLag((now - event.at) / 1000);
+          oldest ??= event.at;
           if (event.type === 'run_finish') {
             finished = true;
             break;
           }
         }
+        // one lag sample per write: the oldest event in it waited longest
+        if (oldest !== undefined) options.metrics.observeEventLag((Date.now() - oldest) / 1000);
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (finished) close(controller, 'run_finish');
       } catch (error) {
