@@ -21,6 +21,10 @@ describe('configuration from the environment', () => {
       { token: 'another-long-token-2', tenant: 'globex' },
     ]);
     expect(config.HOST).toBe('0.0.0.0');
+    expect(
+      loadConfig({ AWAKEN_CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).AWAKEN_CORS_ORIGINS,
+    ).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(() => loadConfig({ AWAKEN_CORS_ORIGINS: 'a.example/path' })).toThrow(/AWAKEN_CORS_ORIGINS/);
   });
 
   it('names each bad variable in one readable error', () => {

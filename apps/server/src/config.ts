@@ -48,6 +48,25 @@ export const appConfigSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(tokenEntry)),
+    AWAKEN_CORS_ORIGINS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^(\*|https?:\/\/[^\s/]+)$/,
+              'AWAKEN_CORS_ORIGINS: * or origins like https://app.example.com',
+            ),
+        ),
+      ),
     OPENAI_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     AWAKEN_MODEL: z.string().min(1).optional(),

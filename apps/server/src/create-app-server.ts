@@ -48,6 +48,9 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     openTenant: 'default',
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
     keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
+    ...(config.AWAKEN_CORS_ORIGINS.length > 0
+      ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
+      : {}),
     logger,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

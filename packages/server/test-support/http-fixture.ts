@@ -41,6 +41,7 @@ export async function createHttpFixture(
   options: {
     bodyLimitBytes?: number;
     keepAliveMs?: number;
+    corsOrigins?: readonly string[];
     stores?: Partial<Record<'acme' | 'globex', ServiceStores>>;
   } = {},
 ): Promise<HttpFixture> {
@@ -64,6 +65,7 @@ export async function createHttpFixture(
     logger: pino({ level: 'silent' }),
     keepAliveMs: options.keepAliveMs ?? 200,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   });
   const call: HttpFixture['call'] = (path, init = {}) => {
     const token = init.token === undefined ? TOKENS.acme : init.token;

@@ -2,6 +2,7 @@ import { AwakenError, formatZodIssues } from '@awaken/contract';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { pino } from 'pino';
 import { authenticate } from './auth';
@@ -75,6 +76,18 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationFailed as never });
 
   app.use('*', requestLog(logger, metrics));
+  if (options.corsOrigins) {
+    const origins = options.corsOrigins;
+    app.use(
+      '*',
+      cors({
+        origin: origins === '*' ? '*' : [...origins],
+        allowHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'],
+        exposeHeaders: ['x-run-id', 'x-thread-id', 'x-request-id', 'retry-after'],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use('*', traceRequests());
   app.use(
     '*',

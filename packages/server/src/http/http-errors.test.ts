@@ -36,7 +36,11 @@ function breakableStores(): { stores: ServiceStores; fail(error: Error | undefin
 let fx: HttpFixture;
 const broken = breakableStores();
 beforeAll(async () => {
-  fx = await createHttpFixture({ bodyLimitBytes: 4096, stores: { globex: broken.stores } });
+  fx = await createHttpFixture({
+    bodyLimitBytes: 4096,
+    corsOrigins: ['https://app.example'],
+    stores: { globex: broken.stores },
+  });
 });
 afterAll(() => fx.close());
 
@@ -178,6 +182,25 @@ describe('auth', () => {
       expect(paths).toContain(path);
     }
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('answers CORS preflights for configured origins only, exposing the run and thread id headers', async () => {
+    const preflight = await fx.call('/v1/runs', {
+      method: 'OPTIONS',
+      token: null,
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const actual = await fx.call('/v1/threads', { headers: { origin: 'https://app.example' } });
+    expect(actual.headers.get('access-control-expose-headers')).toContain('x-run-id');
+    const other = await fx.call('/v1/threads', { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('echoes a well-formed x-request-id and makes one up otherwise', async () => {

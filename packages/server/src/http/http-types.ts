@@ -43,6 +43,11 @@ export interface HttpAppOptions {
   metricsThreadSample?: number;
   /** Longest time one store check of `/health` may take. Default 2000 ms. */
   healthTimeoutMs?: number;
+  /**
+   * Origins a browser may call the API from (CORS), e.g. `['https://app.example.com']`, or `'*'`.
+   * Default: none (no CORS headers; same-origin and non-browser clients only).
+   */
+  corsOrigins?: readonly string[] | '*';
   /** Title and version of the OpenAPI document. */
   info?: { title?: string; version?: string };
 }
