@@ -40,6 +40,11 @@ describe('the reference server on memory stores, over real HTTP', () => {
     });
   });
 
+  it('refuses to start open (no token) on a non-loopback address, naming the variable', async () => {
+    const refused = startAppProcess({ HOST: '0.0.0.0' });
+    await expect(refused).rejects.toThrow(/HOST: without AWAKEN_TOKENS/);
+  });
+
   it('a run waits for approval (its stream ends), the decision comes on a new request, the continuation streams', async () => {
     const run = await start('delete /tmp/report.txt');
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finish', status: 'waiting' });
