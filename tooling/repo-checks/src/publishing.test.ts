@@ -21,6 +21,7 @@ describe('packages that publish', () => {
       '@awaken/mcp',
       '@awaken/provider-ai-sdk',
       '@awaken/runtime',
+      '@awaken/server',
       '@awaken/store-conformance',
       '@awaken/store-memory',
       '@awaken/store-redis',
@@ -69,7 +70,13 @@ describe('packages that publish', () => {
 
   it('declares the peer ranges the packages are tested with', () => {
     const peers = Object.fromEntries(published.map((pkg) => [pkg.name, pkg.manifest.peerDependencies ?? {}]));
-    for (const name of ['@awaken/contract', '@awaken/runtime', '@awaken/ext-permission', '@awaken/testing']) {
+    for (const name of [
+      '@awaken/contract',
+      '@awaken/runtime',
+      '@awaken/ext-permission',
+      '@awaken/testing',
+      '@awaken/server',
+    ]) {
       expect(peers[name]?.zod, name).toBe('^4.1.0');
     }
     expect(peers['@awaken/store-redis']?.ioredis).toBe('^5.8.0 || ^6.0.0');
