@@ -15,7 +15,7 @@ describe('mailbox service: crashed worker processes', () => {
   });
 
   it('reclaims a run whose process was killed mid-tool and finishes it from its last checkpoint elsewhere', async () => {
-    const current = await createRedisCluster(url, 2);
+    const current = await createRedisCluster(url, 2, FAST);
     cluster = current;
     const runId = `crash-${randomUUID()}`;
     const threadId = `thread-${runId}`;

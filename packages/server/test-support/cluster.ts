@@ -7,7 +7,7 @@ import { type Counters, memoryCounters, redisCounters } from './counters';
 import { countingMailbox } from './counting-mailbox';
 import { forkService } from './fork-service';
 import { scenarioAgent } from './scenario-agent';
-import { FAST, type WorkerConfig } from './worker-config';
+import { STEADY, type WorkerConfig } from './worker-config';
 
 /** A worker "process": a separate Node process on Redis, a separate service in this process on memory. */
 export interface ClusterWorker {
@@ -58,7 +58,7 @@ function memoryWorker(
 /** N services sharing memory stores in this process: the embedded backend, same suite. */
 export async function createMemoryCluster(
   workers: number,
-  config: WorkerConfig = FAST,
+  config: WorkerConfig = STEADY,
 ): Promise<ServiceCluster> {
   const memory = createMemoryStores();
   const stores: ServiceStores = {
@@ -109,7 +109,7 @@ export async function createMemoryCluster(
 export async function createRedisCluster(
   url: string,
   workers: number,
-  config: WorkerConfig = FAST,
+  config: WorkerConfig = STEADY,
 ): Promise<ServiceCluster> {
   const redis = createRedisStores({ redis: url, prefix: `svc-int:${randomUUID()}:` });
   const stores: ServiceStores = {

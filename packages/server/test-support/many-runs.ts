@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwakenError, type RunRecord } from '@awaken/contract';
+import type { RunRecord } from '@awaken/contract';
 import { expect } from 'vitest';
 import { AGENT_ID } from './scenario-agent';
 import type { ServiceCluster } from './cluster';
@@ -10,9 +10,13 @@ interface Planned {
   runId: string;
   threadId: string;
   approvals: number;
+  /** Also a `slow` call (300 ms), so some runs are still executing when a cancel arrives. */
+  slow: boolean;
   /** Per call id: approved (true) or denied (false). */
   decided: Map<string, boolean>;
   cancelled: boolean;
+  /** A cancel sent while the run executed (it may still have ended on its own first). */
+  cancelledWhileRunning?: Promise<RunRecord>;
   /** The record version already acted on. */
   handledVersion: number;
 }
@@ -39,14 +43,8 @@ async function act(
   const tickets = (current.waiting?.tickets ?? []).filter((ticket) => !run.decided.has(ticket.toolCallId));
   if (tickets.length === 0) return;
   if (random() < 0.15) {
-    try {
-      await cluster.api.control.cancelRun(run.runId, 'cancelled by the test');
-      run.cancelled = true;
-    } catch (error) {
-      // the activation that suspended it still holds its claim: try again on the next round
-      if (!AwakenError.hasCode(error, 'conflict')) throw error;
-      run.handledVersion = -1;
-    }
+    await cluster.api.control.cancelRun(run.runId, 'cancelled by the test');
+    run.cancelled = true;
     return;
   }
   const decisions = tickets.map((ticket) => {
@@ -68,11 +66,13 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
   const runs: Planned[] = [];
   for (let index = 0; index < count; index += 1) {
     const approvals = Math.floor(random() * 4);
+    const slow = random() < 0.2;
     const runId = `many-${index}-${randomUUID()}`;
     runs.push({
       runId,
       threadId: `t-${runId}`,
       approvals,
+      slow,
       decided: new Map(),
       cancelled: false,
       handledVersion: -1,
@@ -85,7 +85,7 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
           agentId: AGENT_ID,
           runId: run.runId,
           threadId: run.threadId,
-          input: `${run.approvals > 0 ? `approve:${run.approvals} ` : ''}plain #${run.runId}`,
+          input: `${run.approvals > 0 ? `approve:${run.approvals} ` : ''}plain ${run.slow ? 'slow:300 ' : ''}#${run.runId}`,
           mode: 'background',
         }),
       ),
@@ -101,8 +101,12 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
       const run = open[index] as Planned;
       if (current.status === 'done') continue;
       next.push(run);
+      if (run.cancelledWhileRunning) continue;
       if (current.status === 'waiting' && current.version !== run.handledVersion) {
         await act(cluster, run, current, random);
+      } else if (current.status === 'running' && !run.cancelledWhileRunning && run.decided.size === 0) {
+        // now and then, cancel a run while a worker process executes it
+        if (random() < 0.05) run.cancelledWhileRunning = cluster.api.control.cancelRun(run.runId, 'stop it');
       }
     }
     open = next;
@@ -116,9 +120,19 @@ export async function checkManyRuns(cluster: ServiceCluster, runs: readonly Plan
   for (const run of runs) {
     const stored = await record(cluster.stores, run.runId);
     expect(stored.status).toBe('done');
-    expect(stored.termination?.type).toBe(run.cancelled ? 'cancelled' : 'natural_end');
+    const whileRunning = await run.cancelledWhileRunning;
+    const termination = whileRunning?.termination?.type ?? (run.cancelled ? 'cancelled' : 'natural_end');
+    expect(stored.termination?.type).toBe(termination);
     expect((await finishes(cluster.stores, run.runId)).done).toBe(1);
-    expect(await toolCounts(cluster, run.runId, 'plain_0_0')).toEqual({ executions: 1, completions: 1 });
+    const plain = await toolCounts(cluster, run.runId, 'plain_0_0');
+    const slow = await toolCounts(cluster, run.runId, 'slow_0_0');
+    if (whileRunning) {
+      expect(plain.executions).toBeLessThanOrEqual(1);
+      expect(slow.executions).toBeLessThanOrEqual(1);
+    } else {
+      expect(plain).toEqual({ executions: 1, completions: 1 });
+      expect(slow).toEqual(run.slow ? { executions: 1, completions: 1 } : { executions: 0, completions: 0 });
+    }
     for (let index = 0; index < run.approvals; index += 1) {
       const callId = `approve_me_0_${index}`;
       const expected = run.decided.get(callId) === true && !run.cancelled ? 1 : 0;
@@ -133,6 +147,10 @@ export async function checkManyRuns(cluster: ServiceCluster, runs: readonly Plan
   expect(await acksAtMostOnce(cluster)).toBeGreaterThanOrEqual(runs.length);
   const decided = runs.flatMap((run) => [...run.decided.values()]);
   expect(runs.filter((run) => run.cancelled).length).toBeGreaterThan(0);
+  const cancelledRunning = await Promise.all(runs.map((run) => run.cancelledWhileRunning));
+  expect(cancelledRunning.filter((done) => done?.termination?.type === 'cancelled').length).toBeGreaterThan(
+    0,
+  );
   expect(decided.filter((approved) => approved).length).toBeGreaterThan(0);
   expect(decided.filter((approved) => !approved).length).toBeGreaterThan(0);
 }

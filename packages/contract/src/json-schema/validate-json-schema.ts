@@ -1,5 +1,6 @@
 import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { JsonSchema } from '../hitl/suspension';
+import { findUnsafePattern } from './find-unsafe-pattern';
 import { type JsonSchemaIssue, toJsonSchemaIssues } from './to-json-schema-issues';
 
 export type { JsonSchemaIssue } from './to-json-schema-issues';
@@ -33,9 +34,17 @@ function brokenSchema(error: unknown): JsonSchemaIssue[] {
  * subschemas; `enum`/`const`/`uniqueItems` compare deeply (object key order does not matter); string
  * lengths count code points; own properties only (`toString` or `__proto__` are ordinary keys). A
  * schema that cannot be used (e.g. an unresolvable `$ref`) yields one `(root)` issue for every value;
- * the check never throws.
+ * the check never throws. A `pattern` that nests unbounded quantifiers (`(a+)+`) makes the schema
+ * unusable instead of risking catastrophic backtracking on a crafted string (a star-height check).
  */
 export function compileJsonSchema(schema: JsonSchema): JsonSchemaCheck {
+  const unsafe = findUnsafePattern(schema);
+  if (unsafe !== undefined) {
+    const reason = new Error(
+      `pattern ${JSON.stringify(unsafe)} nests unbounded quantifiers and can backtrack catastrophically`,
+    );
+    return () => brokenSchema(reason);
+  }
   let validator: Validator;
   try {
     validator = new Validator(structuredClone(schema) as Schema, draftOf(schema), false);

@@ -56,6 +56,8 @@ async function runParallel(session: RunSession): Promise<void> {
         for (const state of await applyDecisions(session)) {
           if (state.status === 'resuming') start(processCall(session, state));
         }
+        // the last calls may have settled meanwhile: racing an empty set would wait for ever
+        if (running.size === 0) break;
       }
       woke =
         (await Promise.race([
