@@ -105,6 +105,36 @@ describe('two server processes on one Redis', () => {
     await api(b.url, `/v1/runs/${runId}/cancel`, { token: ACME, body: {} });
   });
 
+  it('a process killed mid-run: its run is reclaimed by another process, and the stream resumes there without a gap', async () => {
+    const env = {
+      REDIS_URL: inject('redisUrl'),
+      AWAKEN_REDIS_PREFIX: `e2e-kill-${randomUUID().slice(0, 8)}`,
+      AWAKEN_TOKENS: `${ACME}:acme`,
+      AWAKEN_DEMO_DELAY_MS: '30',
+      AWAKEN_LEASE_MS: '1500',
+    };
+    // the survivor starts once the run executes in the doomed process, so it cannot take it first
+    const doomed = await startAppProcess(env);
+    let survivor: AppProcess | undefined;
+    try {
+      const response = await post(doomed, 'count to 400');
+      const runId = response.headers.get('x-run-id') ?? '';
+      const before = await readSse(response, { stopAfter: 10 });
+      // (the survivor's demo model is fast: the reclaimed run asks it again and streams at once)
+      survivor = await startAppProcess({ ...env, AWAKEN_DEMO_DELAY_MS: '1' });
+      expect((await api(survivor.url, `/v1/runs/${runId}`, { token: ACME })).body.status).toBe('running');
+      await doomed.kill();
+      const after = await readSse(await events(survivor as AppProcess, runId, before.ids.at(-1) ?? 0));
+      const ids = [...before.ids, ...after.ids];
+      expect(ids).toEqual(ids.map((_, index) => index + 1));
+      expect(after.events.some((event) => event.type === 'run_start' && event.resumed)).toBe(true);
+      expect(after.events.at(-1)).toMatchObject({ type: 'run_finish', status: 'done' });
+      expect(after.events.at(-1)?.response).toMatch(/ 400\.$/);
+    } finally {
+      await Promise.all([doomed.kill(), survivor?.stop()]);
+    }
+  });
+
   it('SIGTERM lets a running activation finish before the process exits', async () => {
     const env = {
       REDIS_URL: inject('redisUrl'),
