@@ -1,9 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunRecord, RunWaitingTicket, ToolCallDecision } from '@awaken/contract';
 import { expect, vi } from 'vitest';
 import type { ServiceStores } from '../src/types';
 import type { ServiceCluster } from './cluster';
 
 export const WAIT = { timeout: 20_000, interval: 20 };
+
+/** A fresh run id and a thread of its own. */
+export function ids(): { runId: string; threadId: string } {
+  const runId = `run-${randomUUID()}`;
+  return { runId, threadId: `thread-${runId}` };
+}
 
 /** A decision for a ticket, with an id derived from run and call (so a re-send is identical). */
 export function decisionFor(runId: string, ticket: RunWaitingTicket, approve: boolean): ToolCallDecision {
