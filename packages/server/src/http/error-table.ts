@@ -73,13 +73,25 @@ export function errorBody(
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 
-/** The status and body of anything a route threw. Unknown errors become `internal` without their text. */
+/** What a client is told of a server-side failure: its kind, never its text (hosts, paths, internals). */
+const SERVER_MESSAGES: Partial<Record<HttpErrorCode, string>> = {
+  store_failure: 'a store is unavailable; retry later',
+  detached: 'the run was handed over to another activation; retry',
+  model_transient: 'the model provider is unavailable; retry later',
+  model_permanent: 'the model provider refused the request',
+  timeout: 'the operation timed out',
+};
+
+/**
+ * The status and body of anything a route threw. A caller's mistake (4xx) keeps its message and
+ * details; a server-side failure (5xx) says only what kind it is; anything that is not an
+ * AwakenError becomes `internal` without its text.
+ */
 export function toHttpError(error: unknown): { status: number; body: HttpErrorBody } {
   if (AwakenError.isInstance(error)) {
     const status = httpStatusOf(error.code);
-    const message = status === 500 ? 'internal server error' : error.message;
-    const details = status < 500 ? error.details : undefined;
-    return { status, body: errorBody(error.code, message, details) };
+    if (status < 500) return { status, body: errorBody(error.code, error.message, error.details) };
+    return { status, body: errorBody(error.code, SERVER_MESSAGES[error.code] ?? 'internal server error') };
   }
   return { status: 500, body: errorBody('internal', 'internal server error') };
 }

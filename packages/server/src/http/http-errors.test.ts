@@ -1,6 +1,6 @@
 import { AwakenError, type AwakenErrorCode } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, TOKENS, createHttpFixture } from '../../test-support/http-fixture';
 import type { ServiceStores } from '../types';
 import { matchToken } from './auth';
@@ -43,6 +43,8 @@ beforeAll(async () => {
   });
 });
 afterAll(() => fx.close());
+// a failed assertion must not leave the store broken for the tests after it
+afterEach(() => broken.fail(undefined));
 
 describe('errors', () => {
   it('malformed JSON is 400, a body that is not JSON 415, a body over the limit 413, an unknown route 404', async () => {
@@ -68,12 +70,12 @@ describe('errors', () => {
     expect(route.body.error.code).toBe('route_not_found');
   });
 
-  it('a failing store is 503 (store_failure) or 500 without its message or stack, never a 4xx', async () => {
-    broken.fail(new AwakenError('store_failure', 'redis is down', { retryable: true }));
+  it('a failing store is 503 (store_failure) or 500, without its message or stack, never a 4xx', async () => {
+    broken.fail(new AwakenError('store_failure', 'connect ECONNREFUSED 10.1.2.3:6379', { retryable: true }));
     const down = await fx.json('/v1/threads', { token: TOKENS.globex });
     expect(down).toEqual({
       status: 503,
-      body: { error: { code: 'store_failure', message: 'redis is down' } },
+      body: { error: { code: 'store_failure', message: 'a store is unavailable; retry later' } },
     });
     broken.fail(new TypeError('secret internals at /srv/app.js:12'));
     const bug = await fx.call('/v1/threads', { token: TOKENS.globex });
