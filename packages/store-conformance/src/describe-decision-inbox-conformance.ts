@@ -1,5 +1,6 @@
 import type { DecisionInbox } from '@awaken/contract';
 import { describe } from 'vitest';
+import { inboxBadInputSpec } from './decision-inbox/bad-input.spec';
 import { inboxConcurrencySpec } from './decision-inbox/concurrency.spec';
 import { putDrainSpec } from './decision-inbox/put-drain.spec';
 import { subscribeSpec } from './decision-inbox/subscribe.spec';
@@ -13,5 +14,6 @@ export function describeDecisionInboxConformance(harness: StoreHarness<DecisionI
     putDrainSpec(ctx);
     inboxConcurrencySpec(ctx);
     subscribeSpec(ctx);
+    inboxBadInputSpec(ctx);
   });
 }

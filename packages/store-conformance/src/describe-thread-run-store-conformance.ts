@@ -2,7 +2,10 @@ import type { ThreadRunStore } from '@awaken/contract';
 import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
 import { createSuiteContext } from './suite-context';
+import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
+import { jsonValuesSpec } from './thread-run/json-values.spec';
+import { largeBatchesSpec } from './thread-run/large-batches.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
 import { runsSpec } from './thread-run/runs.spec';
@@ -19,5 +22,8 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     checkpointSpec(ctx);
     pointersSpec(ctx);
     threadIdsSpec(ctx);
+    threadRunBadInputSpec(ctx);
+    jsonValuesSpec(ctx);
+    largeBatchesSpec(ctx);
   });
 }

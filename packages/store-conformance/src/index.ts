@@ -2,6 +2,8 @@ export { describeThreadRunStoreConformance } from './describe-thread-run-store-c
 export { describeMailboxStoreConformance } from './describe-mailbox-store-conformance';
 export { describeRunEventLogConformance } from './describe-run-event-log-conformance';
 export { describeDecisionInboxConformance } from './describe-decision-inbox-conformance';
+export { describeRunExpiryConformance } from './describe-run-expiry-conformance';
+export type { RunScopedStores } from './run-expiry/run-scoped-stores';
 export { createManualClock } from './manual-clock';
 export type { ManualClock } from './manual-clock';
 export type {

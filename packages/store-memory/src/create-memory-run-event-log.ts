@@ -1,9 +1,9 @@
 import {
   type AgentEvent,
   AwakenError,
+  DEFAULT_FINISHED_LOG_TTL_MS,
   type RunEventLog,
-  agentEventSchema,
-  parseWith,
+  runEventLogInputs as inputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -13,6 +13,8 @@ import { waitForSignal } from './internal/wait-for-signal';
 export interface MemoryRunEventLogOptions extends MemoryStoreOptions {
   /** How long a finished run's log is kept when `finish` gets no `ttlMs` (default one hour). */
   finishedTtlMs?: number;
+  /** Called by `finish` with the time the run's log expires, so other per-run data can expire with it. */
+  onFinish?: (runId: string, expiresAt: number) => void;
 }
 
 interface RunLog {
@@ -30,7 +32,7 @@ interface RunLog {
  */
 export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}): RunEventLog {
   const clock = storeClock(options);
-  const defaultTtlMs = options.finishedTtlMs ?? 60 * 60 * 1000;
+  const defaultTtlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
   const logs = new Map<string, RunLog>();
   /** Finished runs, swept for expiry at most once a second so `finish` stays O(1) amortised. */
   const finished = new Set<string>();
@@ -62,9 +64,9 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   };
 
   return {
-    async append(runId, events) {
-      if (events.length === 0) return;
-      const parsed = events.map((event) => parseWith(agentEventSchema, event, 'agent event'));
+    async append(input, given) {
+      const { runId, events: parsed } = inputs.append.parse({ runId: input, events: given });
+      if (parsed.length === 0) return;
       const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
       if (log.expiresAt !== undefined)
         throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
@@ -78,18 +80,20 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
           );
         }
       });
-      log.events.push(...parsed);
+      for (const event of parsed) log.events.push(event);
       logs.set(runId, log);
       const waiters = [...log.waiters];
       log.waiters.clear();
       for (const wake of waiters) wake();
     },
 
-    async read(runId, query) {
-      return after(live(runId), query?.afterSeq ?? 0, query?.limit);
+    async read(input, query) {
+      const parsed = inputs.read.parse({ runId: input, afterSeq: query?.afterSeq, limit: query?.limit });
+      return after(live(parsed.runId), parsed.afterSeq ?? 0, parsed.limit);
     },
 
-    async tail(runId, query) {
+    async tail(input, given) {
+      const { runId, ...query } = inputs.tail.parse({ ...given, runId: input });
       const ready = () => {
         const log = live(runId);
         const events = after(log, query.afterSeq, query.limit);
@@ -105,27 +109,29 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return ready() ?? [];
     },
 
-    async lastSeq(runId) {
-      return live(runId)?.events.length ?? 0;
+    async lastSeq(input) {
+      return live(inputs.lastSeq.parse({ runId: input }).runId)?.events.length ?? 0;
     },
 
-    async finish(runId, finishOptions) {
-      const ttlMs = finishOptions?.ttlMs ?? defaultTtlMs;
-      if (!Number.isFinite(ttlMs) || ttlMs < 0) {
-        throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
-      }
+    async finish(input, finishOptions) {
+      const { runId, ttlMs = defaultTtlMs } = inputs.finish.parse({
+        runId: input,
+        ttlMs: finishOptions?.ttlMs,
+      });
       sweepExpired();
       const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
-      log.expiresAt = clock() + ttlMs;
+      // Whole milliseconds, as the Redis log rounds its expiry up.
+      log.expiresAt = clock() + Math.ceil(ttlMs);
       logs.set(runId, log);
       finished.add(runId);
+      options.onFinish?.(runId, log.expiresAt);
       const waiters = [...log.waiters];
       log.waiters.clear();
       for (const wake of waiters) wake();
     },
 
-    async isFinished(runId) {
-      return live(runId)?.expiresAt !== undefined;
+    async isFinished(input) {
+      return live(inputs.isFinished.parse({ runId: input }).runId)?.expiresAt !== undefined;
     },
   };
 }

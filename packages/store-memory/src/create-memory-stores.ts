@@ -13,14 +13,20 @@ export interface MemoryStores {
 }
 
 /**
- * All four stores in process memory, sharing one clock: the embedded default. Nothing survives the
- * process and nothing is shared with another one.
+ * All four stores in process memory, sharing one clock: the embedded default. A finished run's
+ * decision inbox is dropped with its event log (`finish`'s `ttlMs`). Nothing survives the process and
+ * nothing is shared with another one.
  */
 export function createMemoryStores(options: MemoryRunEventLogOptions = {}): MemoryStores {
+  const decisionInbox = createMemoryDecisionInbox(options);
+  const onFinish = (runId: string, expiresAt: number) => {
+    decisionInbox.expireRun(runId, expiresAt);
+    options.onFinish?.(runId, expiresAt);
+  };
   return {
     threadRunStore: createMemoryThreadRunStore(options),
     mailboxStore: createMemoryMailboxStore(options),
-    runEventLog: createMemoryRunEventLog(options),
-    decisionInbox: createMemoryDecisionInbox(),
+    runEventLog: createMemoryRunEventLog({ ...options, onFinish }),
+    decisionInbox,
   };
 }

@@ -1,16 +1,14 @@
+import type { z } from 'zod';
 import type { MessageRecord, NewMessage } from '../messages/message-record';
 import type { Visibility } from '../messages/message';
 import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { Thread } from '../run/thread';
+import type { checkpointTriggerSchema } from './inputs/thread-run-inputs';
 import type { Page, PageRequest } from './paging';
 
 /** Why a checkpoint is written (seed 001's triggers). */
-export type CheckpointTrigger =
-  | 'user_message'
-  | 'assistant_turn_committed'
-  | 'tool_results_committed'
-  | 'run_finished';
+export type CheckpointTrigger = z.infer<typeof checkpointTriggerSchema>;
 
 /**
  * One atomic step of a run's durable progress: the new thread messages, the run projection (status,

@@ -1,0 +1,103 @@
+import type { ThreadRunStore } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { expectInvalidField } from '../internal/expectations';
+import type { SuiteContext } from '../suite-context';
+import { nextCheckpoint, threadWithRun, userMessage } from './fixtures';
+
+const toolResult = (content: unknown) => ({
+  visibility: 'internal' as const,
+  message: {
+    role: 'tool' as const,
+    toolCallId: 'c1',
+    toolName: 'lookup',
+    outcome: 'succeeded' as const,
+    content,
+  },
+});
+
+/**
+ * Values are JSON at the store boundary: what is not JSON is rejected naming its path, undefined
+ * members are dropped, -0 is stored as 0, and stored values share nothing with the caller's objects.
+ */
+export function jsonValuesSpec(ctx: SuiteContext<ThreadRunStore>): void {
+  describe('JSON values', () => {
+    it('rejects values JSON cannot hold exactly, naming the field, and writes nothing', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      const cases: [() => Promise<unknown>, RegExp][] = [
+        [() => ctx.store.createThread({ metadata: { when: new Date(0) } }), /metadata\.when/],
+        [() => ctx.store.updateThreadMetadata(threadId, { n: Number.NaN }), /metadata\.n/],
+        [
+          () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(1n)] }),
+          /messages\.0\.message\.content/,
+        ],
+        [
+          () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(cyclic)] }),
+          /content\.self/,
+        ],
+        [
+          () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(new Map())] }),
+          /content/,
+        ],
+        [
+          async () =>
+            ctx.store.commitCheckpoint({
+              ...(await nextCheckpoint(ctx.store, run, 'running')),
+              threadState: { k: [undefined] },
+            }),
+          /threadState\.k\.0/,
+        ],
+        [
+          async () =>
+            ctx.store.commitCheckpoint({
+              ...(await nextCheckpoint(ctx.store, run, 'running')),
+              run: { ...run, status: 'running', version: 1, state: { x: Number.POSITIVE_INFINITY } },
+            }),
+          /run\.state\.x/,
+        ],
+      ];
+      for (const [call, field] of cases) await expectInvalidField(call(), field);
+      expect(await ctx.store.messageCount(threadId)).toBe(0);
+      expect(await ctx.store.getRun(run.runId)).toEqual(run);
+      expect((await ctx.store.getThread(threadId))?.metadata).toEqual({});
+      const [record] = await ctx.store.appendMessages(threadId, {
+        expectedLength: 0,
+        messages: [userMessage('ok')],
+      });
+      expect(record?.seq).toBe(1);
+    });
+
+    it('drops undefined members and stores -0 as 0', async () => {
+      const thread = await ctx.store.createThread({ metadata: { kept: 1, gone: undefined, zero: -0 } });
+      const stored = await ctx.store.getThread(thread.id);
+      expect(Object.keys(stored?.metadata ?? {}).sort()).toEqual(['kept', 'zero']);
+      expect(Object.is(stored?.metadata.zero, 0)).toBe(true);
+      expect(thread).toEqual(stored);
+    });
+
+    it('keeps what was stored when the caller later mutates the objects it passed in or got back', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const content = { rows: [1, 2] };
+      const message = toolResult(content);
+      const [record] = await ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [message] });
+      content.rows.push(3);
+      message.message.toolName = 'changed';
+      if (record?.message.role === 'tool') (record.message.content as { rows: number[] }).rows.push(4);
+      const state = { memory: { facts: ['a'] } };
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running');
+      const committed = await ctx.store.commitCheckpoint({
+        ...checkpoint,
+        threadState: state,
+        run: { ...checkpoint.run, state },
+      });
+      state.memory.facts.push('b');
+      (committed.state.memory as { facts: string[] }).facts.push('c');
+      expect((await ctx.store.readMessages(threadId))[0]?.message).toEqual(
+        toolResult({ rows: [1, 2] }).message,
+      );
+      expect(await ctx.store.getThreadState(threadId)).toEqual({ memory: { facts: ['a'] } });
+      expect((await ctx.store.getRun(run.runId))?.state).toEqual({ memory: { facts: ['a'] } });
+    });
+  });
+}
