@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { RunDispatch, RunRecord } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
+import { MUTATING_SCRIPT_SHAS } from './internal/idempotent-script';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from './testing/reply-dropping-proxy';
 
@@ -9,6 +11,14 @@ import { type ReplyDroppingProxy, startReplyDroppingProxy } from './testing/repl
 // outcome must be that of one execution: the caller gets the first reply and the data shows one write.
 
 const isScript = (words: string[]) => ['evalsha', 'eval'].includes((words[0] ?? '').toLowerCase());
+
+/** The SHA1 of the script a dropped EVALSHA / EVAL command ran. */
+const shaOf = (words: string[]) =>
+  words[0]?.toLowerCase() === 'evalsha'
+    ? (words[1] ?? '')
+    : createHash('sha1')
+        .update(words[1] ?? '')
+        .digest('hex');
 
 const newRun = (runId: string, threadId: string): RunRecord => ({
   runId,
@@ -33,12 +43,16 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
   let proxy: ReplyDroppingProxy;
   let direct: RedisStores;
   let proxied: RedisStores;
+  /** The scripts whose reply was dropped, to check that every mutating script was exercised. */
+  const exercised = new Set<string>();
 
   beforeAll(async () => {
     proxy = await startReplyDroppingProxy(inject('redisUrl'));
   });
   afterAll(async () => {
     await proxy.close();
+    const names = [...MUTATING_SCRIPT_SHAS].filter(([, sha]) => exercised.has(sha)).map(([name]) => name);
+    expect(names.sort()).toEqual([...MUTATING_SCRIPT_SHAS.keys()].sort());
   });
 
   beforeEach(() => {
@@ -57,7 +71,7 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
     const before = proxy.dropped;
     const dropped = proxy.dropNextReply(isScript);
     const result = await operation();
-    await dropped;
+    exercised.add(shaOf(await dropped));
     expect(proxy.dropped).toBe(before + 1);
     return result;
   }

@@ -1,13 +1,16 @@
 import {
   type DecisionInbox,
   type ToolCallDecision,
+  decisionInboxInputs as inputs,
   parseWith,
   toolCallDecisionSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { DRAIN_DECISIONS, PUT_DECISION } from './internal/inbox-lua';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
+import { runKeys } from './internal/run-keys';
 import { Subscriber } from './internal/subscriber';
 
 export interface RedisDecisionInboxOptions {
@@ -15,6 +18,8 @@ export interface RedisDecisionInboxOptions {
   redis: RedisInput;
   /** Key prefix; default `awaken`. */
   prefix?: string;
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes. */
+  requestTtlMs?: number;
 }
 
 /**
@@ -22,13 +27,16 @@ export interface RedisDecisionInboxOptions {
  * for the life of the run, a second pending decision for one call is rejected, and a drain removes
  * what it returns in the same step, so each decision reaches exactly one drainer. `put` publishes a
  * wake-up that `subscribe` listeners in any process receive (pub/sub is best effort: a listener that
- * was not connected misses it, so executors also drain at every resume gate).
+ * was not connected misses it, so executors also drain at every resume gate). A run's inbox keys
+ * expire with its event log when the log under the same prefix is finished. Puts and drains record
+ * their reply per request, so a command re-sent after a lost reply neither stores nor drains twice.
  */
 export class RedisDecisionInbox implements DecisionInbox {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
   readonly #subscriber: Subscriber;
+  readonly #scripts: ScriptContext;
 
   constructor(options: RedisDecisionInboxOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -36,30 +44,52 @@ export class RedisDecisionInbox implements DecisionInbox {
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
     this.#subscriber = new Subscriber(client);
+    this.#scripts = {
+      redis: client,
+      prefix: this.prefix,
+      keys: [],
+      requestTtlMs: requestTtl(options.requestTtlMs),
+    };
   }
 
-  async put(runId: string, decision: ToolCallDecision): Promise<'stored' | 'duplicate'> {
-    const parsed = parseWith(toolCallDecisionSchema, decision, 'decision');
-    const args = [this.prefix, runId, parsed.decisionId, parsed.toolCallId, JSON.stringify(parsed)];
-    return (await PUT_DECISION.run(this.redis, [], args)) as 'stored' | 'duplicate';
+  async put(input: string, given: ToolCallDecision): Promise<'stored' | 'duplicate'> {
+    const { runId, decision } = inputs.put.parse({ runId: input, decision: given });
+    const keys = runKeys(this.prefix, runId);
+    const args = [
+      keys.inboxQueue,
+      keys.inboxCalls,
+      keys.inboxSeen,
+      keys.inboxChannel,
+      keys.eventMeta,
+      decision.decisionId,
+      decision.toolCallId,
+      JSON.stringify(decision),
+    ];
+    return (await PUT_DECISION.call(this.#scripts, args)) as 'stored' | 'duplicate';
   }
 
-  async drain(runId: string): Promise<ToolCallDecision[]> {
-    const pending = (await DRAIN_DECISIONS.run(this.redis, [], [this.prefix, runId])) as string[];
+  async drain(input: string): Promise<ToolCallDecision[]> {
+    const keys = runKeys(this.prefix, inputs.drain.parse({ runId: input }).runId);
+    const pending = (await DRAIN_DECISIONS.call(this.#scripts, [
+      keys.inboxQueue,
+      keys.inboxCalls,
+    ])) as string[];
     return pending.map(decodeDecision);
   }
 
-  async peek(runId: string): Promise<ToolCallDecision[]> {
+  async peek(input: string): Promise<ToolCallDecision[]> {
+    const keys = runKeys(this.prefix, inputs.peek.parse({ runId: input }).runId);
     try {
-      return (await this.redis.lrange(`${this.#base(runId)}:q`, 0, -1)).map(decodeDecision);
+      return (await this.redis.lrange(keys.inboxQueue, 0, -1)).map(decodeDecision);
     } catch (error) {
       throw toStoreError(error);
     }
   }
 
-  async subscribe(runId: string, listener: () => void): Promise<() => Promise<void>> {
+  async subscribe(input: string, given: () => void): Promise<() => Promise<void>> {
+    const { runId, listener } = inputs.subscribe.parse({ runId: input, listener: given });
     try {
-      return await this.#subscriber.listen(this.#base(runId), listener);
+      return await this.#subscriber.listen(runKeys(this.prefix, runId).inboxChannel, listener);
     } catch (error) {
       throw toStoreError(error);
     }
@@ -69,10 +99,6 @@ export class RedisDecisionInbox implements DecisionInbox {
   async close(): Promise<void> {
     await this.#subscriber.close();
     if (this.#owned) await closeRedis(this.redis);
-  }
-
-  #base(runId: string): string {
-    return `${this.prefix}in:${runId}`;
   }
 }
 

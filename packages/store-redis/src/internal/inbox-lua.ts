@@ -1,35 +1,43 @@
-import { defineLuaScript } from './lua-script';
+import { defineMutatingScript } from './idempotent-script';
 
 /**
- * Keys (P = prefix, r = run id): `P in:<r>:q` (list, pending decision JSON in arrival order),
- * `P in:<r>:c` (hash, tool call id -> pending decision id), `P in:<r>:seen` (hash, every decision id
- * ever stored for the run -> its tool call id). Wake-ups are published on the channel `P in:<r>`.
+ * ARGV: prefix, queueKey, callsKey, seenKey, channel, eventMetaKey, decisionId, toolCallId,
+ * decisionJson (keys: see run-keys.ts). Returns 'stored' or 'duplicate'. When the run's event log is
+ * finished (its meta key has a TTL), the inbox keys get the same TTL, so a late decision expires
+ * with the run.
  */
-
-/** ARGV: prefix, runId, decisionId, toolCallId, decisionJson. Returns 'stored' or 'duplicate'. */
-export const PUT_DECISION = defineLuaScript(`
-local base = ARGV[1] .. 'in:' .. ARGV[2]
-local decision, call = ARGV[3], ARGV[4]
-local seen_call = redis.call('HGET', base .. ':seen', decision)
+export const PUT_DECISION = defineMutatingScript(
+  'inbox.put',
+  `
+local queue, calls, seen, channel, meta = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local decision, call = ARGV[7], ARGV[8]
+local seen_call = redis.call('HGET', seen, decision)
 if seen_call == call then return 'duplicate' end
 if seen_call then
   return redis.error_reply('AWAKEN conflict decision ' .. decision .. ' was stored for tool call ' .. seen_call)
 end
-local pending = redis.call('HGET', base .. ':c', call)
+local pending = redis.call('HGET', calls, call)
 if pending then
   return redis.error_reply('AWAKEN conflict tool call ' .. call .. ' already has pending decision ' .. pending)
 end
-redis.call('HSET', base .. ':seen', decision, call)
-redis.call('RPUSH', base .. ':q', ARGV[5])
-redis.call('HSET', base .. ':c', call, decision)
-redis.call('PUBLISH', base, decision)
+redis.call('HSET', seen, decision, call)
+redis.call('RPUSH', queue, ARGV[9])
+redis.call('HSET', calls, call, decision)
+local ttl = redis.call('PTTL', meta)
+if ttl > 0 then
+  for _, key in ipairs({ queue, calls, seen }) do redis.call('PEXPIRE', key, ttl) end
+end
+redis.call('PUBLISH', channel, decision)
 return 'stored'
-`);
+`,
+);
 
-/** ARGV: prefix, runId. Removes and returns the pending decisions, in arrival order. */
-export const DRAIN_DECISIONS = defineLuaScript(`
-local base = ARGV[1] .. 'in:' .. ARGV[2]
-local pending = redis.call('LRANGE', base .. ':q', 0, -1)
-redis.call('DEL', base .. ':q', base .. ':c')
+/** ARGV: prefix, queueKey, callsKey. Removes and returns the pending decisions, in arrival order. */
+export const DRAIN_DECISIONS = defineMutatingScript(
+  'inbox.drain',
+  `
+local pending = redis.call('LRANGE', ARGV[2], 0, -1)
+redis.call('DEL', ARGV[2], ARGV[3])
 return pending
-`);
+`,
+);

@@ -38,8 +38,8 @@ export async function startReplyDroppingProxy(target: string): Promise<ReplyDrop
     sockets.add(client);
     sockets.add(upstream);
     const pending: string[][] = [];
-    let requests = Buffer.alloc(0);
-    let replies = Buffer.alloc(0);
+    let requests: Buffer = Buffer.alloc(0);
+    let replies: Buffer = Buffer.alloc(0);
     let passthrough = false;
     const cut = () => {
       client.destroy();

@@ -1,9 +1,10 @@
 import { PRELUDE } from './prelude';
 
 /**
- * ARGV: prefix, limit. Reclaims claims whose lease expired strictly before Redis TIME: counts the
- * attempt, then supersedes (stale epoch), dead-letters (attempts used up) or requeues now. Atomic,
- * so concurrent sweepers each reclaim a dispatch at most once.
+ * ARGV: prefix, limit. Reclaims claims whose lease expired strictly before Redis TIME, earliest
+ * deadline first (ties by dispatch id): counts the attempt, then supersedes (stale epoch),
+ * dead-letters (attempts used up) or requeues now. Atomic, so concurrent sweepers each reclaim a
+ * dispatch at most once.
  */
 export const RECLAIM = `${PRELUDE}
 local limit = tonumber(ARGV[2])
@@ -15,7 +16,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now),
     redis.call('ZREM', LEASES, id)
   elseif now > tonumber(h.leaseUntil) then
     local attempts = tonumber(h.attemptCount) + 1
-    hset(h, 'attemptCount', num(attempts), 'lastError', 'lease expired', 'updatedAt', num(now))
+    hset(h, 'attemptCount', num(attempts), 'lastError', 'lease of ' .. h.claimedBy .. ' expired', 'updatedAt', num(now))
     release(h, now)
     if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
       finish(h, 'superseded', now)
