@@ -172,6 +172,7 @@ export type { JsonValueIssue } from './stores/json-value';
 export {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
+  MAX_WAIT_MS,
   abortSignalSchema,
   isWellFormedText,
   jsonChecked,
@@ -182,6 +183,7 @@ export {
   positiveIntegerSchema,
   storeIdSchema,
   storeTextSchema,
+  ttlMsSchema,
   waitMsSchema,
 } from './stores/inputs/fields';
 export { defineStoreInput } from './stores/inputs/store-input';

@@ -4,6 +4,12 @@ export { describeRunEventLogConformance } from './describe-run-event-log-conform
 export { describeDecisionInboxConformance } from './describe-decision-inbox-conformance';
 export { describeRunExpiryConformance } from './describe-run-expiry-conformance';
 export type { RunScopedStores } from './run-expiry/run-scoped-stores';
+export { describeStoreDifferential } from './describe-store-differential';
+export type {
+  DifferentialHarness,
+  DifferentialPair,
+  DifferentialStores,
+} from './differential/harness';
 export { createManualClock } from './manual-clock';
 export type { ManualClock } from './manual-clock';
 export type {

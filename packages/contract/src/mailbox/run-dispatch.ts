@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { runStatusSchema } from '../run/run-status';
 import { terminationReasonSchema } from '../run/termination-reason';
 import { type TransitionTable, canTransition, transitionIn } from '../state/transition-table';
-import { millisSchema, positiveIntegerSchema, storeIdSchema } from '../stores/inputs/fields';
+import {
+  millisSchema,
+  positiveIntegerSchema,
+  storeIdSchema,
+  withoutNegativeZero,
+} from '../stores/inputs/fields';
 
 /**
  * Queue status of one delivery attempt (seed 002). `acked` means "consumed, do not retry" — never
@@ -108,7 +113,7 @@ export const enqueueDispatchInputSchema = z.object({
   threadId: storeIdSchema,
   runId: storeIdSchema,
   dispatchId: storeIdSchema.optional(),
-  priority: z.number().int().min(0).max(255).default(128),
+  priority: z.number().int().min(0).max(255).overwrite(withoutNegativeZero).default(128),
   dedupeKey: storeIdSchema.optional(),
   availableAt: millisSchema.optional(),
   maxAttempts: positiveIntegerSchema.default(3),

@@ -76,6 +76,16 @@ export function jsonValuesSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect(thread).toEqual(stored);
     });
 
+    it('keeps an own __proto__ member of a value as data', async () => {
+      const { threadId } = await threadWithRun(ctx.store);
+      const content = JSON.parse('{"__proto__": {"x": 1}, "y": 2}');
+      await ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(content)] });
+      const [record] = await ctx.store.readMessages(threadId);
+      const stored = record?.message.role === 'tool' ? (record.message.content as object) : undefined;
+      expect(Object.keys(stored ?? {})).toEqual(['__proto__', 'y']);
+      expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    });
+
     it('keeps what was stored when the caller later mutates the objects it passed in or got back', async () => {
       const { threadId, run } = await threadWithRun(ctx.store);
       const content = { rows: [1, 2] };

@@ -12,6 +12,19 @@ export function clone<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const member = clone((value as Record<string, unknown>)[key]);
+    // An own `__proto__` member (JSON.parse makes one) stays data, as JSON and Redis keep it.
+    if (key === '__proto__') {
+      Object.defineProperty(copy, key, {
+        value: member,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      copy[key] = member;
+    }
+  }
   return copy as T;
 }

@@ -23,8 +23,16 @@ export const storeIdSchema = z
   .min(1)
   .refine(isWellFormedText, 'must be well-formed Unicode (no lone surrogate)');
 
-/** A point in time or a duration in whole milliseconds. */
-export const millisSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** `-0` as `0`: JSON and Redis write it so, and every backend must store the same number. */
+export const withoutNegativeZero = (value: number): number => value + 0;
+
+/** A point in time, a duration or a count in whole milliseconds / units: a safe integer >= 0. */
+export const millisSchema = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(Number.MAX_SAFE_INTEGER)
+  .overwrite(withoutNegativeZero);
 
 /** A count or size: an integer >= 1 (a safe integer). */
 export const positiveIntegerSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -32,8 +40,18 @@ export const positiveIntegerSchema = z.number().int().min(1).max(Number.MAX_SAFE
 /** A lease length: whole milliseconds >= 1. */
 export const leaseMsSchema = positiveIntegerSchema;
 
-/** A wait: milliseconds >= 0, fractions allowed. */
-export const waitMsSchema = z.number().nonnegative().finite();
+/** The longest wait a store accepts: 2^31 - 1 ms (about 24.8 days), the longest timer Node sets. */
+export const MAX_WAIT_MS = 2_147_483_647;
+
+/** A wait or a time to live: milliseconds from 0 to {@link MAX_WAIT_MS}, fractions allowed. */
+export const waitMsSchema = z.number().nonnegative().max(MAX_WAIT_MS).overwrite(withoutNegativeZero);
+
+/** A time to live: milliseconds from 0 to a hundred years, fractions allowed (rounded up). */
+export const ttlMsSchema = z
+  .number()
+  .nonnegative()
+  .max(100 * 365 * 24 * 60 * 60 * 1000)
+  .overwrite(withoutNegativeZero);
 
 /** The page size every listing accepts: 50 by default, more than 1000 is served as 1000. */
 export const DEFAULT_PAGE_LIMIT = 50;

@@ -3,8 +3,9 @@ import { isWellFormedText } from './fields';
 
 /**
  * Cheap checks for the mailbox hot paths (see `defineStoreInput`): each returns the value its zod
- * schema would return, and only for inputs that schema accepts; anything unusual returns `undefined`
- * and goes through the schema, which decides and words the error. A test pins the equivalence.
+ * schema would return (`-0` as `0` included), and only for inputs that schema accepts; anything
+ * unusual returns `undefined` and goes through the schema, which decides and words the error. A test
+ * pins the equivalence.
  */
 
 type Fields = Record<string, unknown>;
@@ -39,12 +40,12 @@ export function fastEnqueue(value: unknown): ParsedEnqueue | undefined {
   const parsed: ParsedEnqueue = {
     threadId: value.threadId,
     runId: value.runId,
-    priority: (value.priority as number | undefined) ?? ENQUEUE_DEFAULTS.priority,
+    priority: ((value.priority as number | undefined) ?? ENQUEUE_DEFAULTS.priority) + 0,
     maxAttempts: (value.maxAttempts as number | undefined) ?? ENQUEUE_DEFAULTS.maxAttempts,
   };
   if (value.dispatchId !== undefined) parsed.dispatchId = value.dispatchId as string;
   if (value.dedupeKey !== undefined) parsed.dedupeKey = value.dedupeKey as string;
-  if (value.availableAt !== undefined) parsed.availableAt = value.availableAt as number;
+  if (value.availableAt !== undefined) parsed.availableAt = (value.availableAt as number) + 0;
   return parsed;
 }
 
@@ -71,7 +72,7 @@ export function fastNack(value: unknown) {
   const proof = fastProof(value);
   if (proof === undefined || !isObject(value) || !isText(value.error)) return undefined;
   if (value.retryAt === undefined) return { ...proof, error: value.error };
-  return isMillis(value.retryAt) ? { ...proof, error: value.error, retryAt: value.retryAt } : undefined;
+  return isMillis(value.retryAt) ? { ...proof, error: value.error, retryAt: value.retryAt + 0 } : undefined;
 }
 
 export function fastExtendLease(value: unknown) {

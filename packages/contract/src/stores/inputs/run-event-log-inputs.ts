@@ -6,6 +6,7 @@ import {
   millisSchema,
   positiveIntegerSchema,
   storeIdSchema,
+  ttlMsSchema,
   waitMsSchema,
 } from './fields';
 import { defineStoreInput } from './store-input';
@@ -40,6 +41,6 @@ export const runEventLogInputs = {
     }),
   ),
   lastSeq: defineStoreInput('lastSeq', byRun),
-  finish: defineStoreInput('finish', z.object({ runId: storeIdSchema, ttlMs: waitMsSchema.optional() })),
+  finish: defineStoreInput('finish', z.object({ runId: storeIdSchema, ttlMs: ttlMsSchema.optional() })),
   isFinished: defineStoreInput('isFinished', byRun),
 };
