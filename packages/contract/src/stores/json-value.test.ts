@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AwakenError } from '../errors/awaken-error';
-import { toJsonValue } from './json-value';
+import { MAX_JSON_DEPTH, toJsonValue } from './json-value';
 
 function rejection(value: unknown): string {
   try {
@@ -22,31 +22,43 @@ describe('toJsonValue', () => {
     expect(copy.a[4]).not.toBe(input.a[4]);
   });
 
-  it('drops undefined members and stores -0 as 0, as JSON writes them', () => {
-    const copy = toJsonValue({ kept: 1, gone: undefined, zero: -0 });
-    expect(Object.keys(copy)).toEqual(['kept', 'zero']);
+  it('gives the JSON form, as JSON.stringify writes it', () => {
+    const copy = toJsonValue({
+      kept: 1,
+      gone: undefined,
+      fn: () => 1,
+      zero: -0,
+      when: new Date(0),
+      list: [undefined, () => 1],
+      map: new Map([[1, 2]]),
+    });
+    expect(copy).toEqual({ kept: 1, zero: 0, when: '1970-01-01T00:00:00.000Z', list: [null, null], map: {} });
     expect(Object.is(copy.zero, 0)).toBe(true);
   });
 
   it('keeps an own __proto__ member as data, without touching the prototype', () => {
-    const input = JSON.parse('{"__proto__": {"polluted": true}}');
-    const copy = toJsonValue(input) as Record<string, unknown>;
+    const copy = toJsonValue(JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.keys(copy)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('rejects what JSON cannot hold exactly, naming the path', () => {
+  it('rejects what JSON cannot hold faithfully, naming the path', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
-    expect(rejection({ when: new Date(0) })).toMatch(/when: not a JSON value: a Date/);
-    expect(rejection({ n: [1, Number.NaN] })).toMatch(/n\.1: not a JSON value: NaN/);
-    expect(rejection({ big: 1n })).toMatch(/big: not a JSON value: a bigint/);
-    expect(rejection({ m: new Map() })).toMatch(/m: not a JSON value: a Map/);
-    expect(rejection({ f: () => 1 })).toMatch(/f: not a JSON value: a function/);
-    expect(rejection([undefined])).toMatch(/0: not a JSON value: undefined in an array/);
-    expect(rejection(cyclic)).toMatch(/self: not a JSON value: a cycle/);
-    expect(rejection(Number.POSITIVE_INFINITY)).toMatch(/\(root\): not a JSON value: Infinity/);
+    let deep: unknown = 1;
+    for (let level = 0; level <= MAX_JSON_DEPTH; level += 1) deep = [deep];
+    const throwing = {
+      toJSON() {
+        throw new Error('no');
+      },
+    };
+    expect(rejection({ n: [1, Number.NaN] })).toMatch(/n\.1: not JSON: NaN/);
+    expect(rejection({ big: 1n })).toMatch(/big: not JSON: a BigInt/);
+    expect(rejection(cyclic)).toMatch(/self: not JSON: a cycle/);
+    expect(rejection(Number.POSITIVE_INFINITY)).toMatch(/\(root\): not JSON: Infinity/);
+    expect(rejection({ deep })).toMatch(/nests deeper than 256 levels/);
+    expect(rejection({ t: throwing })).toMatch(/t: toJSON threw: no/);
   });
 
   it('accepts a value that appears twice without being a cycle', () => {

@@ -1,5 +1,8 @@
 import { AwakenError } from '../errors/awaken-error';
 
+/** The deepest nesting of arrays and objects a stored value may have. */
+export const MAX_JSON_DEPTH = 256;
+
 /** Where a value is not JSON: the path to the offending part and what it is. */
 export interface JsonValueIssue {
   path: (string | number)[];
@@ -10,90 +13,97 @@ type Report = (issue: JsonValueIssue) => void;
 
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'object' && value !== null) {
-    return `a ${(value as object).constructor?.name ?? 'null-prototype object'}`;
-  }
+  if (typeof value === 'bigint') return 'a BigInt';
   return `a ${typeof value}`;
 }
 
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-/** Sets `key` as an own data property, also for `__proto__` (which `copy[key] = ...` would not create). */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
+/** `value` after its `toJSON`, as `JSON.stringify` sees it; a throwing `toJSON` is reported. */
+function jsonView(value: unknown, path: (string | number)[], report: Report): unknown {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'bigint')) return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON !== 'function') return value;
+  try {
+    return toJSON.call(value, '');
+  } catch (error) {
+    report({ path, message: `toJSON threw: ${error instanceof Error ? error.message : String(error)}` });
+    return undefined;
   }
 }
 
-function copy(value: unknown, path: (string | number)[], ancestors: Set<object>, report: Report): unknown {
-  switch (typeof value) {
+/** Reports every part of `value` that JSON cannot hold faithfully, walking it as `JSON.stringify` does. */
+function check(
+  value: unknown,
+  path: (string | number)[],
+  depth: number,
+  ancestors: Set<object>,
+  report: Report,
+): void {
+  const item = jsonView(value, path, report);
+  switch (typeof item) {
     case 'string':
     case 'boolean':
-      return value;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      // Inside an object JSON drops these members; inside an array it writes null; `toJsonValue` says
+      // what happens at the root.
+      return;
     case 'number':
-      if (!Number.isFinite(value)) {
-        report({ path, message: `not a JSON value: ${value} (JSON numbers are finite)` });
-        return undefined;
-      }
-      return value === 0 ? 0 : value; // -0 is stored as 0, as JSON writes it
+      if (!Number.isFinite(item))
+        report({ path, message: `not JSON: ${describe(item)} (JSON numbers are finite)` });
+      return;
     case 'object': {
-      if (value === null) return null;
-      if (ancestors.has(value)) {
-        report({ path, message: 'not a JSON value: a cycle (the value contains itself)' });
-        return undefined;
+      if (item === null) return;
+      if (ancestors.has(item)) {
+        report({ path, message: 'not JSON: a cycle (the value contains itself)' });
+        return;
       }
-      if (Array.isArray(value)) {
-        ancestors.add(value);
-        const items = value.map((item, index) => {
-          if (item === undefined) {
-            report({ path: [...path, index], message: 'not a JSON value: undefined in an array' });
-          }
-          return copy(item, [...path, index], ancestors, report);
-        });
-        ancestors.delete(value);
-        return items;
+      if (depth >= MAX_JSON_DEPTH) {
+        report({ path, message: `not JSON here: nests deeper than ${MAX_JSON_DEPTH} levels` });
+        return;
       }
-      if (!isPlainObject(value)) {
-        report({ path, message: `not a JSON value: ${describe(value)} (only plain objects and arrays)` });
-        return undefined;
+      ancestors.add(item);
+      if (Array.isArray(item)) {
+        item.forEach((member, index) => check(member, [...path, index], depth + 1, ancestors, report));
+      } else {
+        for (const key of Object.keys(item)) {
+          check((item as Record<string, unknown>)[key], [...path, key], depth + 1, ancestors, report);
+        }
       }
-      ancestors.add(value);
-      const result: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        const member = (value as Record<string, unknown>)[key];
-        // An undefined member is an absent one, as JSON writes it.
-        if (member !== undefined) define(result, key, copy(member, [...path, key], ancestors, report));
-      }
-      ancestors.delete(value);
-      return result;
+      ancestors.delete(item);
+      return;
     }
     default:
-      report({ path, message: `not a JSON value: ${describe(value)}` });
-      return undefined;
+      report({ path, message: `not JSON: ${describe(item)}` });
   }
 }
 
 /**
- * The copy of `value` a store keeps, reporting every part that is not JSON to `report`.
+ * The JSON form of `value` — what a store keeps and every backend reads back alike — reporting every
+ * part JSON cannot hold faithfully to `report` (the result is then meaningless).
  *
- * JSON here means what every store holds exactly: `null`, booleans, finite numbers, strings, arrays
- * and plain objects of those. An object member whose value is `undefined` is dropped (it is absent,
- * as JSON writes it) and `-0` becomes `0`; anything else — `NaN`, `±Infinity`, `BigInt`, a `Date`, a
- * `Map`, a class instance, a function, a symbol, `undefined` in an array, a cycle — is reported with
- * its path. The copy shares nothing with `value`.
+ * The JSON form is what `JSON.parse(JSON.stringify(value))` gives, as the runtime stores tool
+ * outputs: `toJSON` is honoured (a `Date` becomes its ISO string), object members that are
+ * `undefined`, functions or symbols are dropped, such array elements become `null`, `-0` becomes `0`,
+ * an object keeps its own enumerable members (a `Map` becomes `{}`), an own `__proto__` member stays
+ * data. Reported, with its path: a `BigInt`, `NaN` or `±Infinity` (JSON would turn it into `null`), a
+ * cycle, nesting deeper than {@link MAX_JSON_DEPTH}, a throwing `toJSON`. The copy shares nothing with
+ * `value`.
  */
 export function copyJsonValue(value: unknown, report: Report): unknown {
-  return copy(value, [], new Set(), report);
+  let failed = false;
+  check(value, [], 0, new Set(), (issue) => {
+    failed = true;
+    report(issue);
+  });
+  if (failed) return undefined;
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
 }
 
 /**
- * The JSON copy of `value` (see {@link copyJsonValue}); throws `AwakenError('validation_failed')`
- * naming the path of every part that is not JSON.
+ * The JSON form of `value` (see {@link copyJsonValue}); throws `AwakenError('validation_failed')`
+ * naming the path of every part JSON cannot hold faithfully.
  */
 export function toJsonValue<T>(value: T, what = 'value'): T {
   const issues: JsonValueIssue[] = [];

@@ -18,8 +18,8 @@ export function inboxBadInputSpec(ctx: SuiteContext<DecisionInbox>): void {
         'validation_failed',
       );
       await expectInvalidField(
-        ctx.store.put(runId, decision('c1', { result: { at: new Date(0) } })),
-        /decision\.result\.at/,
+        ctx.store.put(runId, decision('c1', { result: { score: Number.NaN } })),
+        /decision\.result\.score/,
       );
       expect(await ctx.store.peek(runId)).toEqual([]);
     });

@@ -39,8 +39,8 @@ export function eventLogBadInputSpec(ctx: SuiteContext<RunEventLog>): void {
       const [event] = textEvents(runId, 1, 1);
       const ready = { type: 'tool_call_ready', runId, seq: 1, at: 1, toolCallId: 'c', toolName: 't' };
       await expectInvalidField(
-        ctx.store.append(runId, [{ ...ready, arguments: { when: new Date(0) } } as never]),
-        /events\.0\.arguments\.when/,
+        ctx.store.append(runId, [{ ...ready, arguments: { size: 1n } } as never]),
+        /events\.0\.arguments\.size/,
       );
       await expectAwakenError(ctx.store.append(runId, [{ ...event, seq: 0 } as never]), 'validation_failed');
       expect(await ctx.store.lastSeq(runId)).toBe(0);
