@@ -64,7 +64,9 @@ function check(
       }
       ancestors.add(item);
       if (Array.isArray(item)) {
-        item.forEach((member, index) => check(member, [...path, index], depth + 1, ancestors, report));
+        for (let index = 0; index < item.length; index += 1) {
+          check(item[index], [...path, index], depth + 1, ancestors, report);
+        }
       } else {
         for (const key of Object.keys(item)) {
           check((item as Record<string, unknown>)[key], [...path, key], depth + 1, ancestors, report);
