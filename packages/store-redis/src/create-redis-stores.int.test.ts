@@ -1,5 +1,6 @@
+import { DEFAULT_FINISHED_LOG_TTL_MS } from '@awaken/contract';
 import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
-import { inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 
@@ -19,4 +20,29 @@ describeRunExpiryConformance({
     await deleteKeys(stores.redis, stores.prefix);
     await stores.close();
   },
+});
+
+describe('createRedisStores', () => {
+  it('keeps a finished log and its inbox for one hour when finish gets no ttlMs', async () => {
+    const stores = createRedisStores({ redis: inject('redisUrl'), prefix: uniquePrefix('ttl') });
+    try {
+      const event = { type: 'text_delta' as const, runId: 'r1', seq: 1, at: 1, messageId: 'm', delta: 'a' };
+      await stores.eventLog.append('r1', [event]);
+      await stores.decisions.put('r1', {
+        decisionId: 'd1',
+        toolCallId: 'c1',
+        action: 'resume',
+        updatedAt: 1,
+      });
+      await stores.eventLog.finish('r1');
+      for (const key of ['ev:r1', 'evm:r1', 'in:r1:q', 'in:r1:c', 'in:r1:seen']) {
+        const ttl = await stores.redis.pttl(`${stores.prefix}${key}`);
+        expect(ttl).toBeGreaterThan(DEFAULT_FINISHED_LOG_TTL_MS - 60_000);
+        expect(ttl).toBeLessThanOrEqual(DEFAULT_FINISHED_LOG_TTL_MS);
+      }
+    } finally {
+      await deleteKeys(stores.redis, stores.prefix);
+      await stores.close();
+    }
+  });
 });
