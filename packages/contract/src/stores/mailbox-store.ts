@@ -34,7 +34,7 @@ export interface ClaimProof {
  * - `nack` increments `attemptCount` and records `error` as `lastError` (as given, `''` included),
  *   then requeues at `retryAt` or dead-letters once `maxAttempts` attempts were made;
  *   `reclaimExpiredLeases` treats a lease as expired only when `now > leaseUntil`, takes the earliest
- *   deadlines first (ties by dispatch id, bytewise), at most `limit` (default 100) per call, counts the
+ *   deadlines first (equal deadlines in enqueue order), at most `limit` (default 100) per call, counts the
  *   attempt, sets `lastError` to `lease of <claimedBy> expired`, requeues / dead-letters / supersedes
  *   (stale epoch) and is safe under concurrent sweepers (each dispatch reclaimed once);
  * - `recordRunResult` replaces the previous projection completely: a field the new result lacks

@@ -1,6 +1,7 @@
 import { type MailboxStore, runDispatchSchema } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { expectValid } from '../internal/expectations';
+import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
 import { claimOne, dispatchInput, proofOf } from './fixtures';
 
@@ -88,6 +89,20 @@ export function reclaimSpec(ctx: SuiteContext<MailboxStore>): void {
       expect(reclaimed.map((dispatch) => [dispatch.dispatchId, dispatch.lastError])).toEqual([
         [second.dispatchId, 'lease of worker-b expired'],
         [first.dispatchId, 'lease of worker-a expired'],
+      ]);
+    });
+
+    it('reclaims equal deadlines in enqueue order, whatever their ids', async () => {
+      const first = await ctx.store.enqueue(dispatchInput({ dispatchId: uniqueId('zz') }));
+      const second = await ctx.store.enqueue(dispatchInput({ dispatchId: uniqueId('aa') }));
+      const claimed = await ctx.store.claim({ workerId: 'w', limit: 2, leaseMs: ctx.shortLeaseMs });
+      expect(new Set(claimed.map((dispatch) => dispatch.leaseUntil)).size).toBe(1);
+      await ctx.elapse(ctx.shortLeaseMs + 1);
+      expect((await ctx.store.reclaimExpiredLeases({ limit: 1 })).map((d) => d.dispatchId)).toEqual([
+        first.dispatchId,
+      ]);
+      expect((await ctx.store.reclaimExpiredLeases({ limit: 1 })).map((d) => d.dispatchId)).toEqual([
+        second.dispatchId,
       ]);
     });
 

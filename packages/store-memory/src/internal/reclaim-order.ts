@@ -1,14 +1,9 @@
 import type { DispatchEntry } from './mailbox-state';
 
-/** Compares ids by their UTF-8 bytes, as Redis orders sorted-set members of equal score. */
-export function compareBytes(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** Reclaim order: the earliest lease deadline first, then the dispatch id (bytewise). */
+/**
+ * Reclaim order: the earliest lease deadline first, equal deadlines in enqueue order (the entry's
+ * insertion position) — never by id, which each backend generates its own way.
+ */
 export function reclaimOrder(a: DispatchEntry, b: DispatchEntry): number {
-  return (
-    (a.dispatch.leaseUntil ?? 0) - (b.dispatch.leaseUntil ?? 0) ||
-    compareBytes(a.dispatch.dispatchId, b.dispatch.dispatchId)
-  );
+  return (a.dispatch.leaseUntil ?? 0) - (b.dispatch.leaseUntil ?? 0) || a.position - b.position;
 }
