@@ -1,6 +1,9 @@
 export { AwakenError, toAwakenError } from './errors/awaken-error';
 export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
 export { formatZodIssues, parseWith } from './errors/validation';
+export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/json-value';
+export type { JsonIssue } from './json/json-value';
+export { jsonValueSchema } from './json/json-value-schema';
 
 export { canTransition, transitionIn } from './state/transition-table';
 export type { TransitionTable } from './state/transition-table';
@@ -168,7 +171,6 @@ export type {
 
 export type { Page, PageRequest } from './stores/paging';
 export { copyJsonValue, toJsonValue } from './stores/json-value';
-export type { JsonValueIssue } from './stores/json-value';
 export {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
@@ -195,7 +197,7 @@ export {
   threadRunStoreInputs,
 } from './stores/inputs/thread-run-inputs';
 export { DEFAULT_FINISHED_LOG_TTL_MS, runEventLogInputs } from './stores/inputs/run-event-log-inputs';
-export { decisionInboxInputs } from './stores/inputs/decision-inbox-inputs';
+export { runControlInboxInputs } from './stores/inputs/run-control-inbox-inputs';
 export type {
   Checkpoint,
   CheckpointTrigger,
@@ -203,5 +205,14 @@ export type {
   ThreadRunStore,
 } from './stores/thread-run-store';
 export type { ClaimProof, MailboxStore } from './stores/mailbox-store';
-export type { RunEventLog } from './stores/run-event-log';
-export type { DecisionInbox } from './stores/decision-inbox';
+export type { FencedWrite, RunEventLog } from './stores/run-event-log';
+export {
+  MAX_RUN_LEASE_MS,
+  acquireRunInputSchema,
+  fenceSchema,
+  runLeaseProofSchema,
+  runLeaseSchema,
+} from './stores/run-lease';
+export type { AcquireRunInput, RunLease, RunLeaseProof } from './stores/run-lease';
+export { decisionControl, runControlIdsSchema, runControlSchema } from './stores/run-control-inbox';
+export type { RunControl, RunControlInbox, RunControlKind } from './stores/run-control-inbox';

@@ -1,4 +1,5 @@
-import { createMemoryDecisionInbox, createMemoryRunEventLog } from '@awaken/store-memory';
+import { decisionControl } from '@awaken/contract';
+import { createMemoryRunControlInbox, createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
 import { approve, collect, createHarness, until } from '../test-support/harness';
@@ -6,7 +7,7 @@ import { createTestStore } from '../test-support/recording-store';
 
 const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }, { text: 'done' }];
 
-describe('event log and decision inbox', () => {
+describe('event log and control inbox', () => {
   it('appends every event to the event log before yielding it, with consecutive seq', async () => {
     const eventLog = createMemoryRunEventLog();
     const danger = recordingTool('danger');
@@ -26,33 +27,36 @@ describe('event log and decision inbox', () => {
   });
 
   it('a decision written to the inbox by another process wakes and resumes a hot waiting run', async () => {
-    const decisionInbox = createMemoryDecisionInbox();
+    const controlInbox = createMemoryRunControlInbox();
     const store = createTestStore();
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), decisionInbox, store },
+      { turns: turns(), controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
-    expect(await decisionInbox.put('r', approve('a'))).toBe('stored');
+    expect(await controlInbox.put('r', decisionControl(approve('a')))).toBe('stored');
     expect(await handle.result).toMatchObject({ status: 'done', response: 'done' });
     expect(danger.count('a')).toBe(1);
   });
 
-  it('decisions given to the handle are also written to the inbox, idempotently', async () => {
-    const decisionInbox = createMemoryDecisionInbox();
+  it('decisions given to the handle are also written to the inbox, and applied once', async () => {
+    const controlInbox = createMemoryRunControlInbox();
     const store = createTestStore();
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), decisionInbox, store },
+      { turns: turns(), controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
     expect(await handle.decide(approve('a'))).toMatchObject([{ status: 'accepted' }]);
     await handle.result;
-    expect(await decisionInbox.put('r', approve('a'))).toBe('duplicate');
+    // applied and recorded, so the inbox let go of it; a late re-send changes nothing
+    expect(await controlInbox.peek('r')).toEqual([]);
+    expect(await controlInbox.put('r', decisionControl(approve('a')))).toBe('stored');
+    expect(await runtime.resumeRun('r').result).toMatchObject({ status: 'done', response: 'done' });
     expect(danger.count('a')).toBe(1);
   });
 });

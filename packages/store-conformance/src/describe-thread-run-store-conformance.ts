@@ -8,6 +8,7 @@ import { jsonValuesSpec } from './thread-run/json-values.spec';
 import { largeBatchesSpec } from './thread-run/large-batches.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
+import { runLeaseSpec } from './thread-run/run-lease.spec';
 import { runsSpec } from './thread-run/runs.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadsSpec } from './thread-run/threads.spec';
@@ -22,6 +23,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     checkpointSpec(ctx);
     pointersSpec(ctx);
     threadIdsSpec(ctx);
+    runLeaseSpec(ctx);
     threadRunBadInputSpec(ctx);
     jsonValuesSpec(ctx);
     largeBatchesSpec(ctx);

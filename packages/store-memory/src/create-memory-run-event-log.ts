@@ -21,14 +21,35 @@ interface RunLog {
   events: AgentEvent[];
   expiresAt?: number;
   waiters: Set<() => void>;
+  /** The highest run fence any write presented (0 when none did). */
+  fence: number;
+}
+
+const newLog = (): RunLog => ({ events: [], waiters: new Set<() => void>(), fence: 0 });
+
+/** Rejects a (validated) write fence lower than the log's with `stale_claim`; returns it. */
+function checkFence(runId: string, log: RunLog | undefined, fence: number | undefined): number {
+  const given = fence ?? 0;
+  const current = log?.fence ?? 0;
+  if (given < current) {
+    throw new AwakenError(
+      'stale_claim',
+      `the event log of run ${runId} is at fence ${current}, the writer has ${given}`,
+      {
+        details: { runId, fence: current, given },
+      },
+    );
+  }
+  return given;
 }
 
 /**
  * A {@link RunEventLog} in process memory. Guarantees those of the contract's TSDoc: appends must
- * continue the stored seq exactly (`conflict` otherwise, nothing written) and are validated with the
- * contract's `agentEventSchema`; `tail` wakes as soon as an event is appended and returns `[]` at once
+ * continue the stored seq exactly (`conflict` otherwise, nothing written) and are validated (and
+ * copied in their JSON form) by the contract's `runEventLogInputs`; `tail` wakes as soon as an event is appended and returns `[]` at once
  * for a finished log with nothing newer; an append to a finished log is rejected (`conflict`). A
- * finished log is dropped `ttlMs` after `finish` on the store's clock.
+ * finished log is dropped `ttlMs` after `finish` on the store's clock. Writes are fenced: a fence lower
+ * than the highest one the log has seen → `stale_claim`, nothing written.
  */
 export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}): RunEventLog {
   const clock = storeClock(options);
@@ -64,10 +85,19 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   };
 
   return {
-    async append(input, given) {
-      const { runId, events: parsed } = inputs.append.parse({ runId: input, events: given });
+    async append(input, given, appendOptions) {
+      const {
+        runId,
+        events: parsed,
+        ...write
+      } = inputs.append.parse({
+        runId: input,
+        events: given,
+        fence: appendOptions?.fence,
+      });
+      const fence = checkFence(runId, live(runId), write.fence);
       if (parsed.length === 0) return;
-      const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = live(runId) ?? newLog();
       if (log.expiresAt !== undefined)
         throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
       parsed.forEach((event, index) => {
@@ -81,6 +111,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
         }
       });
       for (const event of parsed) log.events.push(event);
+      log.fence = fence;
       logs.set(runId, log);
       const waiters = [...log.waiters];
       log.waiters.clear();
@@ -101,10 +132,11 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       };
       const immediate = ready();
       if (immediate !== undefined) return immediate;
-      const log = logs.get(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = logs.get(runId) ?? newLog();
       logs.set(runId, log);
       await waitForSignal({ waiters: log.waiters, waitMs: query.waitMs, signal: query.signal });
-      const unused = log.events.length === 0 && log.waiters.size === 0 && log.expiresAt === undefined;
+      const unused =
+        log.events.length === 0 && log.waiters.size === 0 && log.expiresAt === undefined && log.fence === 0;
       if (unused && logs.get(runId) === log) logs.delete(runId);
       return ready() ?? [];
     },
@@ -114,12 +146,15 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     },
 
     async finish(input, finishOptions) {
-      const { runId, ttlMs = defaultTtlMs } = inputs.finish.parse({
-        runId: input,
-        ttlMs: finishOptions?.ttlMs,
-      });
+      const {
+        runId,
+        ttlMs = defaultTtlMs,
+        ...write
+      } = inputs.finish.parse({ runId: input, ttlMs: finishOptions?.ttlMs, fence: finishOptions?.fence });
+      const fence = checkFence(runId, live(runId), write.fence);
       sweepExpired();
-      const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = live(runId) ?? newLog();
+      log.fence = fence;
       // Whole milliseconds, as the Redis log rounds its expiry up.
       log.expiresAt = clock() + Math.ceil(ttlMs);
       logs.set(runId, log);
@@ -132,6 +167,15 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
 
     async isFinished(input) {
       return live(inputs.isFinished.parse({ runId: input }).runId)?.expiresAt !== undefined;
+    },
+
+    async raiseFence(input, fence) {
+      const { runId, ...write } = inputs.raiseFence.parse({ runId: input, fence });
+      const given = checkFence(runId, live(runId), write.fence);
+      const log = live(runId) ?? newLog();
+      log.fence = given;
+      logs.set(runId, log);
+      return log.events.length;
     },
   };
 }

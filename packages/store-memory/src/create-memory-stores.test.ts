@@ -18,14 +18,7 @@ describe('createMemoryStores', () => {
     await stores.runEventLog.finish('run-1', { ttlMs: 10 });
     now = 2_010;
     expect(await stores.runEventLog.isFinished('run-1')).toBe(false);
-    const decision = {
-      decisionId: 'd1',
-      toolCallId: 'c1',
-      action: 'resume' as const,
-      result: 1,
-      updatedAt: 1,
-    };
-    expect(await stores.decisionInbox.put('run-1', decision)).toBe('stored');
+    expect(await stores.controlInbox.put('run-1', { kind: 'cancel', id: 'x1', at: 1 })).toBe('stored');
   });
 
   it('never lets a caller mutate stored records through objects it passed in or got back', async () => {
@@ -77,7 +70,7 @@ describeRunExpiryConformance({
   async create() {
     const clock = createManualClock();
     const stores = createMemoryStores({ now: clock.now });
-    const scoped = { eventLog: stores.runEventLog, inbox: stores.decisionInbox };
+    const scoped = { eventLog: stores.runEventLog, inbox: stores.controlInbox };
     storeClocks.set(scoped, clock);
     return scoped;
   },

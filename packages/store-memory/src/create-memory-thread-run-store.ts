@@ -13,6 +13,7 @@ import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
+import { type RunOwnership, acquire, checkFence, release, renew } from './internal/run-lease-state';
 import { pointersAfterCheckpoint } from './internal/thread-pointers';
 
 interface ThreadEntry {
@@ -26,6 +27,7 @@ interface ThreadEntry {
 interface RunEntry {
   position: number;
   record: RunRecord;
+  ownership: RunOwnership;
 }
 
 /**
@@ -36,7 +38,8 @@ interface RunEntry {
  * without yielding between its checks and its writes, so a checkpoint is all-or-nothing and two
  * concurrent writers with the same expected version / message count see exactly one succeed. Inputs
  * are validated and copied by the contract's store input schemas (`validation_failed`, JSON only);
- * records are copied on the way out. Nothing survives the process.
+ * records are copied on the way out. Run leases are timed on this store's clock (`options.now`).
+ * Nothing survives the process.
  */
 export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
   const now = storeClock(options);
@@ -162,7 +165,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const record = inputs.createRun.parse(input);
       const entry = requireThread(record.threadId);
       if (runs.has(record.runId)) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
-      runs.set(record.runId, { position: nextPosition++, record });
+      runs.set(record.runId, { position: nextPosition++, record, ownership: { fence: 0 } });
       entry.runIds.add(record.runId);
       entry.thread = { ...entry.thread, latestRunId: record.runId, updatedAt: now() };
       return clone(record);
@@ -190,10 +193,11 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     async commitCheckpoint(input) {
       const checkpoint = inputs.commitCheckpoint.parse(input);
       const { run } = checkpoint;
-      // Checks in the contract's order: thread, run, the run's own thread, version, length, status.
+      // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
       const thread = requireThread(checkpoint.threadId);
       const stored = runs.get(run.runId);
       if (stored === undefined) throw notFound('run', run.runId);
+      checkFence(run.runId, stored.ownership, checkpoint.fence);
       if (stored.record.threadId !== checkpoint.threadId) {
         throw conflict(
           `run ${run.runId} belongs to thread ${stored.record.threadId}, not ${checkpoint.threadId}`,
@@ -225,6 +229,30 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
       thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: at };
       return clone(run);
+    },
+
+    async acquireRun(input, request) {
+      const { runId, ...lease } = inputs.acquireRun.parse({
+        runId: input,
+        owner: request?.owner,
+        leaseMs: request?.leaseMs,
+      });
+      const entry = runs.get(runId);
+      if (entry === undefined) throw notFound('run', runId);
+      return acquire(runId, entry.ownership, lease, now());
+    },
+
+    async renewRun(input) {
+      const proof = inputs.renewRun.parse(input);
+      const entry = runs.get(proof.runId);
+      if (entry === undefined) throw notFound('run', proof.runId);
+      return renew(entry.ownership, proof, now());
+    },
+
+    async releaseRun(input) {
+      const proof = inputs.releaseRun.parse(input);
+      const entry = runs.get(proof.runId);
+      return entry === undefined ? false : release(entry.ownership, proof);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_FINISHED_LOG_TTL_MS } from '@awaken/contract';
+import { DEFAULT_FINISHED_LOG_TTL_MS, decisionControl } from '@awaken/contract';
 import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
 import { describe, expect, inject, it } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
@@ -10,7 +10,7 @@ describeRunExpiryConformance({
   name: 'redis (createRedisStores)',
   async create() {
     const stores = createRedisStores({ redis: inject('redisUrl'), prefix: uniquePrefix('expiry') });
-    const scoped = { eventLog: stores.eventLog, inbox: stores.decisions };
+    const scoped = { eventLog: stores.eventLog, inbox: stores.controls };
     owners.set(scoped, stores);
     return scoped;
   },
@@ -28,14 +28,13 @@ describe('createRedisStores', () => {
     try {
       const event = { type: 'text_delta' as const, runId: 'r1', seq: 1, at: 1, messageId: 'm', delta: 'a' };
       await stores.eventLog.append('r1', [event]);
-      await stores.decisions.put('r1', {
-        decisionId: 'd1',
-        toolCallId: 'c1',
-        action: 'resume',
-        updatedAt: 1,
-      });
+      await stores.controls.put('r1', { kind: 'cancel', id: 'x1', at: 1 });
+      await stores.controls.put(
+        'r1',
+        decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 }),
+      );
       await stores.eventLog.finish('r1');
-      for (const key of ['ev:r1', 'evm:r1', 'in:r1:q', 'in:r1:c', 'in:r1:seen']) {
+      for (const key of ['ev:r1', 'evm:r1', 'ctq:r1', 'cte:r1', 'ctc:r1']) {
         const ttl = await stores.redis.pttl(`${stores.prefix}${key}`);
         expect(ttl).toBeGreaterThan(DEFAULT_FINISHED_LOG_TTL_MS - 60_000);
         expect(ttl).toBeLessThanOrEqual(DEFAULT_FINISHED_LOG_TTL_MS);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { RedisDecisionInbox } from './redis-decision-inbox';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 
@@ -10,7 +10,7 @@ export interface RedisStoresOptions {
   redis: RedisInput;
   /** Key prefix shared by the four stores; default `awaken`. Use one per tenant or test. */
   prefix?: string;
-  /** How long the event log (and decision inbox) of a finished run is kept; default one hour. */
+  /** How long the event log (and control inbox) of a finished run is kept; default one hour. */
   finishedEventLogTtlMs?: number;
   /**
    * How long each write's reply is kept for a request re-sent after a lost reply (ioredis re-sends
@@ -28,15 +28,15 @@ export interface RedisStores {
   mailbox: RedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
-  decisions: RedisDecisionInbox;
+  controls: RedisRunControlInbox;
   /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
   close(): Promise<void>;
 }
 
 /**
- * Creates every Redis store on one command connection and one prefix (so a finished run's decision
- * inbox expires with its event log). The event log's blocking reads and the inbox's subscriptions
- * each use their own duplicated connections, opened on first use.
+ * Creates every Redis store on one command connection and one prefix (so a finished run's control
+ * inbox expires with its event log). The event log's blocking reads and the control inbox's
+ * subscriptions each use their own duplicated connections, opened on first use.
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
@@ -48,16 +48,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     finishedTtlMs: options.finishedEventLogTtlMs,
     requestTtlMs,
   });
-  const decisions = new RedisDecisionInbox({ redis: client, prefix, requestTtlMs });
+  const controls = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
   return {
     redis: client,
     prefix,
     mailbox: new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock }),
     threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock }),
     eventLog,
-    decisions,
+    controls,
     async close() {
-      await Promise.all([eventLog.close(), decisions.close()]);
+      await Promise.all([eventLog.close(), controls.close()]);
       if (owned) await closeRedis(client);
     },
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunDispatch, RunRecord } from '@awaken/contract';
+import { type RunDispatch, type RunRecord, decisionControl } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
 import { MUTATING_SCRIPT_SHAS } from './internal/idempotent-script';
@@ -257,9 +257,9 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
     });
   });
 
-  describe('event log and decision inbox', () => {
+  describe('event log and run-control inbox', () => {
     const event = { type: 'text_delta' as const, runId: 'r1', seq: 1, at: 1, messageId: 'm', delta: 'a' };
-    const decision = { decisionId: 'd1', toolCallId: 'c1', action: 'resume' as const, updatedAt: 1 };
+    const control = decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 });
 
     it('append resolves, not conflict, and appends once', async () => {
       await lost(() => proxied.eventLog.append('r1', [event]));
@@ -272,15 +272,50 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(await direct.eventLog.isFinished('r1')).toBe(true);
     });
 
-    it('put answers stored, not duplicate', async () => {
-      expect(await lost(() => proxied.decisions.put('r1', decision))).toBe('stored');
-      expect(await direct.decisions.peek('r1')).toEqual([decision]);
+    it('raiseFence answers with the last seq', async () => {
+      await direct.eventLog.append('r1', [event]);
+      expect(await lost(() => proxied.eventLog.raiseFence('r1', 3))).toBe(1);
+      await expect(direct.eventLog.append('r1', [{ ...event, seq: 2 }], { fence: 2 })).rejects.toMatchObject({
+        code: 'stale_claim',
+      });
     });
 
-    it('drain answers with the decisions it removed, not an empty list', async () => {
-      await direct.decisions.put('r1', decision);
-      expect(await lost(() => proxied.decisions.drain('r1'))).toEqual([decision]);
-      expect(await direct.decisions.peek('r1')).toEqual([]);
+    it('put answers stored, not duplicate', async () => {
+      expect(await lost(() => proxied.controls.put('r1', control))).toBe('stored');
+      expect(await direct.controls.peek('r1')).toEqual([control]);
+    });
+
+    it('remove removes what it was given, once', async () => {
+      await direct.controls.put('r1', control);
+      await lost(() => proxied.controls.remove('r1', ['d1']));
+      expect(await direct.controls.peek('r1')).toEqual([]);
+    });
+  });
+
+  describe('run leases', () => {
+    async function withRun() {
+      await direct.threadRuns.createThread({ id: 'th1' });
+      await direct.threadRuns.createRun(newRun('r1', 'th1'));
+    }
+
+    it('acquireRun answers with the lease it granted, not run_busy', async () => {
+      await withRun();
+      const lease = await lost(() => proxied.threadRuns.acquireRun('r1', { owner: 'o1', leaseMs: 60_000 }));
+      expect(lease).toMatchObject({ runId: 'r1', owner: 'o1', fence: 1 });
+      await expect(direct.threadRuns.releaseRun({ runId: 'r1', owner: 'o1', fence: 1 })).resolves.toBe(true);
+    });
+
+    it('renewRun answers with the lease it extended', async () => {
+      await withRun();
+      const lease = await direct.threadRuns.acquireRun('r1', { owner: 'o1', leaseMs: 60_000 });
+      const renewed = await lost(() => proxied.threadRuns.renewRun({ ...lease, leaseMs: 90_000 }));
+      expect(renewed.fence).toBe(1);
+    });
+
+    it('releaseRun answers true, not false', async () => {
+      await withRun();
+      const lease = await direct.threadRuns.acquireRun('r1', { owner: 'o1', leaseMs: 60_000 });
+      expect(await lost(() => proxied.threadRuns.releaseRun(lease))).toBe(true);
     });
   });
 });

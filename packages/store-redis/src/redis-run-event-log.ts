@@ -1,7 +1,7 @@
 import {
   type AgentEvent,
-  AwakenError,
   DEFAULT_FINISHED_LOG_TTL_MS,
+  type FencedWrite,
   type RunEventLog,
   agentEventSchema,
   runEventLogInputs as inputs,
@@ -9,7 +9,7 @@ import {
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
-import { APPEND_EVENTS, FINISH_LOG } from './internal/event-log-lua';
+import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
@@ -30,7 +30,8 @@ type StreamEntries = [id: string, fields: string[]][];
 
 /**
  * Per-run event logs as Redis streams (entry id `0-<seq>`), so `XRANGE`/`XREAD` from any seq is an
- * index lookup. `append` is a Lua script that only continues the stored last seq; `tail` blocks with
+ * index lookup. `append` is a Lua script that only continues the stored last seq and checks the
+ * writer's fence against the highest one the log has seen (`raiseFence`); `tail` blocks with
  * `XREAD BLOCK` on a dedicated pooled connection, bounded by `waitMs`, and wakes as soon as another
  * process appends. `finish` sets the expiry of the run's keys, and of its decision inbox under the
  * same prefix. Inputs are validated by the contract's schemas; appends and finishes record their
@@ -59,18 +60,28 @@ export class RedisRunEventLog implements RunEventLog {
     };
   }
 
-  async append(input: string, given: readonly AgentEvent[]): Promise<void> {
-    const { runId, events } = inputs.append.parse({ runId: input, events: given });
-    if (events.length === 0) return;
-    const first = events[0]?.seq ?? 0;
-    events.forEach((event, index) => {
-      if (event.runId !== runId || event.seq !== first + index) {
-        throw new AwakenError('conflict', `events must belong to run ${runId} with consecutive seq`);
-      }
+  async append(input: string, given: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
+    const {
+      runId,
+      events,
+      fence = 0,
+    } = inputs.append.parse({
+      runId: input,
+      events: given,
+      fence: options?.fence,
     });
     const keys = runKeys(this.prefix, runId);
+    const fenced = [runId, keys.events, keys.eventMeta, fence];
+    // No events: the fence is still checked (a fenced-out writer learns it at once).
+    if (events.length === 0) {
+      await APPEND_EVENTS.call(this.#scripts, fenced);
+      return;
+    }
+    const first = events[0]?.seq ?? 0;
+    // Checked here, reported by the script after the fence (a fenced-out writer hears stale_claim).
+    const consistent = events.every((event, index) => event.runId === runId && event.seq === first + index);
     const bodies = events.map((event) => JSON.stringify(event));
-    await APPEND_EVENTS.call(this.#scripts, [keys.events, keys.eventMeta, runId, first, ...bodies]);
+    await APPEND_EVENTS.call(this.#scripts, [...fenced, first, consistent ? '1' : '0', ...bodies]);
   }
 
   async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {
@@ -112,11 +123,28 @@ export class RedisRunEventLog implements RunEventLog {
     return Number((await this.#call(() => this.redis.hget(meta, 'last'))) ?? 0);
   }
 
-  async finish(input: string, options?: { ttlMs?: number }): Promise<void> {
-    const { runId, ttlMs = this.#ttlMs } = inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs });
+  async finish(input: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
+    const {
+      runId,
+      ttlMs = this.#ttlMs,
+      fence = 0,
+    } = inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs, fence: options?.fence });
     const keys = runKeys(this.prefix, runId);
-    const args = [keys.events, keys.eventMeta, Math.ceil(ttlMs), ...inboxKeys(this.prefix, runId)];
+    const args = [
+      runId,
+      keys.events,
+      keys.eventMeta,
+      fence,
+      Math.ceil(ttlMs),
+      ...inboxKeys(this.prefix, runId),
+    ];
     await FINISH_LOG.call(this.#scripts, args);
+  }
+
+  async raiseFence(input: string, given: number): Promise<number> {
+    const { runId, fence } = inputs.raiseFence.parse({ runId: input, fence: given });
+    const keys = runKeys(this.prefix, runId);
+    return Number(await RAISE_FENCE.call(this.#scripts, [runId, keys.events, keys.eventMeta, fence]));
   }
 
   async isFinished(input: string): Promise<boolean> {

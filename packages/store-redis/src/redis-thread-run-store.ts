@@ -1,10 +1,13 @@
 import {
+  AwakenError,
   type Checkpoint,
   type CreateThreadInput,
   type MessageRecord,
   type NewMessage,
   type Page,
   type PageRequest,
+  type RunLease,
+  type RunLeaseProof,
   type RunRecord,
   type RunStatus,
   type Thread,
@@ -42,10 +45,12 @@ const RUN_STATUSES = runStatusSchema.options;
 /**
  * Threads, message logs, run records and checkpoints on Redis. Inputs are validated (and must be JSON)
  * by the contract's schemas before any script runs. Appends and checkpoints are single Lua scripts:
- * the run version, the expected message count and the status move are checked and the message delta
- * (of any size: pushed in chunks), run record, thread pointers and thread state are written in one
- * atomic step, or nothing is written. Every write records its reply per request, so a command
- * re-sent after a lost reply returns the first reply instead of appending twice.
+ * the fence, the run version, the expected message count and the status move are checked and the
+ * message delta (of any size: pushed in chunks), run record, thread pointers and thread state are
+ * written in one atomic step, or nothing is written. Run leases (`acquireRun`, `renewRun`,
+ * `releaseRun`) are scripts timed by Redis `TIME`, so the clocks of the processes sharing the store
+ * never matter. Every write records its reply per request, so a command re-sent after a lost reply
+ * returns the first reply instead of running twice.
  */
 export class RedisThreadRunStore implements ThreadRunStore {
   readonly redis: Redis;
@@ -210,10 +215,40 @@ export class RedisThreadRunStore implements ThreadRunStore {
       run.status,
       RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
+      checkpoint.fence ?? 0,
       ...checkpoint.messages.map((message) => JSON.stringify(message)),
     ];
     await this.#run(S.commitCheckpoint, args);
     return run;
+  }
+
+  async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
+    const { runId, owner, leaseMs } = inputs.acquireRun.parse({
+      runId: input,
+      owner: request?.owner,
+      leaseMs: request?.leaseMs,
+    });
+    const reply = (await this.#run(S.acquireRun, [runId, owner, leaseMs])) as string[];
+    if (reply[0] === 'busy') {
+      const [, holder, until, now] = reply;
+      throw new AwakenError('run_busy', `run ${runId} is held by ${holder} until ${until}`, {
+        retryable: true,
+        retryAfterMs: Number(until) - Number(now) + 1,
+        details: { runId, owner: holder, leaseUntil: Number(until) },
+      });
+    }
+    return { runId, owner, fence: Number(reply[1]), leaseUntil: Number(reply[2]) };
+  }
+
+  async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
+    const { leaseMs, ...lease } = inputs.renewRun.parse(input);
+    const until = await this.#run(S.renewRun, [lease.runId, lease.owner, lease.fence, leaseMs]);
+    return { ...lease, leaseUntil: Number(until) };
+  }
+
+  async releaseRun(input: RunLeaseProof): Promise<boolean> {
+    const lease = inputs.releaseRun.parse(input);
+    return Number(await this.#run(S.releaseRun, [lease.runId, lease.owner, lease.fence])) === 1;
   }
 
   /** Closes the connection if the store created it. */

@@ -29,13 +29,13 @@ describeStoreDifferential({
         mailbox: memory.mailboxStore,
         threadRuns: memory.threadRunStore,
         eventLog: memory.runEventLog,
-        inbox: memory.decisionInbox,
+        inbox: memory.controlInbox,
       },
       subject: {
         mailbox: redis.mailbox,
         threadRuns: redis.threadRuns,
         eventLog: redis.eventLog,
-        inbox: redis.decisions,
+        inbox: redis.controls,
       },
       async setClock(ms) {
         clock.advance(ms - clock.now());

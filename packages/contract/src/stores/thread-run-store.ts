@@ -6,6 +6,7 @@ import type { RunStatus } from '../run/run-status';
 import type { Thread } from '../run/thread';
 import type { checkpointTriggerSchema } from './inputs/thread-run-inputs';
 import type { Page, PageRequest } from './paging';
+import type { RunLease, RunLeaseProof } from './run-lease';
 
 /** Why a checkpoint is written (seed 001's triggers). */
 export type CheckpointTrigger = z.infer<typeof checkpointTriggerSchema>;
@@ -24,6 +25,11 @@ export interface Checkpoint {
   run: RunRecord;
   /** Thread-scoped persistent plugin state to store with the thread (replaces the whole map). */
   threadState?: Record<string, unknown>;
+  /**
+   * The writer's fence (its lease's `fence`; default 0, which matches only a run never acquired).
+   * A fence other than the run's current one is rejected with `stale_claim`, before anything else.
+   */
+  fence?: number;
 }
 
 export interface CreateThreadInput {
@@ -42,26 +48,36 @@ export interface CreateThreadInput {
  *   `to` to the last seq; `to < from` (also `to: 0`) reads nothing;
  * - `commitCheckpoint` is atomic: the message delta, the run record and the thread pointers are all
  *   written or none is. Its checks, in this order: thread unknown → `not_found`; run unknown →
- *   `not_found`; the run stored under another thread → `conflict` (a checkpoint never moves a run);
- *   run version not the stored one + 1 → `stale_version`; `expectedMessageCount` not the thread's
- *   count → `stale_append`; an illegal RunStatus move → `invalid_transition` (a checkpoint that keeps
- *   the status, several per running step, is always allowed);
+ *   `not_found`; a fence other than the run's current one → `stale_claim`; the run stored under
+ *   another thread → `conflict` (a checkpoint never moves a run); run version not the stored one + 1 →
+ *   `stale_version`; `expectedMessageCount` not the thread's count → `stale_append`; an illegal
+ *   RunStatus move → `invalid_transition` (a checkpoint that keeps the status, several per running
+ *   step, is always allowed);
  * - `createRun` requires `version: 0` (`validation_failed` otherwise);
  * - thread pointers: `createRun` sets `latestRunId`; a checkpoint of a `running` run sets
  *   `activeRunId`, of a `waiting` run sets `openRunId` (clearing `activeRunId`), of a `done` run clears
  *   both when they point at it;
  * - unknown ids → `null` from getters, `not_found` from writers; creating an existing id → `conflict`;
- * - every record read back passes the contract's zod schema.
+ * - every record read back passes the contract's zod schema;
+ * - run ownership (one activation per run across every process sharing the store): `acquireRun`
+ *   grants a lease of `leaseMs` on the **store's** clock and a fence one higher than any fence the run
+ *   had, and is refused with `run_busy` (retryable, `retryAfterMs` until the lease ends) while another
+ *   lease of the run is live (`now <= leaseUntil`); `renewRun` extends a lease while its fence is the
+ *   current one and it was not released (also after it lapsed, if nobody took the run meanwhile),
+ *   otherwise `stale_claim`; `releaseRun` ends it early (the fence stays, so the next acquisition
+ *   still gets a higher one) and reports whether it was still held; `commitCheckpoint` writes only
+ *   with the current fence (`stale_claim` otherwise).
  *
  * Input: every operation validates its input with `threadRunStoreInputs` before touching data (a
  * caller's mistake is `validation_failed` naming the field, never `store_failure`, and nothing is
- * written): ids are non-empty well-formed strings, counts and seq bounds integers >= 0, metadata and
- * thread state JSON objects, a checkpoint's `run.threadId` its `threadId`. Values (metadata, message
- * content, run state, thread state) are stored in their JSON form, exactly as `JSON.stringify` writes
- * them (`toJSON` honoured, `undefined` members dropped, `-0` as `0`); BigInt, NaN, ±Infinity, cycles
- * and nesting deeper than 256 are rejected naming their path. What a caller passes or gets back
- * shares nothing with what is stored. Writes are idempotent per request (a re-sent request after a
- * lost reply returns the first reply).
+ * written): ids and owners are non-empty well-formed strings, counts, seq bounds and fences integers
+ * >= 0 (a lease proof's fence >= 1), `leaseMs` 1 to `MAX_RUN_LEASE_MS`, metadata and thread state JSON
+ * objects, a checkpoint's `run.threadId` its `threadId`. Values (metadata, message content, run
+ * state, thread state) are stored in their JSON form, exactly as `JSON.stringify` writes them
+ * (`toJSON` honoured, `undefined` members dropped, `-0` as `0`); what JSON cannot hold faithfully
+ * (see `findJsonIssue`) is rejected naming its path. What a caller passes or gets back shares nothing
+ * with what is stored. Writes are idempotent per request (a request re-sent after a lost reply
+ * returns the first reply).
  */
 export interface ThreadRunStore {
   createThread(input: CreateThreadInput): Promise<Thread>;
@@ -91,4 +107,11 @@ export interface ThreadRunStore {
   listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>>;
   /** Writes a checkpoint atomically; returns the stored run record. */
   commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord>;
+
+  /** Takes the run for one activation: `run_busy` while another lease is live, `not_found` for an unknown run. */
+  acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<RunLease>;
+  /** Extends a held lease to `now + leaseMs`; `stale_claim` when the run was taken over or released. */
+  renewRun(proof: RunLeaseProof & { leaseMs: number }): Promise<RunLease>;
+  /** Ends a lease early. Resolves `false` (and changes nothing) when the proof no longer holds the run. */
+  releaseRun(proof: RunLeaseProof): Promise<boolean>;
 }

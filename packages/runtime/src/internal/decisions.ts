@@ -4,11 +4,13 @@ import {
   type DecisionRejectionReason,
   type ToolCallDecision,
   type ToolCallState,
+  decisionControl,
   formatZodIssues,
   toolCallDecisionSchema,
   validateJsonSchema,
 } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
+import { applyCancels, peekControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 import { cancelCall, moveCall } from './tool-pipeline';
 
@@ -78,9 +80,9 @@ export async function submitDecisions(
   const receipts: DecisionReceipt[] = [];
   for (const decision of decisions) {
     let receipt = validateDecision(session, decision);
-    if (receipt.status === 'accepted' && session.services.decisionInbox) {
+    if (receipt.status === 'accepted' && session.services.controlInbox) {
       try {
-        const stored = await session.services.decisionInbox.put(session.runId, decision);
+        const stored = await session.services.controlInbox.put(session.runId, decisionControl(decision));
         if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
       } catch (error) {
         if (!AwakenError.hasCode(error, 'conflict')) throw error;
@@ -111,41 +113,21 @@ async function applyOne(
 }
 
 /**
- * Makes the decisions read from the inbox durable in the run record before the inbox forgets them:
- * a checkpoint records the applied ones (ids, the resumed calls with their decisions), then the
- * inbox is drained. Decisions that arrived after the peek are queued and checkpointed as pending.
- * A process that dies after taking a decision therefore never loses it.
- */
-async function acknowledgeInbox(
-  session: RunSession,
-  peeked: readonly ToolCallDecision[],
-  applied: number,
-): Promise<void> {
-  const inbox = session.services.decisionInbox;
-  if (!inbox || peeked.length === 0) return;
-  if (applied > 0) await commitCheckpoint(session, 'tool_results_committed');
-  const seen = new Set(peeked.map((decision) => decision.decisionId));
-  const known = (id: string) =>
-    seen.has(id) || session.decisionIds.has(id) || session.queue.some((queued) => queued.decisionId === id);
-  const late = (await inbox.drain(session.runId)).filter((decision) => !known(decision.decisionId));
-  if (late.length === 0) return;
-  session.queue.push(...late);
-  await commitCheckpoint(session, 'tool_results_committed');
-}
-
-/**
  * The RESUME_TOOL_CALL gate: takes queued and inbox decisions and moves each matching suspended
  * call to `resuming` (or `cancelled`). Decisions that no longer match are dropped with an `error`
- * event. Inbox decisions are peeked, and drained only once checkpointed. Returns the calls that changed.
+ * event. Inbox entries are only peeked: the ones applied are recorded by a checkpoint before exactly
+ * the entries read are removed, so a process that dies in between loses nothing, and a decision that
+ * arrived after the peek stays for the next gate. Returns the calls that changed.
  */
 export async function applyDecisions(session: RunSession): Promise<ToolCallState[]> {
-  const drained = session.queue;
+  const candidates = session.queue;
   session.queue = [];
-  const inbox = session.services.decisionInbox;
-  const peeked = inbox ? await inbox.peek(session.runId) : [];
-  drained.push(...peeked);
+  const controls = await peekControls(session);
+  applyCancels(session, controls);
+  const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
+  candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];
-  for (const decision of drained) {
+  for (const decision of candidates) {
     if (session.decisionIds.has(decision.decisionId)) continue;
     const receipt = validateDecision(session, decision);
     const state = session.calls.get(decision.toolCallId);
@@ -157,6 +139,10 @@ export async function applyDecisions(session: RunSession): Promise<ToolCallState
     await applyOne(session, state, decision);
     changed.push(state);
   }
-  await acknowledgeInbox(session, peeked, changed.length);
+  if (changed.length > 0 && read.length > 0) await commitCheckpoint(session, 'tool_results_committed');
+  await removeControls(
+    session,
+    read.map((control) => control.id),
+  );
   return changed;
 }

@@ -13,6 +13,8 @@ export class BackendEnv {
   readonly tokens = new Map<string, string[]>();
   /** The run each dispatch carries. */
   readonly runOf = new Map<string, string>();
+  /** The run leases each run was granted (`{ runId, owner, fence }`), oldest first. */
+  readonly leases = new Map<string, { runId: string; owner: string; fence: number }[]>();
   /** The shared store clock (milliseconds), as the driver last set it. */
   now = 0;
   readonly #aliases = new Map<string, string>();
@@ -50,6 +52,11 @@ export class BackendEnv {
     for (const member of Object.values(record)) {
       if (typeof member === 'object') this.learn(member);
     }
+  }
+
+  /** The fence of the latest lease `runId` was granted (0 when none was). */
+  fenceOf(runId: unknown): number {
+    return (typeof runId === 'string' ? this.leases.get(runId)?.at(-1)?.fence : undefined) ?? 0;
   }
 
   /** `value` with every generated id and token replaced by its alias. */

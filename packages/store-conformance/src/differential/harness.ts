@@ -1,11 +1,11 @@
-import type { DecisionInbox, MailboxStore, RunEventLog, ThreadRunStore } from '@awaken/contract';
+import type { MailboxStore, RunControlInbox, RunEventLog, ThreadRunStore } from '@awaken/contract';
 
 /** One backend's four stores, sharing one clock and one keyspace. */
 export interface DifferentialStores {
   mailbox: MailboxStore;
   threadRuns: ThreadRunStore;
   eventLog: RunEventLog;
-  inbox: DecisionInbox;
+  inbox: RunControlInbox;
 }
 
 /** Two fresh backends fed the same operations. */

@@ -63,3 +63,25 @@ export function resolveToken(env: BackendEnv, dispatchId: unknown, ref: TokenRef
   const token = ref === 'latest' ? tokens.at(-1) : tokens.at(-2);
   return token ?? 'token-never-handed-out';
 }
+
+/** Which run fence a writer presents: the run's latest, none (0), one behind or ahead, or any value. */
+export type FenceRef = 'latest' | 'none' | 'behind' | 'ahead' | { fence: unknown };
+
+export function resolveFence(env: BackendEnv, runId: unknown, ref: FenceRef): unknown {
+  if (typeof ref === 'object') return ref.fence;
+  const latest = env.fenceOf(runId);
+  switch (ref) {
+    case 'latest':
+      return latest;
+    case 'none':
+      return undefined;
+    case 'behind':
+      return Math.max(0, latest - 1);
+    case 'ahead':
+      return latest + 1;
+    default: {
+      const exhaustive: never = ref;
+      return exhaustive;
+    }
+  }
+}

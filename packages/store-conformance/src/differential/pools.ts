@@ -10,6 +10,7 @@ const workers = ['w0', 'w1'] as const;
 const dedupeKeys = ['k0', 'k1'] as const;
 const decisions = ['dec0', 'dec1', 'dec2'] as const;
 const toolCalls = ['c0', 'c1'] as const;
+const owners = ['o0', 'o1'] as const;
 
 export const POOLS = {
   threads,
@@ -19,6 +20,7 @@ export const POOLS = {
   dedupeKeys,
   decisions,
   toolCalls,
+  owners,
   /** Every pool id: these are their own canonical names. */
   all: new Set<string>([
     ...threads,
@@ -28,6 +30,7 @@ export const POOLS = {
     ...dedupeKeys,
     ...decisions,
     ...toolCalls,
+    ...owners,
   ]),
 };
 

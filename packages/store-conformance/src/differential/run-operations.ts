@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { type Operation, operation } from './operation';
+import { type Operation, operation, resolveFence } from './operation';
 import { POOLS } from './pools';
-import { payload, record, runId, sometimesOdd } from './values';
+import { fenceRef, payload, record, runId, sometimesOdd } from './values';
 
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const seq = sometimesOdd(fc.constantFrom(0, 1, 2, 3, 5));
@@ -38,9 +38,10 @@ const eventLogOps = fc.oneof(
       first: fc.oneof({ weight: 4, arbitrary: fc.constant('next' as const) }, { weight: 1, arbitrary: seq }),
       bodies: fc.array(eventBody, { maxLength: 3 }),
       foreign: fc.nat(9).map((draw) => draw === 0),
+      fence: fenceRef,
     })
     .map((args) =>
-      operation('append', args, async (stores) => {
+      operation('append', args, async (stores, env) => {
         const last = await stores.eventLog.lastSeq(args.runId as string).catch(() => 0);
         const first = args.first === 'next' ? last + 1 : args.first;
         const events = args.bodies.map((body, index) => ({
@@ -49,7 +50,8 @@ const eventLogOps = fc.oneof(
           seq: typeof first === 'number' ? first + index : first,
           at: 1_700_000_000_000,
         }));
-        await stores.eventLog.append(args.runId as string, events as never);
+        const fence = resolveFence(env, args.runId, args.fence);
+        await stores.eventLog.append(args.runId as string, events as never, { fence } as never);
         return { first };
       }),
     ),
@@ -73,41 +75,82 @@ const eventLogOps = fc.oneof(
     .map((args) =>
       operation(args.method, args, (stores) => stores.eventLog[args.method](args.runId as string)),
     ),
+  fc.record({ runId, ttlMs, fence: fenceRef }).map((args) =>
+    operation('finish', args, (stores, env) => {
+      const fence = resolveFence(env, args.runId, args.fence);
+      return stores.eventLog.finish(args.runId as string, { ttlMs: args.ttlMs, fence } as never);
+    }),
+  ),
   fc
-    .record({ runId, ttlMs })
+    .record({ runId, fence: fenceRef })
     .map((args) =>
-      operation('finish', args, (stores) =>
-        stores.eventLog.finish(
-          args.runId as string,
-          args.ttlMs === undefined ? undefined : ({ ttlMs: args.ttlMs } as never),
-        ),
+      operation('raiseFence', args, (stores, env) =>
+        stores.eventLog.raiseFence(args.runId as string, resolveFence(env, args.runId, args.fence) as number),
       ),
     ),
+);
+
+/** A run control: a decision, a cancel or user input, now and then a broken one. */
+const control = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        decisionId: fc.constantFrom(...POOLS.decisions),
+        toolCallId: sometimesOdd(fc.constantFrom(...POOLS.toolCalls)),
+        action: sometimesOdd(fc.constantFrom('resume', 'cancel')),
+        result: fc.option(payload, { nil: undefined }),
+      })
+      .map((decision) => ({
+        kind: 'decision',
+        id: decision.decisionId,
+        decision: { ...decision, updatedAt: 1 },
+      })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(...POOLS.decisions)
+      .map((id) => ({ kind: 'cancel', id, reason: 'stop', at: 1_700_000_000_000 })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ id: fc.constantFrom(...POOLS.decisions), content: fc.string({ maxLength: 4 }) })
+      .map(({ id, content }) => ({
+        kind: 'input',
+        id,
+        messages: [{ role: 'user', content }],
+        at: 1_700_000_000_000,
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>({ kind: 'input', id: 'dec0', messages: [] }, { kind: 'nope' }),
+  },
 );
 
 const inboxOps = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .record({
-        runId,
-        decisionId: sometimesOdd(fc.constantFrom(...POOLS.decisions)),
-        toolCallId: sometimesOdd(fc.constantFrom(...POOLS.toolCalls)),
-        action: sometimesOdd(fc.constantFrom('resume', 'cancel')),
-        result: optional(payload),
-      })
+      .record({ runId, control })
       .map((args) =>
-        operation('put', args, (stores) =>
-          stores.inbox.put(args.runId as string, { ...args, runId: undefined, updatedAt: 1 } as never),
-        ),
+        operation('put', args, (stores) => stores.inbox.put(args.runId as string, args.control as never)),
       ),
   },
   {
-    weight: 4,
+    weight: 2,
     arbitrary: fc
-      .record({ method: fc.constantFrom('drain', 'peek' as const), runId })
+      .record({ runId })
+      .map((args) => operation('peek', args, (stores) => stores.inbox.peek(args.runId as string))),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({ runId, ids: sometimesOdd(fc.subarray([...POOLS.decisions, 'unknown-id'])) })
       .map((args) =>
-        operation(args.method, args, (stores) => stores.inbox[args.method](args.runId as string)),
+        operation('remove', args, (stores) => stores.inbox.remove(args.runId as string, args.ids as never)),
       ),
   },
   {
@@ -122,7 +165,7 @@ const inboxOps = fc.oneof(
   },
 );
 
-/** Event log and decision inbox operations, valid and invalid. */
+/** Event log and run-control inbox operations, valid and invalid. */
 export const runOperation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 3, arbitrary: eventLogOps },
   { weight: 2, arbitrary: inboxOps },

@@ -1,9 +1,9 @@
 import { type RunRecord, runStatusSchema } from '@awaken/contract';
 import fc from 'fast-check';
-import { type Operation, operation } from './operation';
+import { type Operation, operation, resolveFence } from './operation';
 import { pages } from './paging';
 import { POOLS } from './pools';
-import { favouring, payload, record, runId, sometimesOdd, threadId } from './values';
+import { favouring, fenceRef, payload, record, runId, sometimesOdd, threadId } from './values';
 
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const count = sometimesOdd(fc.constantFrom(0, 1, 2, 3, 5));
@@ -196,9 +196,10 @@ const runOps = fc.oneof(
       messages,
       threadState: optional(record),
       state: record,
+      fence: fenceRef,
     })
     .map((args) =>
-      operation('commitCheckpoint', args, async (stores) => {
+      operation('commitCheckpoint', args, async (stores, env) => {
         const stored = await stores.threadRuns.getRun(args.runId).catch(() => null);
         const thread = args.threadId === 'own' ? (stored?.threadId ?? 't0') : args.threadId;
         const { count, read } = await resolveCount(stores, thread, args.expectedMessageCount);
@@ -215,15 +216,55 @@ const runOps = fc.oneof(
           messages: args.messages,
           run,
           threadState: args.threadState,
+          fence: resolveFence(env, args.runId, args.fence),
         } as never);
         return { read, committed };
       }),
     ),
 );
 
-/** Thread, message log and run operations, valid and invalid. */
+const leaseMs = sometimesOdd(fc.constantFrom(1, 1_000, 30_000, 86_400_001));
+const owner = sometimesOdd(fc.constantFrom(...POOLS.owners));
+/** Which lease a holder presents: the run's latest, an earlier one, or any proof. */
+const proofRef = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('latest' as const) },
+  { weight: 1, arbitrary: fc.constant('earlier' as const) },
+  { weight: 1, arbitrary: fc.record({ owner, fence: sometimesOdd(fc.constantFrom(1, 2)) }) },
+);
+
+const leaseOps = fc.oneof(
+  fc
+    .record({ runId, owner, leaseMs })
+    .map((args) =>
+      operation('acquireRun', args, (stores) =>
+        stores.threadRuns.acquireRun(
+          args.runId as string,
+          { owner: args.owner, leaseMs: args.leaseMs } as never,
+        ),
+      ),
+    ),
+  fc
+    .record({ method: fc.constantFrom('renewRun', 'releaseRun' as const), runId, proof: proofRef, leaseMs })
+    .map((args) =>
+      operation(args.method, args, (stores, env) => {
+        const granted = typeof args.runId === 'string' ? (env.leases.get(args.runId) ?? []) : [];
+        const lease =
+          args.proof === 'latest' ? granted.at(-1) : args.proof === 'earlier' ? granted.at(-2) : undefined;
+        const proof =
+          typeof args.proof === 'object'
+            ? { runId: args.runId, ...args.proof }
+            : (lease ?? { runId: args.runId, owner: 'o0', fence: 1 });
+        return args.method === 'renewRun'
+          ? stores.threadRuns.renewRun({ ...proof, leaseMs: args.leaseMs } as never)
+          : stores.threadRuns.releaseRun(proof as never);
+      }),
+    ),
+);
+
+/** Thread, message log, run and run lease operations, valid and invalid. */
 export const threadOperation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 3, arbitrary: threadOps },
   { weight: 3, arbitrary: messageOps },
   { weight: 4, arbitrary: runOps },
+  { weight: 2, arbitrary: leaseOps },
 );

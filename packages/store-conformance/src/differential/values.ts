@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { FenceRef } from './operation';
 import { ODD_VALUES, POOLS } from './pools';
 
 /** Usually `valid`, now and then one of the odd values (an invalid input, or an edge of the valid ones). */
@@ -51,4 +52,11 @@ export const record = fc.oneof(
   },
   { weight: 1, arbitrary: payload.map((value) => ({ value })) },
   { weight: 1, arbitrary: fc.constantFrom<unknown>('text', [1], null) },
+);
+
+/** A writer's fence: mostly the run's latest, sometimes none, stale, ahead or odd. */
+export const fenceRef: fc.Arbitrary<FenceRef> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('latest' as const) },
+  { weight: 2, arbitrary: fc.constantFrom('none' as const, 'behind' as const, 'ahead' as const) },
+  { weight: 1, arbitrary: fc.constantFrom(...ODD_VALUES).map((fence) => ({ fence })) },
 );

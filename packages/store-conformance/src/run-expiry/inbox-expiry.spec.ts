@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { uniqueId } from '../internal/ids';
-import type { SuiteContext } from '../suite-context';
-import { decision } from '../decision-inbox/fixtures';
 import { textEvents } from '../event-log/fixtures';
+import { uniqueId } from '../internal/ids';
+import { cancel, decision, ids } from '../run-control-inbox/fixtures';
+import type { SuiteContext } from '../suite-context';
 import type { RunScopedStores } from './run-scoped-stores';
 
-/** A finished run's inbox is dropped with its event log, `ttlMs` after `finish`. */
+/** A finished run's control inbox is dropped with its event log, `ttlMs` after `finish`. */
 export function inboxExpirySpec(ctx: SuiteContext<RunScopedStores>): void {
   describe('inbox expiry', () => {
     it('drops the inbox of a finished run when its event log expires, and no other', async () => {
@@ -13,17 +13,20 @@ export function inboxExpirySpec(ctx: SuiteContext<RunScopedStores>): void {
       const runId = uniqueId('run');
       const other = uniqueId('run');
       const given = decision('c1');
+      const removed = decision('c2');
       await eventLog.append(runId, textEvents(runId, 1, 1));
       await inbox.put(runId, given);
-      await inbox.put(runId, decision('c2'));
-      await inbox.drain(runId);
-      await inbox.put(runId, decision('c3'));
+      await inbox.put(runId, removed);
+      await inbox.remove(runId, [removed.id]);
       await inbox.put(other, decision('c1'));
       await eventLog.finish(runId, { ttlMs: 200 });
+      // A command that arrives after the finish expires with the run too.
+      const late = cancel();
+      expect(await inbox.put(runId, late)).toBe('stored');
       expect(await inbox.put(runId, given)).toBe('duplicate');
+      expect(ids(await inbox.peek(runId))).toEqual([given.id, late.id]);
       await ctx.elapse(200);
       await vi.waitFor(async () => expect(await inbox.peek(runId)).toEqual([]), { timeout: 5_000 });
-      // The decision ids of the dropped inbox are forgotten with it.
       expect(await inbox.put(runId, given)).toBe('stored');
       expect(await inbox.peek(other)).toHaveLength(1);
     });

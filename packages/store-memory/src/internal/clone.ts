@@ -13,18 +13,11 @@ export function clone<T>(value: T): T {
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const member = clone((value as Record<string, unknown>)[key]);
-    // An own `__proto__` member (JSON.parse makes one) stays data, as JSON and Redis keep it.
-    if (key === '__proto__') {
-      Object.defineProperty(copy, key, {
-        value: member,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      copy[key] = member;
-    }
+    const item = clone((value as Record<string, unknown>)[key]);
+    // an own `__proto__` key (a tool call id, say) must stay data, not become the copy's prototype
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
   }
   return copy as T;
 }

@@ -86,9 +86,18 @@ export const abortSignalSchema = z.custom<AbortSignal>(
   'must be an AbortSignal',
 );
 
+/** A `findJsonIssue` path (`a.b[2].c`) as zod path segments (`['a', 'b', 2, 'c']`). */
+function pathSegments(path: string): (string | number)[] {
+  const segments: (string | number)[] = [];
+  for (const match of path.matchAll(/\[(\d+)\]|\.?([^.[\]]+)/g)) {
+    segments.push(match[1] === undefined ? (match[2] ?? '') : Number(match[1]));
+  }
+  return segments;
+}
+
 /**
- * `schema` applied to the JSON copy of the input (see `copyJsonValue`): every part of the input that
- * is not JSON is an issue at its path, and the parsed result shares nothing with the caller's objects.
+ * `schema` applied to the JSON form of the input (see `copyJsonValue`): a part JSON cannot hold
+ * faithfully is an issue at its path, and the parsed result shares nothing with the caller's objects.
  */
 export function jsonChecked<S extends z.ZodType>(schema: S) {
   return z
@@ -97,7 +106,12 @@ export function jsonChecked<S extends z.ZodType>(schema: S) {
       let failed = false;
       const copied = copyJsonValue(value, (issue) => {
         failed = true;
-        ctx.issues.push({ code: 'custom', message: issue.message, path: issue.path, input: value });
+        ctx.issues.push({
+          code: 'custom',
+          message: issue.message,
+          path: pathSegments(issue.path),
+          input: value,
+        });
       });
       return failed ? z.NEVER : copied;
     })

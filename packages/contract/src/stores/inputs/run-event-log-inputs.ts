@@ -12,6 +12,8 @@ import {
 import { defineStoreInput } from './store-input';
 
 const byRun = z.object({ runId: storeIdSchema });
+/** A writer's run fence: 0 (never acquired, the default) or a lease's fence. */
+const fence = millisSchema;
 
 /** How long a finished run's event log (and its inbox) is kept when `finish` gets no `ttlMs`: one hour. */
 export const DEFAULT_FINISHED_LOG_TTL_MS = 60 * 60 * 1000;
@@ -20,7 +22,9 @@ export const DEFAULT_FINISHED_LOG_TTL_MS = 60 * 60 * 1000;
 export const runEventLogInputs = {
   append: defineStoreInput(
     'append',
-    jsonChecked(z.object({ runId: storeIdSchema, events: z.array(agentEventSchema) })),
+    jsonChecked(
+      z.object({ runId: storeIdSchema, events: z.array(agentEventSchema), fence: fence.optional() }),
+    ),
   ),
   read: defineStoreInput(
     'read',
@@ -41,6 +45,13 @@ export const runEventLogInputs = {
     }),
   ),
   lastSeq: defineStoreInput('lastSeq', byRun),
-  finish: defineStoreInput('finish', z.object({ runId: storeIdSchema, ttlMs: ttlMsSchema.optional() })),
+  finish: defineStoreInput(
+    'finish',
+    z.object({ runId: storeIdSchema, ttlMs: ttlMsSchema.optional(), fence: fence.optional() }),
+  ),
   isFinished: defineStoreInput('isFinished', byRun),
+  raiseFence: defineStoreInput(
+    'raiseFence',
+    z.object({ runId: storeIdSchema, fence: positiveIntegerSchema }),
+  ),
 };

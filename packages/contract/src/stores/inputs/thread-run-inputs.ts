@@ -3,7 +3,16 @@ import { visibilitySchema } from '../../messages/message';
 import { newMessageSchema } from '../../messages/message-record';
 import { runRecordSchema } from '../../run/run-record';
 import { runStatusSchema } from '../../run/run-status';
-import { jsonChecked, millisSchema, pageRequestSchema, statusFilterSchema, storeIdSchema } from './fields';
+import { MAX_RUN_LEASE_MS } from '../run-lease';
+import {
+  jsonChecked,
+  leaseMsSchema,
+  millisSchema,
+  pageRequestSchema,
+  positiveIntegerSchema,
+  statusFilterSchema,
+  storeIdSchema,
+} from './fields';
 import { defineStoreInput } from './store-input';
 
 const byThread = z.object({ threadId: storeIdSchema });
@@ -31,11 +40,17 @@ export const checkpointSchema = z
     messages: z.array(newMessageSchema),
     run: storedRunRecordSchema,
     threadState: metadataSchema.optional(),
+    /** The writer's run fence; 0 (the default) matches only a run never acquired. */
+    fence: millisSchema.optional(),
   })
   .refine((checkpoint) => checkpoint.run.threadId === checkpoint.threadId, {
     path: ['run', 'threadId'],
     message: "must be the checkpoint's threadId (a checkpoint never moves a run to another thread)",
   });
+
+/** A run lease request: who asks and for how long (1 ms to `MAX_RUN_LEASE_MS`). */
+const runLeaseMsSchema = leaseMsSchema.max(MAX_RUN_LEASE_MS);
+const leaseProof = { runId: storeIdSchema, owner: storeIdSchema, fence: positiveIntegerSchema };
 
 /**
  * The input of every ThreadRunStore operation, as one object of its arguments by name
@@ -90,4 +105,10 @@ export const threadRunStoreInputs = {
     pageRequestSchema.extend({ threadId: storeIdSchema, status: statusFilterSchema(runStatusSchema) }),
   ),
   commitCheckpoint: defineStoreInput('commitCheckpoint', jsonChecked(checkpointSchema)),
+  acquireRun: defineStoreInput(
+    'acquireRun',
+    z.object({ runId: storeIdSchema, owner: storeIdSchema, leaseMs: runLeaseMsSchema }),
+  ),
+  renewRun: defineStoreInput('renewRun', z.object({ ...leaseProof, leaseMs: runLeaseMsSchema })),
+  releaseRun: defineStoreInput('releaseRun', z.object(leaseProof)),
 };

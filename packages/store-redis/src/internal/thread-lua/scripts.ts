@@ -60,15 +60,19 @@ return 1
 /**
  * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
  * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
- * (keep), body... Everything is checked before anything is written, in the contract's order:
- * thread, run, the run's own thread, version, message count, status move.
+ * (keep), fence, body... Everything is checked before anything is written, in the contract's order:
+ * thread, run, fence, the run's own thread, version, message count, status move.
  */
 const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
 local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
 local tk = thkey(thread)
 if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
-local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status')
+local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status', 'fence')
 if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
+local fence = tonumber(stored[4] or '0')
+if tonumber(ARGV[11]) ~= fence then
+  return fail('stale_claim', 'run ' .. run .. ': the checkpoint carries fence ' .. ARGV[11] .. ', the run is at fence ' .. num(fence))
+end
 if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
 if tonumber(stored[1]) + 1 ~= version then
   return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
@@ -81,7 +85,7 @@ if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
   return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
 end
 local now = now_ms()
-append_messages(thread, ARGV[3], 11, now)
+append_messages(thread, ARGV[3], 12, now)
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
 local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
 if status == 'running' then
@@ -99,8 +103,50 @@ redis.call('HSET', tk, 'updatedAt', num(now))
 return 1
 `;
 
+/**
+ * ARGV: prefix, runId, owner, leaseMs. Run hash fields: fence (0 when never acquired), owner and
+ * leaseUntil while held. Returns {'ok', fence, leaseUntil} or, while another lease is live,
+ * {'busy', owner, leaseUntil, now}.
+ */
+const ACQUIRE_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+if redis.call('EXISTS', key) == 0 then return fail('not_found', 'run ' .. ARGV[2] .. ' not found') end
+local held = redis.call('HMGET', key, 'owner', 'leaseUntil', 'fence')
+local now = now_ms()
+if held[1] and held[2] and now <= tonumber(held[2]) then return { 'busy', held[1], held[2], num(now) } end
+local fence = tonumber(held[3] or '0') + 1
+local until_ms = now + tonumber(ARGV[4])
+redis.call('HSET', key, 'fence', num(fence), 'owner', ARGV[3], 'leaseUntil', num(until_ms))
+return { 'ok', num(fence), num(until_ms) }
+`;
+
+/** ARGV: prefix, runId, owner, fence, leaseMs. Returns the new leaseUntil. */
+const RENEW_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+if redis.call('EXISTS', key) == 0 then return fail('not_found', 'run ' .. ARGV[2] .. ' not found') end
+local held = redis.call('HMGET', key, 'owner', 'fence')
+if held[1] ~= ARGV[3] or tonumber(held[2] or '0') ~= tonumber(ARGV[4]) then
+  return fail('stale_claim', 'run ' .. ARGV[2] .. ': fence ' .. ARGV[4] .. ' of ' .. ARGV[3] .. ' no longer holds it')
+end
+local until_ms = now_ms() + tonumber(ARGV[5])
+redis.call('HSET', key, 'leaseUntil', num(until_ms))
+return num(until_ms)
+`;
+
+/** ARGV: prefix, runId, owner, fence. Returns 1 when released, 0 when the proof no longer held it. */
+const RELEASE_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+local held = redis.call('HMGET', key, 'owner', 'fence')
+if held[1] ~= ARGV[3] or tonumber(held[2] or '0') ~= tonumber(ARGV[4]) then return 0 end
+redis.call('HDEL', key, 'owner', 'leaseUntil')
+return 1
+`;
+
 /** Every thread/run write as one atomic Lua script, idempotent per request. */
 export const THREAD_SCRIPTS = {
+  acquireRun: defineMutatingScript('threads.acquireRun', ACQUIRE_RUN),
+  renewRun: defineMutatingScript('threads.renewRun', RENEW_RUN),
+  releaseRun: defineMutatingScript('threads.releaseRun', RELEASE_RUN),
   createThread: defineMutatingScript('threads.createThread', CREATE_THREAD),
   updateMetadata: defineMutatingScript('threads.updateMetadata', UPDATE_METADATA),
   deleteThread: defineMutatingScript('threads.deleteThread', DELETE_THREAD),

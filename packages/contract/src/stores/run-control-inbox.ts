@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { type ToolCallDecision, toolCallDecisionSchema } from '../hitl/decision';
+import { userMessageSchema } from '../messages/message';
+
+const controlId = z.string().min(1);
+const at = z.number().int().nonnegative();
+
+/**
+ * One command for a run, delivered through its {@link RunControlInbox}: a decision for a suspended
+ * call (its `id` is the `decisionId`), a cancel, or user input to add to the run's history at its next
+ * step boundary. `id` is the idempotency key.
+ */
+export const runControlSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('decision'), id: controlId, decision: toolCallDecisionSchema }),
+    z.object({ kind: z.literal('cancel'), id: controlId, reason: z.string().optional(), at }),
+    z.object({ kind: z.literal('input'), id: controlId, messages: z.array(userMessageSchema).min(1), at }),
+  ])
+  .superRefine((control, context) => {
+    if (control.kind === 'decision' && control.id !== control.decision.decisionId) {
+      context.addIssue({ code: 'custom', path: ['id'], message: 'must equal decision.decisionId' });
+    }
+  });
+export type RunControl = z.infer<typeof runControlSchema>;
+export type RunControlKind = RunControl['kind'];
+
+/** The ids given to `RunControlInbox.remove`. */
+export const runControlIdsSchema = z.array(controlId);
+
+/** The run-control entry that carries `decision`. */
+export function decisionControl(decision: ToolCallDecision): RunControl {
+  return { kind: 'decision', id: decision.decisionId, decision };
+}
+
+/**
+ * A run's durable inbox of commands (decisions, cancel, user input). A command is written here
+ * first; the process executing the run is woken (`subscribe`) and applies it at its next gate — a
+ * cancel at once. The executing runtime removes an entry only after a checkpoint recorded it (the ids
+ * applied are kept in the run record, which is the dedupe truth), so a process that dies after reading
+ * a command loses nothing: the next activation, in any process, reads it again.
+ *
+ * Guarantees every implementation passes (store-conformance):
+ * - `put` is durable before it resolves and idempotent by `id` while the entry is pending: the same
+ *   id again → `'duplicate'`, stored once; the same id with another kind, or a decision id given for
+ *   another tool call → `conflict`; a second pending decision for one tool call → `conflict`. Once an
+ *   entry was removed, its id may be put again (a re-send of a command that was lost before it was
+ *   recorded is accepted; the runtime ignores one it already applied);
+ * - `peek` returns the pending entries in arrival order without removing them;
+ * - `remove` removes exactly the entries with the given ids (unknown ids are ignored), never an entry
+ *   that arrived after the caller's peek;
+ * - `subscribe` calls the listener after each `'stored'` put for that run, in any process sharing the
+ *   store (best effort: a listener that was disconnected may miss one, so readers also peek at their
+ *   gates);
+ * - a finished run's inbox is dropped with its event log, `ttlMs` after `RunEventLog.finish`, when
+ *   both share a backend (`create*Stores`);
+ * - invalid input (checked by `runControlInboxInputs`: ids non-empty well-formed strings, a control
+ *   valid and JSON) → `validation_failed` naming the field, nothing written; a decision's `result` is
+ *   stored in its JSON form. Puts and removes are idempotent per request (a re-sent put after a lost
+ *   reply answers `'stored'`, not `'duplicate'`).
+ */
+export interface RunControlInbox {
+  put(runId: string, control: RunControl): Promise<'stored' | 'duplicate'>;
+  peek(runId: string): Promise<RunControl[]>;
+  remove(runId: string, ids: readonly string[]): Promise<void>;
+  /** Resolves once listening is active; returns an unsubscribe function. */
+  subscribe(runId: string, listener: () => void): Promise<() => Promise<void>>;
+}
