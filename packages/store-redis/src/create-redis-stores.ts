@@ -14,7 +14,7 @@ export interface RedisStoresOptions {
   finishedEventLogTtlMs?: number;
   /**
    * How long each write's reply is kept for a request re-sent after a lost reply (ioredis re-sends
-   * unanswered commands when it reconnects); default two minutes. See the README.
+   * unanswered commands when it reconnects); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
   /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */

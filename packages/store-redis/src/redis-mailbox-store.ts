@@ -36,7 +36,7 @@ export interface RedisMailboxStoreOptions {
   testClock?: boolean;
   /**
    * How long each mutating script's reply is kept for a request re-sent after a lost reply (ioredis
-   * re-sends unanswered commands on reconnect); default two minutes. See the README.
+   * re-sends unanswered commands on reconnect); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
 }

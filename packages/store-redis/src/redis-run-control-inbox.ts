@@ -18,7 +18,7 @@ export interface RedisRunControlInboxOptions {
   redis: RedisInput;
   /** Key prefix; default `awaken`. */
   prefix?: string;
-  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes. */
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
 }
 

@@ -22,7 +22,7 @@ export interface RedisRunEventLogOptions {
   prefix?: string;
   /** How long a finished log is kept, unless `finish` says otherwise; default one hour. */
   finishedTtlMs?: number;
-  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes. */
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
 }
 

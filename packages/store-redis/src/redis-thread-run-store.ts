@@ -36,7 +36,7 @@ export interface RedisThreadRunStoreOptions {
    * store's scripts (timestamps of threads and messages); absent key → Redis TIME.
    */
   testClock?: boolean;
-  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes. */
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
 }
 

@@ -12,7 +12,7 @@ export interface ScriptContext {
   prefix: string;
   /** KEYS of every call (the test clock key, or none). */
   keys: readonly string[];
-  /** How long replies are kept for re-sent requests (at least this long, at most twice). */
+  /** How long replies are kept for re-sent requests; 0: not recorded. */
   requestTtlMs: number;
 }
 
@@ -33,35 +33,34 @@ export const MUTATING_SCRIPT_SHAS: ReadonlyMap<string, string> = shas;
  * most once per request id. ARGV of the wrapped script: prefix, requestId, ttlMs, arguments... The
  * request id and TTL are taken out of ARGV before the body runs, so bodies never see them.
  *
- * The reply (error replies included) is recorded with cmsgpack under the request id in a hash per
- * time bucket, `P rq:<floor(now / ttl)>`, which expires at the end of the next bucket: a request seen
- * again within `ttl` (and at most `2 * ttl`) gets the recorded reply without the body running again.
- * An empty request id runs the body without recording (benchmarks, operators).
+ * The reply (error replies included) is recorded with cmsgpack at `P rq:<requestId>` for `ttlMs`
+ * (Redis time): a request seen again within that time gets the recorded reply without the body
+ * running again. Two commands per call (a GET that misses, a SET with PX) keep the cost low on the
+ * hot paths. An empty request id runs the body without recording (benchmarks, operators).
  */
 const IDEMPOTENT_WRAPPER = (body: string) => `
 local __request_id = table.remove(ARGV, 2)
-local __request_ttl = tonumber(table.remove(ARGV, 2))
+local __request_ttl = table.remove(ARGV, 2)
 local function __body()
 ${body}
 end
 if __request_id == '' then return __body() end
-local __t = redis.call('TIME')
-local __bucket = math.floor((tonumber(__t[1]) * 1000 + math.floor(tonumber(__t[2]) / 1000)) / __request_ttl)
-local __current = ARGV[1] .. 'rq:' .. string.format('%.0f', __bucket)
-local __recorded = redis.call('HGET', __current, __request_id)
-  or redis.call('HGET', ARGV[1] .. 'rq:' .. string.format('%.0f', __bucket - 1), __request_id)
+local __key = ARGV[1] .. 'rq:' .. __request_id
+local __recorded = redis.call('GET', __key)
 if __recorded then return cmsgpack.unpack(__recorded) end
 local __reply = __body()
-redis.call('HSET', __current, __request_id, cmsgpack.pack(__reply))
-redis.call('PEXPIREAT', __current, string.format('%.0f', (__bucket + 2) * __request_ttl))
+redis.call('SET', __key, cmsgpack.pack(__reply), 'PX', __request_ttl)
 return __reply
 `;
 
-/** A store's `requestTtlMs` option: a positive integer, default {@link DEFAULT_REQUEST_TTL_MS}. */
+/**
+ * A store's `requestTtlMs` option: an integer >= 0, default {@link DEFAULT_REQUEST_TTL_MS}; 0 turns
+ * the recording off (a command re-sent after a lost reply then runs again).
+ */
 export function requestTtl(requestTtlMs: number | undefined): number {
   const ttl = requestTtlMs ?? DEFAULT_REQUEST_TTL_MS;
-  if (!Number.isSafeInteger(ttl) || ttl < 1) {
-    throw new AwakenError('invalid_config', `requestTtlMs must be a positive integer, got ${ttl}`);
+  if (!Number.isSafeInteger(ttl) || ttl < 0) {
+    throw new AwakenError('invalid_config', `requestTtlMs must be an integer >= 0, got ${ttl}`);
   }
   return ttl;
 }
@@ -81,7 +80,8 @@ export function defineMutatingScript(name: string, body: string): MutatingScript
     name,
     call(context, args) {
       const { redis, keys, prefix, requestTtlMs } = context;
-      return script.run(redis, keys, [prefix, newRequestId(), requestTtlMs, ...args]);
+      const requestId = requestTtlMs === 0 ? '' : newRequestId();
+      return script.run(redis, keys, [prefix, requestId, requestTtlMs, ...args]);
     },
   };
 }
