@@ -62,7 +62,17 @@ export {
 } from './tool/tool-result';
 export type { ToolResult } from './tool/tool-result';
 export { defineTool } from './tool/tool';
-export type { Tool, ToolExecuteContext } from './tool/tool';
+export type { InferToolInput, Tool, ToolExecuteContext } from './tool/tool';
+export { JSON_SCHEMA_INPUT_MARKER, jsonSchemaInput } from './tool/tool-input-schema';
+export type {
+  JsonSchemaInput,
+  JsonSchemaInputValidation,
+  StandardSchemaIssueLike,
+  StandardSchemaLike,
+  StandardSchemaResultLike,
+  ToolInputSchema,
+} from './tool/tool-input-schema';
+export type { AiSdkTool, ToolSet } from './tool/ai-sdk-tool';
 
 export {
   jsonSchemaSchema,
@@ -91,8 +101,8 @@ export type {
   ToolCallDecision,
   ToolCallResume,
 } from './hitl/decision';
-export { validateJsonSchema } from './hitl/validate-json-schema';
-export type { JsonSchemaIssue } from './hitl/validate-json-schema';
+export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
+export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 
 export {
   assistantMessageSchema,

@@ -8,7 +8,7 @@ import type { checkpointTriggerSchema } from './inputs/thread-run-inputs';
 import type { Page, PageRequest } from './paging';
 import type { RunLease, RunLeaseProof } from './run-lease';
 
-/** Why a checkpoint is written (seed 001's triggers). */
+/** Why a checkpoint is written: the loop's checkpoint triggers. */
 export type CheckpointTrigger = z.infer<typeof checkpointTriggerSchema>;
 
 /**

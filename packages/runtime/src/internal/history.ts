@@ -9,7 +9,7 @@ function lastAssistantIndex(session: RunSession): number {
 }
 
 /**
- * Rebuilds the current batch from the history (seed 004): the tool calls of the last assistant turn,
+ * Rebuilds the current batch from the history alone: the tool calls of the last assistant turn,
  * each with its stored state (or a fresh `new` one). A call with a committed tool message counts as
  * answered whatever its state says, so a finished call is never executed again.
  */

@@ -211,7 +211,7 @@ export class RunSession {
     this.status = transitionRunStatus(this.status, to);
   }
 
-  /** Re-derives the run status from the batch (seed 000) and reports the change. */
+  /** Re-derives the run status from the batch and reports the change. */
   syncStatus(): void {
     const derived = deriveRunStatus(this.batch);
     if (derived === 'waiting' && this.status === 'running') this.setStatus('waiting');

@@ -7,7 +7,6 @@ import {
   type ToolResult,
   findJsonIssue,
   formatJsonIssue,
-  formatZodIssues,
   isToolResult,
   toolFailure,
   toolSuccess,
@@ -45,10 +44,10 @@ function hookContext(session: RunSession, state: ToolCallState, phase: 'ToolGate
 }
 
 /** Parses and validates arguments; returns the parsed value or a failed result naming the fields. */
-function prepareArguments(
+async function prepareArguments(
   session: RunSession,
   state: ToolCallState,
-): { args: unknown } | { failure: ToolResult } {
+): Promise<{ args: unknown } | { failure: ToolResult }> {
   const tool = session.agent.tools.get(state.toolName);
   if (!tool) return { failure: toolFailure(`unknown tool "${state.toolName}"`) };
   let raw = effectiveArguments(state);
@@ -61,11 +60,9 @@ function prepareArguments(
   }
   const issue = findJsonIssue(raw);
   if (issue) return { failure: toolFailure(`arguments cannot be used: ${formatJsonIssue(issue)}`) };
-  const parsed = tool.parameters.safeParse(raw);
-  if (!parsed.success) {
-    return { failure: toolFailure(`invalid arguments: ${formatZodIssues(parsed.error.issues)}`) };
-  }
-  return { args: parsed.data };
+  const checked = await tool.check(raw);
+  if (!checked.ok) return { failure: toolFailure(`invalid arguments: ${checked.message}`) };
+  return { args: checked.value };
 }
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
@@ -162,7 +159,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
     await applyResult(session, state, toolSuccess(state.resume.result));
     return false;
   }
-  const prepared = prepareArguments(session, state);
+  const prepared = await prepareArguments(session, state);
   if ('failure' in prepared) {
     enterRunning(session, state);
     await applyResult(session, state, prepared.failure);
@@ -201,7 +198,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
 
 /** Stages 2 and 3 for an allowed call: BeforeToolExecute once, then the tool body. */
 export async function executeCall(session: RunSession, state: ToolCallState): Promise<void> {
-  const prepared = prepareArguments(session, state);
+  const prepared = await prepareArguments(session, state);
   const tool = session.agent.tools.get(state.toolName);
   if ('failure' in prepared || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
@@ -217,6 +214,8 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       toolCallId: state.callId,
       step: state.step,
       signal,
+      abortSignal: signal,
+      messages: [...session.messages],
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });

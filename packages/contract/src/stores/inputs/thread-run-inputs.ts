@@ -23,7 +23,7 @@ const countSchema = millisSchema;
 /** A run record as a store keeps it: its ids are store ids. */
 const storedRunRecordSchema = runRecordSchema.extend({ runId: storeIdSchema, threadId: storeIdSchema });
 
-/** Why a checkpoint is written (seed 001's triggers). */
+/** Why a checkpoint is written: the loop's checkpoint triggers. */
 export const checkpointTriggerSchema = z.enum([
   'user_message',
   'assistant_turn_committed',
