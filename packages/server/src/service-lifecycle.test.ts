@@ -187,6 +187,22 @@ describe('mailbox service lifecycle (memory)', () => {
     expect(users.map((entry) => entry.runId)).toEqual([first.runId, followUp]);
   });
 
+  it('waits under its claim for a run lease left by a stopped activation, without spending an attempt', async () => {
+    fresh();
+    const api = service({ workerId: 'api', concurrency: 0 });
+    const submitted = await api.submit({ agentId: AGENT_ID, input: 'plain #held', mode: 'background' });
+    // an activation elsewhere that stopped without releasing the run: its lease lapses by itself
+    await stores.threadRuns.acquireRun(submitted.runId, { owner: 'gone', leaseMs: 300 });
+    const worker = service({ workerId: 'worker' });
+    await worker.start();
+    expect((await submitted.settled()).status).toBe('done');
+    await vi.waitFor(
+      async () =>
+        expect(await api.dispatch(submitted.dispatchId)).toMatchObject({ status: 'acked', attemptCount: 0 }),
+      WAIT,
+    );
+  });
+
   it('follows a foreground run’s events to its run_finish', async () => {
     fresh();
     const api = service({ concurrency: 0 });

@@ -10,8 +10,15 @@ export interface RedisStoresOptions {
   redis: RedisInput;
   /** Key prefix shared by the four stores; default `awaken`. Use one per tenant or test. */
   prefix?: string;
-  /** How long the event log of a finished run is kept; default one day. */
+  /** How long the event log (and control inbox) of a finished run is kept; default one hour. */
   finishedEventLogTtlMs?: number;
+  /**
+   * How long each write's reply is kept for a request re-sent after a lost reply (ioredis re-sends
+   * unanswered commands when it reconnects); default two minutes, 0 turns it off. See the README.
+   */
+  requestTtlMs?: number;
+  /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */
+  testClock?: boolean;
 }
 
 /** The four Redis stores over one shared command connection. */
@@ -22,29 +29,35 @@ export interface RedisStores {
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
   controls: RedisRunControlInbox;
-  /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
+  /**
+   * Closes the dedicated blocking connections (event log tails, the mailbox's `waitForWork`) and
+   * pub/sub connections, and the shared one if it was created here.
+   */
   close(): Promise<void>;
 }
 
 /**
- * Creates every Redis store on one command connection. The event log's blocking reads and the control inbox's
+ * Creates every Redis store on one command connection and one prefix (so a finished run's control
+ * inbox expires with its event log). The event log's blocking reads and the control inbox's
  * subscriptions each use their own duplicated connections, opened on first use.
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
   const prefix = normalizePrefix(options.prefix);
+  const { requestTtlMs, testClock } = options;
   const eventLog = new RedisRunEventLog({
     redis: client,
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
+    requestTtlMs,
   });
-  const controls = new RedisRunControlInbox({ redis: client, prefix });
-  const mailbox = new RedisMailboxStore({ redis: client, prefix });
+  const controls = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
+  const mailbox = new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock });
   return {
     redis: client,
     prefix,
     mailbox,
-    threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
+    threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock }),
     eventLog,
     controls,
     async close() {

@@ -1,5 +1,6 @@
 import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
+import { abortableDelay } from './abortable-delay';
 import type { ActivationOutcome } from './classify-outcome';
 import { adoptLeftoverInput } from './leftover-input';
 import type { ServiceContext } from './service-context';
@@ -17,6 +18,31 @@ export interface RunActivation {
 
 async function hasInboxWork(context: ServiceContext, runId: string): Promise<boolean> {
   return (await context.stores.inbox.peek(runId)).length > 0;
+}
+
+/**
+ * Takes the run's lease for the claim's activation. The run may still be held for a moment by an
+ * activation that just stopped — a process that died (its run lease can outlive its claim's by a
+ * little), or a cancel running elsewhere: the claim is ours, so wait for that lease to lapse (the
+ * heartbeat keeps the claim) rather than spend a delivery attempt on `run_busy`.
+ */
+async function acquireUnderClaim(
+  context: ServiceContext,
+  runId: string,
+  stopped: () => boolean,
+): Promise<RunLease> {
+  const giveUpAt = Date.now() + 2 * context.config.leaseMs;
+  while (true) {
+    try {
+      return await context.stores.threadRuns.acquireRun(runId, {
+        owner: context.config.workerId,
+        leaseMs: context.config.leaseMs,
+      });
+    } catch (error) {
+      if (!AwakenError.hasCode(error, 'run_busy') || stopped() || Date.now() >= giveUpAt) throw error;
+      await abortableDelay(Math.min(Math.max(error.retryAfterMs ?? 50, 10), 250));
+    }
+  }
 }
 
 /**
@@ -47,10 +73,7 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       const gate = await checkThreadGate(context, record);
       if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
     }
-    lease = await threadRuns.acquireRun(record.runId, {
-      owner: context.config.workerId,
-      leaseMs: context.config.leaseMs,
-    });
+    lease = await acquireUnderClaim(context, record.runId, () => detached !== undefined);
     try {
       while (true) {
         if (detached !== undefined) throw new AwakenError('detached', detached);

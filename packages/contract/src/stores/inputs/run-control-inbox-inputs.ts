@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { runControlSchema } from '../run-control-inbox';
+import { isWellFormedText, jsonChecked, storeIdSchema } from './fields';
+import { defineStoreInput } from './store-input';
+
+const byRun = z.object({ runId: storeIdSchema });
+const WELL_FORMED = 'must be well-formed Unicode (no lone surrogate)';
+
+/** A run control as an inbox keeps it: its ids (and a decision's tool call id) are store ids. */
+const storedControlSchema = runControlSchema.superRefine((control, context) => {
+  if (!isWellFormedText(control.id)) context.addIssue({ code: 'custom', path: ['id'], message: WELL_FORMED });
+  if (control.kind === 'decision' && !isWellFormedText(control.decision.toolCallId)) {
+    context.addIssue({ code: 'custom', path: ['decision', 'toolCallId'], message: WELL_FORMED });
+  }
+});
+
+/** The input of every RunControlInbox operation, as one object of its arguments by name. */
+export const runControlInboxInputs = {
+  put: defineStoreInput('put', jsonChecked(z.object({ runId: storeIdSchema, control: storedControlSchema }))),
+  peek: defineStoreInput('peek', byRun),
+  remove: defineStoreInput('remove', z.object({ runId: storeIdSchema, ids: z.array(storeIdSchema) })),
+  subscribe: defineStoreInput(
+    'subscribe',
+    z.object({
+      runId: storeIdSchema,
+      listener: z.custom<() => void>((value) => typeof value === 'function', 'must be a function'),
+    }),
+  ),
+};
