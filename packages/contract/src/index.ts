@@ -127,6 +127,7 @@ export type {
   ToolDescriptor,
 } from './model/model-executor';
 
+export { callInstanceKey } from './plugin/call-instance-key';
 export { defineStateKey, stateKeyStorageName } from './plugin/state-key';
 export type { PluginStateAccess, StateKey } from './plugin/state-key';
 export type { ToolGateDecision } from './plugin/tool-gate-decision';

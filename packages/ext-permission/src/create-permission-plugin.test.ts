@@ -161,7 +161,7 @@ describe('permission plugin: ToolGate', () => {
       type: 'suspend',
       resumeMode: 'replay_tool_call',
       suspension: {
-        id: 'permission:c1',
+        id: 'permission:1:c1',
         action: 'confirm',
         parameters: { toolName: 'Bash', arguments: { command: 'npm test' }, rule: null },
       },

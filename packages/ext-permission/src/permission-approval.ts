@@ -1,8 +1,11 @@
-import type { JsonSchema, Suspension, ToolCall } from '@awaken/contract';
+import { type JsonSchema, type Suspension, type ToolCall, callInstanceKey } from '@awaken/contract';
 import { z } from 'zod';
 import type { PermissionDecision } from './create-permission-policy';
 
-/** Prefix of the suspension ids the permission plugin creates: `permission:<toolCallId>`. */
+/**
+ * Prefix of the suspension ids the permission plugin creates: `permission:<step>:<toolCallId>`, one
+ * per call instance, so a model that reuses a tool call id in a later turn gets a new ticket.
+ */
 export const PERMISSION_SUSPENSION_PREFIX = 'permission:';
 
 /** The decision payload a human sends to answer an ask: `{approved, reason?, remember?}`. */
@@ -34,10 +37,19 @@ function preview(args: unknown): string {
   return text.length <= MAX_ARGUMENTS_IN_MESSAGE ? text : `${text.slice(0, MAX_ARGUMENTS_IN_MESSAGE)}…`;
 }
 
+/** The ticket id of the `ask` for one call instance (`step` is the step of the call's turn). */
+export function approvalTicketId(step: number, call: Pick<ToolCall, 'id'>): string {
+  return `${PERMISSION_SUSPENSION_PREFIX}${callInstanceKey({ step, call })}`;
+}
+
 /** The suspension of an `ask`: what a frontend shows and which answer it accepts. */
-export function buildApprovalSuspension(call: ToolCall, decision: PermissionDecision): Suspension {
+export function buildApprovalSuspension(
+  step: number,
+  call: ToolCall,
+  decision: PermissionDecision,
+): Suspension {
   return {
-    id: `${PERMISSION_SUSPENSION_PREFIX}${call.id}`,
+    id: approvalTicketId(step, call),
     action: 'confirm',
     message: `Allow tool "${call.name}" with arguments ${preview(call.arguments)}? (${decision.reason})`,
     parameters: {
