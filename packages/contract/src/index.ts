@@ -35,6 +35,8 @@ export { threadSchema } from './run/thread';
 export type { Thread } from './run/thread';
 export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
 export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
+export { runContextSchema } from './run/run-context';
+export type { RunContext } from './run/run-context';
 export { runRecordSchema, runRequestOriginSchema, seqRangeSchema } from './run/run-record';
 export type { RunRecord, RunRequestOrigin, SeqRange } from './run/run-record';
 
@@ -78,6 +80,7 @@ export type {
 export {
   decisionRejectionReasonSchema,
   resumeDecisionActionSchema,
+  toolCallDecisionInputSchema,
   toolCallDecisionSchema,
   toolCallResumeSchema,
 } from './hitl/decision';
@@ -86,8 +89,19 @@ export type {
   DecisionRejectionReason,
   ResumeDecisionAction,
   ToolCallDecision,
+  ToolCallDecisionInput,
   ToolCallResume,
 } from './hitl/decision';
+export {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  answer,
+  approvalPayloadSchema,
+  approve,
+  declinedCallMessage,
+  deny,
+  readApproval,
+} from './hitl/approval';
+export type { ApprovalPayload, DecisionOptions, TicketReference } from './hitl/approval';
 export { validateJsonSchema } from './hitl/validate-json-schema';
 export type { JsonSchemaIssue } from './hitl/validate-json-schema';
 

@@ -30,7 +30,9 @@ function setup(steps: Step[], toolExecution: 'sequential' | 'parallel' = 'sequen
   const model = createScriptedModel((request) => {
     const turn = steps[request.messages.filter((message) => message.role === 'assistant').length];
     if (!turn) return { text: 'done' };
-    return { toolCalls: turn.map((call) => ({ id: call.id, name: 'delete_file', arguments: { path: call.path } })) };
+    return {
+      toolCalls: turn.map((call) => ({ id: call.id, name: 'delete_file', arguments: { path: call.path } })),
+    };
   });
   const runtime = createAgentRuntime({
     agents: [

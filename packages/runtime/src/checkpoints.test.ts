@@ -59,7 +59,7 @@ describe('checkpoints', () => {
     expect(stored?.status).toBe('waiting');
     expect(stored?.waiting).toMatchObject({
       reason: 'tool_call_suspended',
-      ticketIds: ['ask_q1'],
+      ticketIds: ['ask_1:q1'],
       tickets: [
         { toolCallId: 'q1', toolName: 'ask_human', message: 'color?', resumeMode: 'replay_tool_call' },
       ],
@@ -70,7 +70,7 @@ describe('checkpoints', () => {
     >;
     expect(scope.q1?.tool_call_state).toMatchObject({
       status: 'suspended',
-      ticket: { suspension: { id: 'ask_q1' } },
+      ticket: { suspension: { id: 'ask_1:q1' } },
     });
     expect(scope.q1?.suspended_call).toMatchObject({ pending: { id: 'q1', name: 'ask_human' } });
     expect(store.checkpoints.at(-1)?.trigger).toBe('run_finished');

@@ -5,7 +5,7 @@ import {
   type DecisionReceipt,
   type DecisionRejectionReason,
   type RunRecord,
-  type ToolCallDecision,
+  type ToolCallDecisionInput,
   type UserMessage,
 } from '@awaken/contract';
 import { submitDecisions } from './internal/decisions';
@@ -39,12 +39,13 @@ function inputMessages(input: RunRequest['input']): UserMessage[] {
 }
 
 function rejectAll(
-  decisions: readonly ToolCallDecision[],
+  decisions: readonly ToolCallDecisionInput[],
   reason: DecisionRejectionReason,
   message: string,
 ): DecisionReceipt[] {
   return decisions.map((decision) => ({
-    toolCallId: decision.toolCallId,
+    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
+    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
     decisionId: decision.decisionId,
     status: 'rejected',
     reason,
@@ -77,7 +78,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   function start(
     ids: { runId: string; threadId: string },
     load: (plumbing: SessionPlumbing) => Promise<RunSession | RunRecord>,
-    run: { resumed: boolean; onSuspend: OnSuspend; signal?: AbortSignal; decisions?: ToolCallDecision[] },
+    run: {
+      resumed: boolean;
+      onSuspend: OnSuspend;
+      signal?: AbortSignal;
+      decisions?: ToolCallDecisionInput[];
+    },
   ): RunHandle {
     const channel = createEventChannel<AgentEvent>();
     const wake = createWakeSignal();

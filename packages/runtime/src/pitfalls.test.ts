@@ -56,7 +56,7 @@ describe('peer pitfalls', () => {
     const { runtime, danger } = setup();
     const first = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     const partial = await runtime.resumeRun(first.runId, { decisions: [approve('b')] }).result;
-    expect(partial).toMatchObject({ status: 'waiting', waiting: { ticketIds: ['ticket_a'] } });
+    expect(partial).toMatchObject({ status: 'waiting', waiting: { ticketIds: ['ticket_1:a'] } });
     expect(danger.count('b')).toBe(1);
     expect((await runtime.resumeRun(first.runId, { decisions: [approve('a')] }).result).status).toBe('done');
   });
@@ -80,7 +80,7 @@ describe('peer pitfalls', () => {
     await runtime.resumeRun(first.runId, { decisions: [approve('a')] }).result;
     const stale = runtime.resumeRun(first.runId, { decisions: [approve('a', {}, 'stale')] });
     expect(await stale.receipts).toMatchObject([{ status: 'rejected', reason: 'not_suspended' }]);
-    expect(await stale.result).toMatchObject({ status: 'waiting', waiting: { ticketIds: ['ticket_b'] } });
+    expect(await stale.result).toMatchObject({ status: 'waiting', waiting: { ticketIds: ['ticket_1:b'] } });
     expect(danger.count('b')).toBe(0);
   });
 

@@ -15,7 +15,7 @@ import type {
   ThreadRunStore,
   TokenUsage,
   Tool,
-  ToolCallDecision,
+  ToolCallDecisionInput,
   ToolCallState,
   UserMessage,
 } from '@awaken/contract';
@@ -51,7 +51,8 @@ export interface RunRequest {
 }
 
 export interface ResumeRunOptions {
-  decisions?: ToolCallDecision[];
+  /** Each addressed by tool call id or ticket id (see `approve`/`deny`/`answer` in the contract). */
+  decisions?: ToolCallDecisionInput[];
   signal?: AbortSignal;
   onSuspend?: OnSuspend;
 }
@@ -80,10 +81,12 @@ export interface RunHandle extends AsyncIterable<AgentEvent> {
   readonly result: Promise<RunResult>;
   /**
    * Validates decisions against the run's current state and queues the accepted ones for the next
-   * RESUME gate (at once for the parallel executor's concurrent model). Never applies a decision to
-   * a call other than the one it names.
+   * RESUME gate (at once for the parallel executor's concurrent model). A decision names its call by
+   * tool call id or by ticket id (build it with `approve`, `deny` or `answer` from the contract); the
+   * receipt names the call. Never applies a decision to a call other than the one it names, nor to a
+   * later call that reuses the id once the ticket it answered is gone.
    */
-  decide(decisions: ToolCallDecision | ToolCallDecision[]): Promise<DecisionReceipt[]>;
+  decide(decisions: ToolCallDecisionInput | ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   /** Receipts of the decisions passed to `resumeRun`, once they were validated. */
   readonly receipts: Promise<DecisionReceipt[]>;
   /** Cancels the run: the model call and tools are aborted; the run ends `cancelled`. */

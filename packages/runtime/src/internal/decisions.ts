@@ -3,22 +3,22 @@ import {
   type DecisionReceipt,
   type DecisionRejectionReason,
   type ToolCallDecision,
+  type ToolCallDecisionInput,
   type ToolCallState,
   formatZodIssues,
-  toolCallDecisionSchema,
+  toolCallDecisionInputSchema,
   validateJsonSchema,
 } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
 import type { RunSession } from './run-session';
 import { cancelCall, moveCall } from './tool-pipeline';
 
-function reject(
-  decision: ToolCallDecision,
-  reason: DecisionRejectionReason,
-  message: string,
-): DecisionReceipt {
+type Named = Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId' | 'decisionId'>;
+
+function reject(decision: Named, reason: DecisionRejectionReason, message: string): DecisionReceipt {
   return {
-    toolCallId: decision.toolCallId,
+    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
+    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
     decisionId: decision.decisionId,
     status: 'rejected',
     reason,
@@ -26,59 +26,151 @@ function reject(
   };
 }
 
-/**
- * Checks one decision against the run's current state. Never redirects a decision: an unknown call,
- * a call that is not suspended, or an invalid payload is rejected and changes nothing.
- */
-export function validateDecision(session: RunSession, decision: ToolCallDecision): DecisionReceipt {
-  const shape = toolCallDecisionSchema.safeParse(decision);
-  if (!shape.success) {
-    return reject(decision, 'invalid_payload', `malformed decision: ${formatZodIssues(shape.error.issues)}`);
+/** The call waiting (or that waited) on a ticket; a suspended one first. */
+function callWithTicket(session: RunSession, ticketId: string): ToolCallState | undefined {
+  let found: ToolCallState | undefined;
+  for (const state of session.calls.values()) {
+    if (state.ticket?.suspension.id !== ticketId) continue;
+    if (state.status === 'suspended') return state;
+    found ??= state;
   }
-  const { toolCallId, decisionId } = decision;
+  return found;
+}
+
+/** What a validation yields: the receipt, and for an accepted decision its resolved form. */
+export interface ValidatedDecision {
+  receipt: DecisionReceipt;
+  /** The decision addressed to its call (tool call id and current ticket id), when accepted. */
+  decision?: ToolCallDecision;
+  state?: ToolCallState;
+}
+
+/** Resolves what a decision names — a tool call id, a ticket id or both — to one call of the run. */
+function resolveCall(
+  session: RunSession,
+  decision: ToolCallDecisionInput,
+): { state: ToolCallState } | { receipt: DecisionReceipt } {
+  const { toolCallId, ticketId } = decision;
+  if (ticketId !== undefined) {
+    const state = callWithTicket(session, ticketId);
+    if (!state) {
+      return {
+        receipt: reject(
+          decision,
+          'unknown_tool_call',
+          `run ${session.runId} has no tool call with ticket ${ticketId}`,
+        ),
+      };
+    }
+    if (toolCallId !== undefined && toolCallId !== state.callId) {
+      return {
+        receipt: reject(
+          decision,
+          'invalid_payload',
+          `ticket ${ticketId} belongs to tool call ${state.callId}, not ${toolCallId}`,
+        ),
+      };
+    }
+    return { state };
+  }
+  const state = toolCallId === undefined ? undefined : session.calls.get(toolCallId);
+  if (!state) {
+    return {
+      receipt: reject(decision, 'unknown_tool_call', `run ${session.runId} has no tool call ${toolCallId}`),
+    };
+  }
+  return { state };
+}
+
+/**
+ * Checks one decision against the run's current state. Never redirects a decision: an unknown call
+ * or ticket, a ticket of another call, a call that is not suspended, or an invalid payload is
+ * rejected and changes nothing. An accepted decision is returned addressed to its call and bound to
+ * the ticket the call waits on.
+ */
+export function validateDecision(session: RunSession, input: ToolCallDecisionInput): ValidatedDecision {
+  const shape = toolCallDecisionInputSchema.safeParse(input);
+  if (!shape.success) {
+    return {
+      receipt: reject(input, 'invalid_payload', `malformed decision: ${formatZodIssues(shape.error.issues)}`),
+    };
+  }
+  const { decisionId } = input;
   if (
     session.decisionIds.has(decisionId) ||
     session.queue.some((queued) => queued.decisionId === decisionId)
   ) {
-    return { toolCallId, decisionId, status: 'duplicate' };
+    const known =
+      input.toolCallId ??
+      (input.ticketId === undefined ? undefined : callWithTicket(session, input.ticketId)?.callId);
+    return {
+      receipt: {
+        ...(known === undefined ? {} : { toolCallId: known }),
+        ...(input.ticketId === undefined ? {} : { ticketId: input.ticketId }),
+        decisionId,
+        status: 'duplicate',
+      },
+    };
   }
-  if (session.status === 'done') return reject(decision, 'run_finished', `run ${session.runId} is finished`);
+  if (session.status === 'done') {
+    return { receipt: reject(input, 'run_finished', `run ${session.runId} is finished`) };
+  }
   if (session.runController.signal.aborted) {
-    return reject(decision, 'run_finished', `run ${session.runId} is being cancelled`);
+    return { receipt: reject(input, 'run_finished', `run ${session.runId} is being cancelled`) };
   }
-  const state = session.calls.get(toolCallId);
-  if (!state)
-    return reject(decision, 'unknown_tool_call', `run ${session.runId} has no tool call ${toolCallId}`);
+  const resolved = resolveCall(session, input);
+  if ('receipt' in resolved) return resolved;
+  const { state } = resolved;
+  const toolCallId = state.callId;
+  const named = { ...input, toolCallId };
   if (state.status !== 'suspended') {
-    return reject(decision, 'not_suspended', `tool call ${toolCallId} is ${state.status}, not suspended`);
+    return {
+      receipt: reject(named, 'not_suspended', `tool call ${toolCallId} is ${state.status}, not suspended`),
+    };
   }
   if (session.queue.some((queued) => queued.toolCallId === toolCallId)) {
-    return reject(decision, 'duplicate_conflict', `tool call ${toolCallId} already has a pending decision`);
+    return {
+      receipt: reject(named, 'duplicate_conflict', `tool call ${toolCallId} already has a pending decision`),
+    };
   }
   const schema = state.ticket?.suspension.responseSchema;
-  if (decision.action === 'resume' && schema) {
-    const issues = validateJsonSchema(schema, decision.result);
+  if (input.action === 'resume' && schema) {
+    const issues = validateJsonSchema(schema, input.result);
     if (issues.length > 0) {
       const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-      return reject(
-        decision,
-        'invalid_payload',
-        `decision for ${toolCallId} does not match the response schema: ${detail}`,
-      );
+      return {
+        receipt: reject(
+          named,
+          'invalid_payload',
+          `decision for ${toolCallId} does not match the response schema: ${detail}`,
+        ),
+      };
     }
   }
-  return { toolCallId, decisionId, status: 'accepted' };
+  const ticketId = state.ticket?.suspension.id;
+  const decision: ToolCallDecision = {
+    ...shape.data,
+    toolCallId,
+    ...(ticketId === undefined ? {} : { ticketId }),
+  };
+  return {
+    receipt: { toolCallId, ...(ticketId === undefined ? {} : { ticketId }), decisionId, status: 'accepted' },
+    decision,
+    state,
+  };
 }
 
 /** Validates and queues decisions (and writes accepted ones to the durable inbox, when configured). */
 export async function submitDecisions(
   session: RunSession,
-  decisions: readonly ToolCallDecision[],
+  inputs: readonly ToolCallDecisionInput[],
 ): Promise<DecisionReceipt[]> {
   const receipts: DecisionReceipt[] = [];
-  for (const decision of decisions) {
-    let receipt = validateDecision(session, decision);
-    if (receipt.status === 'accepted' && session.services.decisionInbox) {
+  for (const input of inputs) {
+    const validated = validateDecision(session, input);
+    let receipt = validated.receipt;
+    const decision = validated.decision;
+    if (decision && session.services.decisionInbox) {
       try {
         const stored = await session.services.decisionInbox.put(session.runId, decision);
         if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
@@ -87,7 +179,7 @@ export async function submitDecisions(
         receipt = reject(decision, 'duplicate_conflict', error.message);
       }
     }
-    if (receipt.status === 'accepted') session.queue.push(decision);
+    if (decision && receipt.status === 'accepted') session.queue.push(decision);
     receipts.push(receipt);
   }
   if (receipts.some((receipt) => receipt.status === 'accepted')) session.wake.notify();
@@ -99,7 +191,7 @@ async function applyOne(
   state: ToolCallState,
   decision: ToolCallDecision,
 ): Promise<void> {
-  const { toolCallId, ...resume } = decision;
+  const { toolCallId, ticketId: _ticketId, ...resume } = decision;
   state.resume = resume;
   session.decisionIds.add(decision.decisionId);
   await session.emit({ type: 'tool_call_resumed', toolCallId, decision });
@@ -145,11 +237,10 @@ export async function applyDecisions(session: RunSession): Promise<ToolCallState
   const peeked = inbox ? await inbox.peek(session.runId) : [];
   drained.push(...peeked);
   const changed: ToolCallState[] = [];
-  for (const decision of drained) {
-    if (session.decisionIds.has(decision.decisionId)) continue;
-    const receipt = validateDecision(session, decision);
-    const state = session.calls.get(decision.toolCallId);
-    if (receipt.status !== 'accepted' || !state) {
+  for (const queued of drained) {
+    if (session.decisionIds.has(queued.decisionId)) continue;
+    const { receipt, decision, state } = validateDecision(session, queued);
+    if (!decision || !state) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
       await session.emit({ type: 'error', code: 'decision_rejected', message });
       continue;

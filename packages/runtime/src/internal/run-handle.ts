@@ -1,4 +1,4 @@
-import type { AgentEvent, DecisionReceipt, ToolCallDecision } from '@awaken/contract';
+import type { AgentEvent, DecisionReceipt, ToolCallDecisionInput } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../types';
 import type { EventChannel } from './event-channel';
 
@@ -9,7 +9,7 @@ export interface RunHandleParts {
   channel: EventChannel<AgentEvent>;
   result: Promise<RunResult>;
   receipts: Promise<DecisionReceipt[]>;
-  decide(decisions: ToolCallDecision[]): Promise<DecisionReceipt[]>;
+  decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   cancel(reason?: string): void;
 }
 
