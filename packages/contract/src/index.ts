@@ -101,7 +101,7 @@ export {
   deny,
   readApproval,
 } from './hitl/approval';
-export type { ApprovalPayload, DecisionOptions, TicketReference } from './hitl/approval';
+export type { ApprovalPayload, ApproveOptions, DecisionOptions, TicketReference } from './hitl/approval';
 export { validateJsonSchema } from './hitl/validate-json-schema';
 export type { JsonSchemaIssue } from './hitl/validate-json-schema';
 
@@ -181,6 +181,7 @@ export type {
   RunDispatchStatus,
 } from './mailbox/run-dispatch';
 
+export type { AwakenStores } from './stores/awaken-stores';
 export type { Page, PageRequest } from './stores/paging';
 export type {
   Checkpoint,

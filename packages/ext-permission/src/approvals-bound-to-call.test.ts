@@ -43,7 +43,7 @@ function setup(steps: Step[], toolExecution: 'sequential' | 'parallel' = 'sequen
         toolExecution,
       },
     ],
-    store: createMemoryThreadRunStore(),
+    stores: { threadRuns: createMemoryThreadRunStore() },
     model,
   });
   return { runtime, deleted: remove.deleted };

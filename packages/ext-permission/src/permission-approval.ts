@@ -1,4 +1,12 @@
-import { type JsonSchema, type Suspension, type ToolCall, callInstanceKey } from '@awaken/contract';
+import {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  type JsonSchema,
+  type Suspension,
+  type ToolCall,
+  approvalPayloadSchema,
+  callInstanceKey,
+  declinedCallMessage,
+} from '@awaken/contract';
 import { z } from 'zod';
 import type { PermissionDecision } from './create-permission-policy';
 
@@ -8,22 +16,22 @@ import type { PermissionDecision } from './create-permission-policy';
  */
 export const PERMISSION_SUSPENSION_PREFIX = 'permission:';
 
-/** The decision payload a human sends to answer an ask: `{approved, reason?, remember?}`. */
-export const permissionApprovalSchema = z
-  .object({
-    approved: z.boolean(),
-    reason: z.string().optional(),
-    remember: z.enum(['once', 'always']).optional(),
-  })
-  .strict();
+/**
+ * The decision payload that answers an ask: the contract's approval payload
+ * `{approved, reason?, editedArguments?}` (build it with `approve` / `deny` from `@awaken/contract`),
+ * plus `remember`. Unknown fields are refused.
+ */
+export const permissionApprovalSchema = z.strictObject({
+  ...approvalPayloadSchema.shape,
+  remember: z.enum(['once', 'always']).optional(),
+});
 export type PermissionApproval = z.infer<typeof permissionApprovalSchema>;
 
 /** {@link permissionApprovalSchema} as the JSON Schema put on every ask ticket. */
 export const PERMISSION_APPROVAL_JSON_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
-    approved: { type: 'boolean' },
-    reason: { type: 'string' },
+    ...(APPROVAL_PAYLOAD_JSON_SCHEMA.properties as Record<string, unknown>),
     remember: { enum: ['once', 'always'] },
   },
   required: ['approved'],
@@ -62,8 +70,7 @@ export function buildApprovalSuspension(
   };
 }
 
-/** What the model is told when a human declines. */
+/** What the model is told when a human declines (the contract's wording, shared with the runtime). */
 export function refusalReason(toolName: string, reason: string | undefined): string {
-  const why = reason === undefined || reason.trim() === '' ? '' : `: ${reason}`;
-  return `The user declined the call to "${toolName}"${why}`;
+  return declinedCallMessage(toolName, reason);
 }

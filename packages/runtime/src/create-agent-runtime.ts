@@ -12,6 +12,7 @@ import { submitDecisions } from './internal/decisions';
 import { createEventChannel } from './internal/event-channel';
 import { type SessionPlumbing, createSession, loadSession } from './internal/load-session';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
+import { resolveStores } from './internal/resolve-stores';
 import { createRunHandle } from './internal/run-handle';
 import { driveRun } from './internal/run-driver';
 import type { RunSession, RuntimeServices } from './internal/run-session';
@@ -54,15 +55,17 @@ function rejectAll(
 }
 
 /**
- * Creates the runtime. Agent definitions are validated here: stop conditions are parsed, duplicate
- * tool names, duplicate agents and agents without a model throw `invalid_config`.
+ * Creates the runtime. Agent definitions and stores are validated here: stop conditions are parsed;
+ * duplicate tool names, duplicate agents, agents without a model and a missing or incomplete store
+ * throw `invalid_config`.
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const agents = resolveAgents(options.agents, options.model);
+  const stores = resolveStores(options);
   const services: RuntimeServices = {
-    store: options.store,
-    ...(options.eventLog ? { eventLog: options.eventLog } : {}),
-    ...(options.decisionInbox ? { decisionInbox: options.decisionInbox } : {}),
+    store: stores.threadRuns,
+    ...(stores.eventLog ? { eventLog: stores.eventLog } : {}),
+    ...(stores.inbox ? { decisionInbox: stores.inbox } : {}),
     now: options.now ?? Date.now,
     createId: options.createId ?? randomUUID,
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
@@ -178,6 +181,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       );
     },
     runToCompletion(request) {
+      if (request.onSuspend === 'wait' && !services.decisionInbox) {
+        // only the handle (which runToCompletion does not return) or an inbox could deliver decisions
+        return Promise.reject(
+          new AwakenError(
+            'validation_failed',
+            "runToCompletion({ onSuspend: 'wait' }) would never settle: without stores.inbox no decision can reach the run; use run() and its handle's decide(), or onSuspend: 'return'",
+            { details: { field: 'onSuspend' } },
+          ),
+        );
+      }
       return runtime.run(request).result;
     },
     resumeRun(runId, resumeOptions = {}) {

@@ -22,7 +22,7 @@ describe('the decision inbox across processes on Redis', () => {
   it('wakes a live waiting run in another process, which applies each decision to its own call only', async () => {
     const test = openTestBed(url, 'approvals');
     bed = test;
-    const inbox = test.stores.decisions;
+    const inbox = test.stores.inbox;
     const worker = forkRunWorker(test.job({ action: 'run', onSuspend: 'wait' }));
     try {
       await vi.waitFor(async () => expect(await test.suspended()).toEqual(['call_a', 'call_b']), {

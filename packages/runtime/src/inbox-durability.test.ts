@@ -38,8 +38,7 @@ describe('decisions taken from the inbox', () => {
             plugins: [approvalPlugin(['danger'])],
           },
         ],
-        store,
-        decisionInbox,
+        stores: { threadRuns: store, inbox: decisionInbox },
       });
 
     const first = runtimeFor('first', () => hang.promise);

@@ -183,7 +183,7 @@ describe('stop conditions', () => {
     const store = createTestStore();
     const model = createScriptedModel();
     const create = (agent: object) => () =>
-      createAgentRuntime({ agents: [{ id: 'a', ...agent }], store, model });
+      createAgentRuntime({ agents: [{ id: 'a', ...agent }], stores: { threadRuns: store }, model });
     const invalid = (agent: object, text: string) => {
       const error = (() => {
         try {
@@ -199,11 +199,13 @@ describe('stop conditions', () => {
     invalid({ stopConditions: [{ type: 'content_match', pattern: '(' }] }, 'stopConditions[0]');
     invalid({ stopConditions: [{ type: 'max_rounds', round: 3 }] }, 'stopConditions[0]');
     invalid({ tools: [echoTool, echoTool] }, 'declares tool "echo" twice');
-    expect(() => createAgentRuntime({ agents: [{ id: 'a' }, { id: 'a' }], store, model })).toThrow(
-      /defined twice/,
+    expect(() =>
+      createAgentRuntime({ agents: [{ id: 'a' }, { id: 'a' }], stores: { threadRuns: store }, model }),
+    ).toThrow(/defined twice/);
+    expect(() => createAgentRuntime({ agents: [{ id: 'a' }], stores: { threadRuns: store } })).toThrow(
+      /no model/,
     );
-    expect(() => createAgentRuntime({ agents: [{ id: 'a' }], store })).toThrow(/no model/);
-    const runtime = createAgentRuntime({ agents: [{ id: 'a' }], store, model });
+    const runtime = createAgentRuntime({ agents: [{ id: 'a' }], stores: { threadRuns: store }, model });
     expect(() => runtime.run({ agentId: 'ghost' })).toThrow(/unknown agent "ghost"/);
     expect(toolFailure('x').status).toBe('error');
   });

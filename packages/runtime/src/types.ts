@@ -1,18 +1,16 @@
 import type {
   AgentEvent,
-  DecisionInbox,
+  AwakenStores,
   DecisionReceipt,
   DerivedRunStatus,
   InferenceOptions,
   ModelExecutor,
   Plugin,
-  RunEventLog,
   RunRequestOrigin,
   RunStatus,
   RunWaitingState,
   StopConditionSpec,
   TerminationReason,
-  ThreadRunStore,
   TokenUsage,
   Tool,
   ToolCallDecisionInput,
@@ -101,13 +99,19 @@ export interface RunStateSnapshot {
   calls: ToolCallState[];
 }
 
+/**
+ * The stores a runtime uses: the contract's `AwakenStores` bundle as `createMemoryStores()` or
+ * `createRedisStores(...)` return it, or just the parts the runtime needs. `threadRuns` is required;
+ * with `eventLog`, every event is appended before it is yielded; with `inbox`, decisions from other
+ * processes reach a live run. The runtime does not use `mailbox` (the server does).
+ */
+export type RuntimeStores = Pick<AwakenStores, 'threadRuns'> & Partial<Omit<AwakenStores, 'threadRuns'>>;
+
 export interface AgentRuntimeOptions {
   agents: AgentDefinition[];
-  store: ThreadRunStore;
+  stores: RuntimeStores;
   /** Default model for agents without one. */
   model?: ModelExecutor;
-  eventLog?: RunEventLog;
-  decisionInbox?: DecisionInbox;
   now?: () => number;
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */

@@ -16,9 +16,7 @@ async function main(job: RunJob): Promise<{ result: RunResult; receipts: Decisio
   try {
     const runtime = createAgentRuntime({
       agents: [scenarioAgent(stores.redis, stores.prefix, job.scenario, { slowMs: job.slowMs ?? 0 })],
-      store: stores.threadRuns,
-      eventLog: stores.eventLog,
-      decisionInbox: stores.decisions,
+      stores,
     });
     const handle =
       job.action === 'run'

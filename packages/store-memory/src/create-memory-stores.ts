@@ -1,16 +1,11 @@
-import type { DecisionInbox, MailboxStore, RunEventLog, ThreadRunStore } from '@awaken/contract';
+import type { AwakenStores } from '@awaken/contract';
 import { createMemoryDecisionInbox } from './create-memory-decision-inbox';
 import { createMemoryMailboxStore } from './create-memory-mailbox-store';
 import { type MemoryRunEventLogOptions, createMemoryRunEventLog } from './create-memory-run-event-log';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
-/** The four Awaken stores, as a server or runtime takes them. */
-export interface MemoryStores {
-  threadRunStore: ThreadRunStore;
-  mailboxStore: MailboxStore;
-  runEventLog: RunEventLog;
-  decisionInbox: DecisionInbox;
-}
+/** The four Awaken stores in the contract's bundle shape, as `createAgentRuntime` and the server take them. */
+export type MemoryStores = AwakenStores;
 
 /**
  * All four stores in process memory, sharing one clock: the embedded default. Nothing survives the
@@ -18,9 +13,9 @@ export interface MemoryStores {
  */
 export function createMemoryStores(options: MemoryRunEventLogOptions = {}): MemoryStores {
   return {
-    threadRunStore: createMemoryThreadRunStore(options),
-    mailboxStore: createMemoryMailboxStore(options),
-    runEventLog: createMemoryRunEventLog(options),
-    decisionInbox: createMemoryDecisionInbox(),
+    threadRuns: createMemoryThreadRunStore(options),
+    mailbox: createMemoryMailboxStore(options),
+    eventLog: createMemoryRunEventLog(options),
+    inbox: createMemoryDecisionInbox(),
   };
 }

@@ -1,3 +1,4 @@
+import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { RedisDecisionInbox } from './redis-decision-inbox';
@@ -14,14 +15,17 @@ export interface RedisStoresOptions {
   finishedEventLogTtlMs?: number;
 }
 
-/** The four Redis stores over one shared command connection. */
-export interface RedisStores {
+/**
+ * The four Redis stores over one shared command connection, in the contract's bundle shape
+ * (`createAgentRuntime({ stores })` and the server take it as is), with the connection and `close`.
+ */
+export interface RedisStores extends AwakenStores {
   redis: Redis;
   prefix: string;
   mailbox: RedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
-  decisions: RedisDecisionInbox;
+  inbox: RedisDecisionInbox;
   /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
   close(): Promise<void>;
 }
@@ -38,16 +42,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
   });
-  const decisions = new RedisDecisionInbox({ redis: client, prefix });
+  const inbox = new RedisDecisionInbox({ redis: client, prefix });
   return {
     redis: client,
     prefix,
     mailbox: new RedisMailboxStore({ redis: client, prefix }),
     threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
     eventLog,
-    decisions,
+    inbox,
     async close() {
-      await Promise.all([eventLog.close(), decisions.close()]);
+      await Promise.all([eventLog.close(), inbox.close()]);
       if (owned) await closeRedis(client);
     },
   };

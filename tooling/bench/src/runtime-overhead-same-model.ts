@@ -29,7 +29,7 @@ const contenders: Contender[] = [
     async run(scenario) {
       const runtime = createAgentRuntime({
         agents: [{ id: 'bench', tools: [awakenNoop] }],
-        store: createMemoryThreadRunStore(),
+        stores: { threadRuns: createMemoryThreadRunStore() },
         model: createAiSdkModelExecutor(createScenarioModel(scenario)),
       });
       const result = await runtime.runToCompletion({ agentId: 'bench', input: 'go' });

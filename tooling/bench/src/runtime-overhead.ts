@@ -56,7 +56,7 @@ const contenders: Contender[] = [
     async run(scenario) {
       const runtime = createAgentRuntime({
         agents: [{ id: 'bench', tools: [awakenNoop], toolExecution: 'parallel' }],
-        store: createMemoryThreadRunStore(),
+        stores: { threadRuns: createMemoryThreadRunStore() },
         model: scenarioExecutor(scenario),
       });
       const handle = runtime.run({ agentId: 'bench', input: 'go' });

@@ -48,6 +48,13 @@ describe('decision helpers', () => {
     });
   });
 
+  it('approve adds the extra payload fields a plugin reads, never overriding approved', () => {
+    expect(approve(waitingTicket, { extra: { remember: 'always', approved: false } }).result).toEqual({
+      remember: 'always',
+      approved: true,
+    });
+  });
+
   it('deny cancels the call (no plugin can mistake it for a go) and says why', () => {
     expect(deny(waitingTicket, 'not today', { decisionId: 'd2', updatedAt: 1 })).toEqual({
       ticketId: 'permission:1:call_0',

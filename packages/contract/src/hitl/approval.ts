@@ -77,16 +77,23 @@ function base(ticket: TicketReference, options: DecisionOptions) {
   };
 }
 
+/** What {@link approve} may add to the payload. */
+export interface ApproveOptions extends DecisionOptions {
+  reason?: string;
+  /** The arguments the call runs with instead of the model's. */
+  editedArguments?: unknown;
+  /** More payload fields a plugin reads, e.g. `{ remember: 'always' }` for `@awaken/ext-permission`. */
+  extra?: Record<string, unknown>;
+}
+
 /**
  * A complete decision approving a ticket: `resume` with `{approved: true, reason?, editedArguments?}`.
  * With `editedArguments`, a replayed call runs with those arguments instead of the model's.
  */
-export function approve(
-  ticket: TicketReference,
-  options: DecisionOptions & { reason?: string; editedArguments?: unknown } = {},
-): ToolCallDecisionInput {
-  const { reason, editedArguments, ...rest } = options;
+export function approve(ticket: TicketReference, options: ApproveOptions = {}): ToolCallDecisionInput {
+  const { reason, editedArguments, extra, ...rest } = options;
   const result: ApprovalPayload = {
+    ...extra,
     approved: true,
     ...(reason === undefined ? {} : { reason }),
     ...(editedArguments === undefined ? {} : { editedArguments }),

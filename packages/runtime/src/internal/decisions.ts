@@ -5,7 +5,9 @@ import {
   type ToolCallDecision,
   type ToolCallDecisionInput,
   type ToolCallState,
+  declinedCallMessage,
   formatZodIssues,
+  readApproval,
   toolCallDecisionInputSchema,
   validateJsonSchema,
 } from '@awaken/contract';
@@ -199,6 +201,15 @@ async function applyOne(
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
   }
+  // the contract's approval payload holds for every plugin's replayed ticket: a refusal never runs
+  // the call, and edited arguments replace the model's for this and every later execution
+  const approval =
+    state.ticket?.resumeMode === 'replay_tool_call' ? readApproval(decision.result) : undefined;
+  if (approval?.approved === false) {
+    await cancelCall(session, state, declinedCallMessage(state.toolName, approval.reason ?? decision.reason));
+    return;
+  }
+  if (approval?.editedArguments !== undefined) state.editedArguments = approval.editedArguments;
   moveCall(session, state, 'resuming');
 }
 

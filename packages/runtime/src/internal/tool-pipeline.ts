@@ -22,10 +22,13 @@ export function moveCall(session: RunSession, state: ToolCallState, to: ToolCall
   session.syncStatus();
 }
 
-/** The arguments the tool receives: the decision payload in `pass_decision_to_tool` mode. */
+/**
+ * The arguments the tool receives: the decision payload in `pass_decision_to_tool` mode, else the
+ * arguments a human edited when approving, else the model's.
+ */
 function effectiveArguments(state: ToolCallState): unknown {
   if (state.resume && state.ticket?.resumeMode === 'pass_decision_to_tool') return state.resume.result;
-  return state.arguments;
+  return state.editedArguments !== undefined ? state.editedArguments : state.arguments;
 }
 
 function callOf(state: ToolCallState): ToolCall {
