@@ -1,6 +1,7 @@
 export { AwakenError, toAwakenError } from './errors/awaken-error';
 export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
 export { formatZodIssues, parseWith } from './errors/validation';
+export { assertNever } from './errors/assert-never';
 
 export { canTransition, transitionIn } from './state/transition-table';
 export type { TransitionTable } from './state/transition-table';

@@ -38,6 +38,11 @@ async function settleBatch(session: RunSession): Promise<SettleOutcome> {
 
 async function runLoop(session: RunSession): Promise<TerminationReason> {
   session.batch = loadBatch(session);
+  // a step that suspended (or was interrupted) before its StepEnd continues in this activation: its
+  // frame reopens, so the calls resumed here belong to a step_start … step_end like any other
+  if (session.bookkeeping.stepEnded < session.record.steps) {
+    await session.emit({ type: 'step_start', step: session.record.steps });
+  }
   while (true) {
     const outcome = await settleBatch(session);
     if (typeof outcome === 'object') return outcome;
@@ -114,6 +119,7 @@ async function finish(session: RunSession, initial: TerminationReason, hooks: bo
           await cancelCall(session, call, cancelReasonOf(termination));
       }
     }
+    await session.closeOpenStep();
     session.setStatus(suspended ? 'waiting' : 'done');
     session.record = { ...session.record, termination };
     if (!suspended) session.record.finishedAt = session.now();
@@ -132,6 +138,7 @@ async function finish(session: RunSession, initial: TerminationReason, hooks: bo
     session.record = { ...session.record, termination };
   }
   try {
+    await session.closeOpenStep();
     await commitCheckpoint(session, 'run_finished', { eventsAfter: termination.type === 'error' ? 2 : 1 });
   } catch (error) {
     if (termination.type !== 'error') {
@@ -200,6 +207,7 @@ export async function activate(session: RunSession, resumed: boolean): Promise<R
       termination = await runLoop(session);
     } catch (error) {
       if (interrupts(session, error)) {
+        await session.closeOpenStep();
         await session.emit({ type: 'error', code: error.code, message: error.message });
         throw error;
       }

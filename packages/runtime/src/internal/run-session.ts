@@ -81,6 +81,8 @@ export class RunSession {
   live = true;
   /** JSON of the last `state_snapshot` of this activation; undefined before the first check. */
   lastStateSnapshot: string | undefined;
+  /** The step whose `step_start` this activation emitted and whose `step_end` it has not (framing). */
+  openStep: number | undefined;
 
   constructor(init: RunSessionInit) {
     this.services = init.services;
@@ -129,6 +131,17 @@ export class RunSession {
     } as AgentEvent;
     if (this.services.eventLog) await this.services.eventLog.append(this.runId, [event]);
     this.channel.push(event);
+    if (event.type === 'step_start') this.openStep = event.step;
+    else if (event.type === 'step_end') this.openStep = undefined;
+  }
+
+  /**
+   * Closes the step this activation opened with a `step_end` event (framing only: the StepEnd phase
+   * runs when a step's tool round completes). Every exit path calls it, so adapters always see
+   * `step_start` … `step_end`.
+   */
+  async closeOpenStep(): Promise<void> {
+    if (this.openStep !== undefined) await this.emit({ type: 'step_end', step: this.openStep });
   }
 
   setStatus(to: RunStatus): void {

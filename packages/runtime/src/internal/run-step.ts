@@ -1,4 +1,4 @@
-import { type InferenceDraft, type TerminationReason, type ToolCall, addUsage } from '@awaken/contract';
+import type { InferenceDraft, TerminationReason, ToolCall } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
 import { loadBatch } from './history';
 import { runInference } from './inference';
@@ -59,15 +59,6 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
   }
 
   const response = await runInference(session, draft);
-  session.record = { ...session.record, usage: addUsage(session.record.usage, response.usage) };
-  await session.emit({
-    type: 'inference_complete',
-    step,
-    ...(response.model === undefined ? {} : { model: response.model }),
-    usage: response.usage,
-    durationMs: response.durationMs,
-    finishReason: response.finishReason,
-  });
 
   let calls: ToolCall[] = response.toolCalls;
   let terminated: string | undefined;
