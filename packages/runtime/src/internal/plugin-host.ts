@@ -1,6 +1,8 @@
 import {
+  AwakenError,
   type HookContext,
   type Phase,
+  type Plugin,
   type PluginHooks,
   type PluginStateAccess,
   type StateKey,
@@ -26,16 +28,44 @@ function persistentKeys(session: RunSession): StateKey<unknown>[] {
   );
 }
 
-/** Plugin state access for one run: run keys live with the run, thread keys with the thread. */
-export function createStateAccess(session: RunSession): PluginStateAccess {
+const declaredByPlugin = new WeakMap<Plugin, Set<string>>();
+
+function declaredKeys(plugin: Plugin): Set<string> {
+  let names = declaredByPlugin.get(plugin);
+  if (!names) {
+    names = new Set((plugin.stateKeys ?? []).map((key) => stateKeyStorageName(key)));
+    declaredByPlugin.set(plugin, names);
+  }
+  return names;
+}
+
+/**
+ * Plugin state access for one plugin of a run: run keys live with the run, thread keys with the
+ * thread. Only the keys the plugin declares in `stateKeys` are reachable: an undeclared key would be
+ * kept in memory but never checkpointed, so hot and cold resume would diverge; it is refused with
+ * `invalid_config` naming the key and the plugin.
+ */
+export function createStateAccess(session: RunSession, plugin: Plugin): PluginStateAccess {
+  const check = (key: StateKey<unknown>): string => {
+    const name = stateKeyStorageName(key);
+    if (!declaredKeys(plugin).has(name)) {
+      throw new AwakenError(
+        'invalid_config',
+        `plugin "${plugin.id}" used state key "${name}" without declaring it in its stateKeys`,
+        { details: { pluginId: plugin.id, key: name } },
+      );
+    }
+    return name;
+  };
   const get = <T>(key: StateKey<T>): T => {
+    const name = check(key as StateKey<unknown>);
     const store = storeFor(session, key as StateKey<unknown>);
-    const name = stateKeyStorageName(key as StateKey<unknown>);
     if (!store.has(name)) store.set(name, key.initial());
     return store.get(name) as T;
   };
   const set = <T>(key: StateKey<T>, value: T): void => {
-    storeFor(session, key as StateKey<unknown>).set(stateKeyStorageName(key as StateKey<unknown>), value);
+    const name = check(key as StateKey<unknown>);
+    storeFor(session, key as StateKey<unknown>).set(name, value);
   };
   return {
     get,
@@ -46,6 +76,24 @@ export function createStateAccess(session: RunSession): PluginStateAccess {
       return next;
     },
   };
+}
+
+/** The state of a context not yet given to a plugin: every access is a runtime bug. */
+const UNBOUND_STATE: PluginStateAccess = {
+  get: () => {
+    throw new AwakenError('internal', 'plugin state accessed outside a plugin hook');
+  },
+  set: () => {
+    throw new AwakenError('internal', 'plugin state accessed outside a plugin hook');
+  },
+  update: () => {
+    throw new AwakenError('internal', 'plugin state accessed outside a plugin hook');
+  },
+};
+
+/** The context one plugin's hook receives: the shared context with that plugin's state access. */
+export function contextFor<C extends HookContext>(session: RunSession, plugin: Plugin, context: C): C {
+  return { ...context, state: createStateAccess(session, plugin) };
 }
 
 /** Loads persistent plugin keys from the run record and the stored thread state. */
@@ -86,7 +134,7 @@ export function baseContext(session: RunSession, phase: Phase): HookContext {
     threadId: session.threadId,
     agentId: session.agent.id,
     step: session.record.steps,
-    state: createStateAccess(session),
+    state: UNBOUND_STATE,
     signal: session.signal,
     messages: session.messages,
   };
@@ -102,6 +150,6 @@ export async function runHooks<K extends HookName>(
 ): Promise<void> {
   for (const plugin of session.agent.definition.plugins ?? []) {
     const hook = plugin.hooks[name] as ((context: unknown) => unknown) | undefined;
-    if (hook) await hook.call(plugin.hooks, context);
+    if (hook) await hook.call(plugin.hooks, contextFor(session, plugin, context));
   }
 }

@@ -11,7 +11,7 @@ import {
   toolSuccess,
   transitionToolCall,
 } from '@awaken/contract';
-import { baseContext, runHooks } from './plugin-host';
+import { baseContext, contextFor, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { jsonOutput, toolContent } from './tool-content';
 
@@ -142,7 +142,7 @@ async function judge(session: RunSession, state: ToolCallState): Promise<ToolGat
     batch: session.batch.map((call) => ({ ...call })),
   };
   for (const plugin of session.agent.definition.plugins ?? []) {
-    const decision = await plugin.hooks.toolGate?.(context);
+    const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
     if (decision && decision.type !== 'allow') return decision;
   }
   return { type: 'allow' };
