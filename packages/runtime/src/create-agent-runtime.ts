@@ -11,6 +11,7 @@ import {
 import { submitDecisions } from './internal/decisions';
 import { createEventChannel } from './internal/event-channel';
 import { type SessionPlumbing, createSession, loadSession } from './internal/load-session';
+import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
 import { resolveStores } from './internal/resolve-stores';
 import { createRunHandle } from './internal/run-handle';
@@ -171,8 +172,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const input = inputMessages(request.input);
       return start(
         { runId, threadId },
-        (plumbing) =>
-          createSession(plumbing, agent, { runId, threadId, input, origin: request.origin ?? 'user' }),
+        async (plumbing) => {
+          await settleOpenRun(services, threadId, request.onOpenRun ?? 'refuse', runtime.cancelRun);
+          return createSession(plumbing, agent, { runId, threadId, input, origin: request.origin ?? 'user' });
+        },
         {
           resumed: false,
           onSuspend: request.onSuspend ?? 'return',

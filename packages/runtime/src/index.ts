@@ -4,6 +4,7 @@ export type {
   AgentDefinition,
   AgentRuntime,
   AgentRuntimeOptions,
+  OnOpenRun,
   OnSuspend,
   ResumeRunOptions,
   RunHandle,

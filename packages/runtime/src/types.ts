@@ -36,6 +36,13 @@ export interface AgentDefinition {
 /** What happens when every remaining tool call of the step waits for a decision. */
 export type OnSuspend = 'wait' | 'return';
 
+/**
+ * What a new run does when its thread has a waiting run: `refuse` (default) fails with `conflict`
+ * naming the open run; `cancel` cancels the waiting run's calls (the model reads that new input
+ * superseded them), then runs the new input.
+ */
+export type OnOpenRun = 'refuse' | 'cancel';
+
 export interface RunRequest {
   agentId: string;
   /** Created when missing. */
@@ -45,6 +52,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** `return` (default): the activation ends with `run_finish(suspended)`; `wait`: the run stays live. */
   onSuspend?: OnSuspend;
+  /** When the thread has a waiting run: `refuse` (default, `conflict`) or `cancel` it first. */
+  onOpenRun?: OnOpenRun;
   origin?: RunRequestOrigin;
 }
 
