@@ -62,6 +62,8 @@ export {
 } from './tool/tool-result';
 export type { ToolResult } from './tool/tool-result';
 export { defineTool } from './tool/tool';
+export { CLIENT_TOOL_ACTION, clientToolSchema, isClientToolTicket } from './tool/client-tool';
+export type { ClientTool } from './tool/client-tool';
 export type { Tool, ToolExecuteContext } from './tool/tool';
 
 export {

@@ -53,6 +53,7 @@ function gateContext(
     state,
     signal: new AbortController().signal,
     messages: [],
+    runContext: {},
     call,
     batch: [],
     ...(replay ?? {}),
@@ -319,6 +320,7 @@ describe('permission plugin: BeforeInference', () => {
       state,
       signal: new AbortController().signal,
       messages: [],
+      runContext: {},
       request: {
         system: undefined,
         tools: names.map((name) => ({ name, description: name, parameters: { type: 'object' } })),

@@ -12,6 +12,7 @@ import { submitDecisions } from './internal/decisions';
 import { createEventChannel } from './internal/event-channel';
 import { type SessionPlumbing, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
+import { parseRequestExtras } from './internal/run-request';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
 import { resolveStores } from './internal/resolve-stores';
 import { createRunHandle } from './internal/run-handle';
@@ -167,6 +168,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const runtime: AgentRuntime = {
     run(request) {
       const agent = requireAgent(agents, request.agentId);
+      const extras = parseRequestExtras(agent, request);
       const runId = request.runId ?? services.createId();
       const threadId = request.threadId ?? services.createId();
       const input = inputMessages(request.input);
@@ -174,7 +176,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         { runId, threadId },
         async (plumbing) => {
           await settleOpenRun(services, threadId, request.onOpenRun ?? 'refuse', runtime.cancelRun);
-          return createSession(plumbing, agent, { runId, threadId, input, origin: request.origin ?? 'user' });
+          return createSession(plumbing, agent, {
+            runId,
+            threadId,
+            input,
+            origin: request.origin ?? 'user',
+            ...extras,
+          });
         },
         {
           resumed: false,

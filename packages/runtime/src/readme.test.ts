@@ -92,4 +92,31 @@ describe('README examples', () => {
     expect(done).toMatchObject({ status: 'done', response: 'Deleted.' });
     expect(deletions).toBe(2);
   });
+
+  it('runs a client tool through the client and shows the caller context to hooks', async () => {
+    const contexts: unknown[] = [];
+    const model = createScriptedModel((request) =>
+      request.messages.at(-1)?.role === 'user'
+        ? { toolCalls: [{ name: 'get_location', arguments: { precision: 'city' } }] }
+        : { text: `You are in ${JSON.stringify(request.messages.at(-1))}` },
+    );
+    const runtime = runtimeExports.createAgentRuntime({
+      agents: [
+        {
+          id: 'ops',
+          model,
+          plugins: [{ id: 'audit', hooks: { runStart: (c) => void contexts.push(c.runContext) } }],
+        },
+      ],
+      stores: storeMemory.createMemoryStores(),
+    });
+    const { asked, answered } = await runSnippet(snippetAfter('Client tools'), { runtime }, [
+      'asked',
+      'answered',
+    ]);
+    expect(asked).toMatchObject({ status: 'waiting', waiting: { tickets: [{ action: 'client_tool' }] } });
+    expect(answered).toMatchObject({ status: 'done' });
+    expect((answered as { response: string }).response).toContain('Paris');
+    expect(contexts).toEqual([{ user: 'ada' }, { user: 'ada' }]);
+  });
 });

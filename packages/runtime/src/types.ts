@@ -1,11 +1,13 @@
 import type {
   AgentEvent,
   AwakenStores,
+  ClientTool,
   DecisionReceipt,
   DerivedRunStatus,
   InferenceOptions,
   ModelExecutor,
   Plugin,
+  RunContext,
   RunRequestOrigin,
   RunStatus,
   RunWaitingState,
@@ -54,6 +56,18 @@ export interface RunRequest {
   onSuspend?: OnSuspend;
   /** When the thread has a waiting run: `refuse` (default, `conflict`) or `cancel` it first. */
   onOpenRun?: OnOpenRun;
+  /**
+   * Tools the client executes (name, description, JSON Schema parameters), offered to the model next
+   * to the agent's tools. A call to one suspends with a client-tool ticket (`isClientToolTicket`,
+   * resume mode `use_decision_as_tool_result`); the client's output, sent as `answer(ticket, output)`,
+   * becomes the result. Stored with the run.
+   */
+  tools?: ClientTool[];
+  /**
+   * The caller's context (identity, tenant, request metadata; a JSON object), stored on the run
+   * record and shown to every hook and tool as `runContext`.
+   */
+  context?: RunContext;
   origin?: RunRequestOrigin;
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolCallResume } from '../hitl/decision';
 import type { JsonSchema, ToolCallResumeMode } from '../hitl/suspension';
+import type { RunContext } from '../run/run-context';
 
 /** What a tool body receives besides its arguments. */
 export interface ToolExecuteContext {
@@ -10,6 +11,8 @@ export interface ToolExecuteContext {
   step: number;
   /** Aborts when the run is cancelled or its timeout fires. Tools should stop promptly. */
   signal: AbortSignal;
+  /** The run request's context (caller identity, tenant, request metadata), `{}` when none was given. */
+  runContext: Readonly<RunContext>;
   /** The decision that resumed this call, when the call is being replayed after a suspension. */
   resume?: ToolCallResume;
   /** The resume mode of that replay. */

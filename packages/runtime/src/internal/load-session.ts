@@ -3,6 +3,7 @@ import {
   EMPTY_USAGE,
   type AgentEvent,
   type Message,
+  type RunContext,
   type RunRecord,
   type RunRequestOrigin,
   type UserMessage,
@@ -11,6 +12,7 @@ import type { EventChannel } from './event-channel';
 import { restorePluginState } from './plugin-host';
 import type { ResolvedAgent } from './resolve-agents';
 import { type RuntimeServices, RunSession } from './run-session';
+import type { StoredClientTool } from './run-request';
 import { decodeRunState, encodeRunState } from './run-state';
 import type { WakeSignal } from './wake-signal';
 
@@ -54,7 +56,14 @@ function build(
 export async function createSession(
   plumbing: SessionPlumbing,
   agent: ResolvedAgent,
-  request: { runId: string; threadId: string; input: UserMessage[]; origin: RunRequestOrigin },
+  request: {
+    runId: string;
+    threadId: string;
+    input: UserMessage[];
+    origin: RunRequestOrigin;
+    clientTools?: StoredClientTool[];
+    context?: RunContext;
+  },
 ): Promise<RunSession> {
   const { store, now } = plumbing.services;
   const thread = await store.getThread(request.threadId);
@@ -74,6 +83,8 @@ export async function createSession(
     threadId: request.threadId,
     agentId: agent.id,
     origin: request.origin,
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.clientTools ? { clientTools: request.clientTools } : {}),
     status: 'created',
     steps: 0,
     usage: { ...EMPTY_USAGE },

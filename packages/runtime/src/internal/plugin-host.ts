@@ -137,6 +137,7 @@ export function baseContext(session: RunSession, phase: Phase): HookContext {
     state: UNBOUND_STATE,
     signal: session.signal,
     messages: session.messages,
+    runContext: session.runContext,
   };
 }
 

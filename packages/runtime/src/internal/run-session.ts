@@ -4,6 +4,7 @@ import {
   type DecisionInbox,
   type Message,
   type NewMessage,
+  type RunContext,
   type RunEventLog,
   type RunRecord,
   type RunStatus,
@@ -17,6 +18,7 @@ import {
 import type { RunStateSnapshot } from '../types';
 import type { EventChannel } from './event-channel';
 import type { ResolvedAgent } from './resolve-agents';
+import { type StoredClientTool, clientToolsOf } from './run-request';
 import type { RuntimeBookkeeping } from './run-state';
 import type { WakeSignal } from './wake-signal';
 
@@ -83,6 +85,10 @@ export class RunSession {
   lastStateSnapshot: string | undefined;
   /** The step whose `step_start` this activation emitted and whose `step_end` it has not (framing). */
   openStep: number | undefined;
+  /** The client tools the run request declared, by name. */
+  readonly clientTools: Map<string, StoredClientTool>;
+  /** The run request's context, as every hook and tool sees it. */
+  readonly runContext: Readonly<RunContext>;
 
   constructor(init: RunSessionInit) {
     this.services = init.services;
@@ -106,6 +112,8 @@ export class RunSession {
     this.wake = init.wake;
     this.runController = init.runController;
     this.signal = init.runController.signal;
+    this.clientTools = clientToolsOf(init.record.clientTools);
+    this.runContext = Object.freeze(structuredClone(init.record.context ?? {}));
   }
 
   get runId(): string {

@@ -41,7 +41,7 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
   const { definition, descriptors } = session.agent;
   const draft: InferenceDraft = {
     system: definition.systemPrompt,
-    tools: descriptors.map((descriptor) => ({ ...descriptor })),
+    tools: [...descriptors, ...session.clientTools.values()].map((descriptor) => ({ ...descriptor })),
     toolChoice: undefined,
     options: { ...definition.inferenceOptions },
   };

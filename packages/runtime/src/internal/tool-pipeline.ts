@@ -1,17 +1,24 @@
 import {
+  CLIENT_TOOL_ACTION,
   type SuspendTicket,
+  type Suspension,
+  type Tool,
   type ToolCall,
   type ToolCallState,
   type ToolCallStatus,
   type ToolGateDecision,
   type ToolResult,
+  assertNever,
+  callInstanceKey,
   formatZodIssues,
   isToolResult,
   toolFailure,
   toolSuccess,
   transitionToolCall,
+  validateJsonSchema,
 } from '@awaken/contract';
 import { baseContext, contextFor, runHooks } from './plugin-host';
+import type { StoredClientTool } from './run-request';
 import type { RunSession } from './run-session';
 import { jsonOutput, toolContent } from './tool-content';
 
@@ -45,13 +52,23 @@ function hookContext(session: RunSession, state: ToolCallState, phase: 'ToolGate
   };
 }
 
-/** Parses and validates arguments; returns the parsed value or a failed result naming the fields. */
+/**
+ * Parses and validates arguments against the called tool: a server tool's zod schema or a client
+ * tool's JSON Schema. Returns the parsed value, a failed result naming the fields, or `unknown` for a
+ * tool neither the agent nor the request declares (decided after ToolGate: a plugin may handle it).
+ */
 function prepareArguments(
   session: RunSession,
   state: ToolCallState,
-): { args: unknown } | { failure: ToolResult } {
+): { args: unknown } | { failure: ToolResult } | { unknown: true } {
   const tool = session.agent.tools.get(state.toolName);
-  if (!tool) return { failure: toolFailure(`unknown tool "${state.toolName}"`) };
+  const clientTool = session.clientTools.get(state.toolName);
+  const check = tool
+    ? (raw: unknown) => checkServerArguments(tool, raw)
+    : clientTool
+      ? (raw: unknown) => checkClientArguments(clientTool, raw)
+      : undefined;
+  if (!check) return { unknown: true };
   let raw = effectiveArguments(state);
   if (typeof raw === 'string') {
     try {
@@ -60,11 +77,36 @@ function prepareArguments(
       return { failure: toolFailure(`arguments are not valid JSON: ${(error as Error).message}`) };
     }
   }
+  return check(raw);
+}
+
+function checkServerArguments(tool: Tool, raw: unknown): { args: unknown } | { failure: ToolResult } {
   const parsed = tool.parameters.safeParse(raw);
   if (!parsed.success) {
     return { failure: toolFailure(`invalid arguments: ${formatZodIssues(parsed.error.issues)}`) };
   }
   return { args: parsed.data };
+}
+
+/** A client tool's arguments are checked with the contract's JSON Schema validator. */
+function checkClientArguments(
+  tool: StoredClientTool,
+  raw: unknown,
+): { args: unknown } | { failure: ToolResult } {
+  const issues = validateJsonSchema(tool.parameters, raw);
+  if (issues.length === 0) return { args: raw };
+  const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  return { failure: toolFailure(`invalid arguments: ${detail}`) };
+}
+
+/** The ticket of a call to a client tool: the client runs it and its output becomes the result. */
+function clientToolSuspension(state: ToolCallState, args: unknown): Suspension {
+  return {
+    id: `${CLIENT_TOOL_ACTION}:${callInstanceKey({ step: state.step, call: { id: state.callId } })}`,
+    action: CLIENT_TOOL_ACTION,
+    message: `run client tool "${state.toolName}"`,
+    parameters: { toolName: state.toolName, arguments: args },
+  };
 }
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
@@ -149,8 +191,10 @@ async function judge(session: RunSession, state: ToolCallState): Promise<ToolGat
 }
 
 /**
- * Stage 1 for one call: argument checks and the ToolGate. Returns true when the call is allowed to
- * execute; otherwise the call has been resolved (failed, suspended, set, cancelled).
+ * Stage 1 for one call: argument checks, the ToolGate, then the unknown-tool check (after the gate,
+ * so a plugin can suspend a call to a tool the server does not have) and, for a client tool, its
+ * suspension. Returns true when the call is allowed to execute here; otherwise the call has been
+ * resolved (failed, suspended, set, cancelled).
  */
 export async function gateCall(session: RunSession, state: ToolCallState): Promise<boolean> {
   if (state.resume && state.ticket?.resumeMode === 'use_decision_as_tool_result') {
@@ -166,6 +210,19 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
   const decision = await judge(session, state);
   switch (decision.type) {
     case 'allow':
+      if ('unknown' in prepared) {
+        enterRunning(session, state);
+        await applyResult(session, state, toolFailure(`unknown tool "${state.toolName}"`));
+        return false;
+      }
+      if (session.clientTools.has(state.toolName)) {
+        await applyResult(session, state, {
+          status: 'pending',
+          suspension: clientToolSuspension(state, prepared.args),
+          resumeMode: 'use_decision_as_tool_result',
+        });
+        return false;
+      }
       return true;
     case 'suspend':
       await applyResult(session, state, {
@@ -187,10 +244,8 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       enterRunning(session, state);
       await cancelCall(session, state, decision.reason);
       return false;
-    default: {
-      const exhaustive: never = decision;
-      throw new Error(`unknown gate decision ${JSON.stringify(exhaustive)}`);
-    }
+    default:
+      return assertNever(decision, 'ToolGate decision');
   }
 }
 
@@ -198,7 +253,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
 export async function executeCall(session: RunSession, state: ToolCallState): Promise<void> {
   const prepared = prepareArguments(session, state);
   const tool = session.agent.tools.get(state.toolName);
-  if ('failure' in prepared || !tool) return;
+  if (!('args' in prepared) || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
   await runHooks(session, 'beforeToolExecute', hookContext(session, state, 'BeforeToolExecute'));
   const signal = session.signal;
@@ -211,6 +266,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       toolCallId: state.callId,
       step: state.step,
       signal,
+      runContext: session.runContext,
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
