@@ -28,7 +28,10 @@ export interface AgentDefinition {
   model?: ModelExecutor;
   tools?: Tool[];
   plugins?: Plugin[];
-  /** Evaluated at StepEnd in declared order; the first match stops the run. */
+  /**
+   * Evaluated at StepEnd in declared order; the first match stops the run. Without a `max_rounds`
+   * condition, `max_rounds` of `DEFAULT_MAX_ROUNDS` (16) is added last, so a tool loop always ends.
+   */
   stopConditions?: StopConditionSpec[];
   /** `sequential` (default) runs allowed calls one by one; `parallel` runs them at once (concurrent model). */
   toolExecution?: 'sequential' | 'parallel';

@@ -28,7 +28,13 @@ const contenders: Contender[] = [
     name: 'awaken runtime',
     async run(scenario) {
       const runtime = createAgentRuntime({
-        agents: [{ id: 'bench', tools: [awakenNoop] }],
+        agents: [
+          {
+            id: 'bench',
+            tools: [awakenNoop],
+            stopConditions: [{ type: 'max_rounds', rounds: scenario.steps + 1 }],
+          },
+        ],
         stores: { threadRuns: createMemoryThreadRunStore() },
         model: createAiSdkModelExecutor(createScenarioModel(scenario)),
       });

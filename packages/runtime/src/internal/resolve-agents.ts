@@ -10,6 +10,13 @@ import {
 import { z } from 'zod';
 import type { AgentDefinition } from '../types';
 
+/**
+ * The step limit of an agent that declares no `max_rounds` stop condition (Awaken's default of 16
+ * rounds; the AI SDK's is 20 steps): a tool loop ends `stopped{max_rounds}` after this many steps even
+ * when the model never stops calling tools. Declare `{ type: 'max_rounds', rounds }` to change it.
+ */
+export const DEFAULT_MAX_ROUNDS = 16;
+
 /** An agent definition checked once at runtime creation, with its lookups precomputed. */
 export interface ResolvedAgent {
   definition: AgentDefinition;
@@ -41,7 +48,7 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
     if (tools.has(tool.name)) throw invalid(`agent "${definition.id}" declares tool "${tool.name}" twice`);
     tools.set(tool.name, tool);
   }
-  const stopConditions = (definition.stopConditions ?? []).map((spec, index) => {
+  const declared = (definition.stopConditions ?? []).map((spec, index) => {
     const parsed = stopConditionSpecSchema.safeParse(spec);
     if (!parsed.success) {
       throw invalid(
@@ -50,6 +57,10 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
     }
     return parsed.data;
   });
+  // a tool loop always ends: without a declared max_rounds, the default limit applies (checked last)
+  const stopConditions = declared.some((spec) => spec.type === 'max_rounds')
+    ? declared
+    : [...declared, { type: 'max_rounds' as const, rounds: DEFAULT_MAX_ROUNDS }];
   const pluginIds = new Set<string>();
   for (const plugin of definition.plugins ?? []) {
     if (pluginIds.has(plugin.id)) throw invalid(`agent "${definition.id}" uses plugin "${plugin.id}" twice`);
