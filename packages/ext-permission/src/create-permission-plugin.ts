@@ -5,6 +5,7 @@ import {
   type ToolGateContext,
   type ToolGateDecision,
   callInstanceKey,
+  assertNever,
 } from '@awaken/contract';
 import {
   type PermissionDecision,
@@ -135,10 +136,8 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
           suspension: buildApprovalSuspension(context.step, context.call, decision),
           resumeMode: 'replay_tool_call',
         };
-      default: {
-        const exhaustive: never = decision.behavior;
-        throw new Error(`unknown permission behavior ${String(exhaustive)}`);
-      }
+      default:
+        return assertNever(decision.behavior, 'permission behavior');
     }
   }
 

@@ -1,3 +1,4 @@
+import type { RunEventLog } from '@awaken/contract';
 import { createMemoryDecisionInbox, createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
@@ -8,7 +9,16 @@ const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }
 
 describe('event log and decision inbox', () => {
   it('appends every event to the event log before yielding it, with consecutive seq', async () => {
-    const eventLog = createMemoryRunEventLog();
+    // a slow log: each append completes a macrotask later, so an event yielded before its append
+    // finished would be seen here while the log does not hold it yet
+    const memoryLog = createMemoryRunEventLog();
+    const eventLog: RunEventLog = {
+      ...memoryLog,
+      async append(runId, events) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return memoryLog.append(runId, events);
+      },
+    };
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },

@@ -4,6 +4,7 @@ import {
   type RunWaitingTicket,
   isTerminalToolCallStatus,
 } from '@awaken/contract';
+import { lastAssistantText } from './history';
 import { persistentRunState, persistentThreadState } from './plugin-host';
 import type { RunSession } from './run-session';
 import { encodeRunState } from './run-state';
@@ -40,14 +41,6 @@ export function waitingState(session: RunSession): RunWaitingState | undefined {
   }
   if (tickets.length === 0) return undefined;
   return { reason: 'tool_call_suspended', ticketIds: tickets.map((ticket) => ticket.ticketId), tickets };
-}
-
-function lastAssistantText(session: RunSession): string | undefined {
-  for (let index = session.messages.length - 1; index >= 0; index -= 1) {
-    const message = session.messages[index];
-    if (message?.role === 'assistant') return message.text;
-  }
-  return undefined;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { assertNever } from '@awaken/contract';
 import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
+import { lastAssistantText } from './history';
 import type { RunSession } from './run-session';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
@@ -41,14 +43,6 @@ function repeatedCall(session: RunSession, window: number): string | undefined {
   return undefined;
 }
 
-function lastAssistantText(session: RunSession): string {
-  for (let index = session.messages.length - 1; index >= 0; index -= 1) {
-    const message = session.messages[index];
-    if (message?.role === 'assistant') return message.text;
-  }
-  return '';
-}
-
 function check(session: RunSession, spec: StopConditionSpec): string | undefined {
   const { record } = session;
   switch (spec.type) {
@@ -74,7 +68,7 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
       return ran ? `tool ${spec.toolName} was called` : undefined;
     }
     case 'content_match': {
-      const text = lastAssistantText(session);
+      const text = lastAssistantText(session) ?? '';
       return new RegExp(spec.pattern, spec.flags).test(text)
         ? `assistant text matched /${spec.pattern}/`
         : undefined;
@@ -85,10 +79,8 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
         ? `${toolName} repeated with the same arguments within ${spec.window} calls`
         : undefined;
     }
-    default: {
-      const exhaustive: never = spec;
-      throw new Error(`unknown stop condition ${JSON.stringify(exhaustive)}`);
-    }
+    default:
+      return assertNever(spec, 'stop condition');
   }
 }
 

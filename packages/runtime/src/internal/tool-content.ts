@@ -1,3 +1,4 @@
+import { assertNever } from '@awaken/contract';
 import type { ToolCallState, ToolMessage, ToolResult } from '@awaken/contract';
 
 /** The content of the tool message the model reads for a finished call. */
@@ -15,10 +16,8 @@ export function toolContent(result: ToolResult | undefined, cancelReason?: strin
         : { error: result.message, output: result.output };
     case 'pending':
       return { pending: result.suspension.message };
-    default: {
-      const exhaustive: never = result;
-      return exhaustive;
-    }
+    default:
+      return assertNever(result, 'tool result');
   }
 }
 
