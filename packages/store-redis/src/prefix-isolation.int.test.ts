@@ -40,8 +40,17 @@ describe('key prefixes on one Redis', () => {
     const unsubscribe = await b.inbox.subscribe('run-1', () => {
       bDecisionWakeUps += 1;
     });
+    let sentinelWakeUps = 0;
+    const unsubscribeSentinel = await b.inbox.subscribe('sentinel', () => {
+      sentinelWakeUps += 1;
+    });
     const decision = { decisionId: 'd1', toolCallId: 'c1', action: 'resume' as const, updatedAt: 1 };
     expect(await a.inbox.put('run-1', decision)).toBe('stored');
+    // b's subscriber gets messages in publish order: once the later sentinel arrived, a wake-up
+    // wrongly caused by a's put would have arrived before it
+    await b.inbox.put('sentinel', decision);
+    await vi.waitFor(() => expect(sentinelWakeUps).toBe(1));
+    expect(bDecisionWakeUps).toBe(0);
 
     expect(await bWoken).toBe(false);
     expect(await b.mailbox.claim({ workerId: 'w', limit: 10, leaseMs: 10_000 })).toEqual([]);
@@ -52,9 +61,8 @@ describe('key prefixes on one Redis', () => {
     expect(await b.inbox.peek('run-1')).toEqual([]);
     expect(await b.inbox.put('run-1', decision)).toBe('stored');
     await vi.waitFor(() => expect(bDecisionWakeUps).toBe(1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(bDecisionWakeUps).toBe(1);
     await unsubscribe();
+    await unsubscribeSentinel();
     expect((await a.mailbox.claim({ workerId: 'w', limit: 10, leaseMs: 10_000 })).length).toBe(1);
   });
 });
