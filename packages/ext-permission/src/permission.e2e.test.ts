@@ -1,10 +1,18 @@
-import { type Message, type ToolCallDecision, approve, defineTool, deny } from '@awaken/contract';
+import {
+  type Message,
+  type Plugin,
+  type ToolCallDecision,
+  approve,
+  defineTool,
+  deny,
+} from '@awaken/contract';
 import { type RunStateSnapshot, createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { type ScriptedTurn, countExecutions, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createPermissionPlugin } from './create-permission-plugin';
+import { addPermissionRules, permissionOverridesKey } from './permission-state';
 
 function countedTool(name: string) {
   return countExecutions(
@@ -264,5 +272,37 @@ describe('permission plugin with the contract approval helpers', () => {
     expect(done.status).toBe('done');
     expect(counts.deploy.count('d1')).toBe(0);
     expect(counts.deploy.count('d2')).toBe(1);
+  });
+});
+
+describe('run-scoped overrides from another plugin', () => {
+  it('apply when that plugin declares the overrides key, and are refused when it does not', async () => {
+    const deploy = countedTool('deploy');
+    const run = (declares: boolean) => {
+      const lockdown: Plugin = {
+        id: 'lockdown',
+        stateKeys: declares ? [permissionOverridesKey] : [],
+        hooks: {
+          runStart: (context) => addPermissionRules(context.state, [{ tool: 'deploy', behavior: 'deny' }]),
+        },
+      };
+      const runtime = createAgentRuntime({
+        agents: [
+          {
+            id: 'agent',
+            tools: [deploy.tool],
+            plugins: [createPermissionPlugin({ defaultBehavior: 'allow' }), lockdown],
+          },
+        ],
+        stores: { threadRuns: createMemoryThreadRunStore() },
+        model: createScriptedModel([{ toolCalls: [call('d', 'deploy', { env: 'qa' })] }, { text: 'ok' }]),
+      });
+      return runtime.runToCompletion({ agentId: 'agent', input: 'ship it' });
+    };
+    expect(await run(true)).toMatchObject({ status: 'done', response: 'ok' });
+    expect(deploy.count()).toBe(0);
+    const refused = await run(false);
+    expect(refused.termination).toMatchObject({ type: 'error', code: 'invalid_config' });
+    expect(JSON.stringify(refused.termination)).toContain('lockdown');
   });
 });
