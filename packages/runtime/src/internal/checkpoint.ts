@@ -1,5 +1,6 @@
 import {
   type CheckpointTrigger,
+  type RunRecord,
   type RunWaitingState,
   type RunWaitingTicket,
   isTerminalToolCallStatus,
@@ -52,9 +53,12 @@ export async function commitCheckpoint(
   trigger: CheckpointTrigger,
   options: { eventsAfter?: number } = {},
 ): Promise<void> {
+  session.throwIfLost();
   flushToolMessages(session);
   // before the record is built, so the snapshot's seq is covered by the checkpoint's lastSeq
   await emitStateSnapshotIfChanged(session);
+  // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
+  await session.emitting;
   const now = session.now();
   const { record } = session;
   const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
@@ -93,14 +97,20 @@ export async function commitCheckpoint(
   if (run.response === undefined) delete run.response;
   const messages = session.pending;
   const threadState = persistentThreadState(session);
-  const stored = await session.services.store.commitCheckpoint({
-    trigger,
-    threadId: session.threadId,
-    expectedMessageCount: session.committedCount,
-    messages,
-    run,
-    ...(threadState ? { threadState } : {}),
-  });
+  let stored: RunRecord;
+  try {
+    stored = await session.services.store.commitCheckpoint({
+      trigger,
+      threadId: session.threadId,
+      expectedMessageCount: session.committedCount,
+      messages,
+      run,
+      ...(threadState ? { threadState } : {}),
+      fence: session.fence,
+    });
+  } catch (error) {
+    throw session.writeFailed(error);
+  }
   session.record = stored;
   session.committedCount += messages.length;
   session.pending = [];

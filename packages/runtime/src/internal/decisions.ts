@@ -5,6 +5,7 @@ import {
   type ToolCallDecision,
   type ToolCallDecisionInput,
   type ToolCallState,
+  decisionControl,
   declinedCallMessage,
   formatZodIssues,
   readApproval,
@@ -12,6 +13,7 @@ import {
   validateJsonSchema,
 } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
+import { applyCancels, peekControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 import { cancelCall, moveCall } from './tool-pipeline';
 
@@ -172,9 +174,9 @@ export async function submitDecisions(
     const validated = validateDecision(session, input);
     let receipt = validated.receipt;
     const decision = validated.decision;
-    if (decision && session.services.decisionInbox) {
+    if (decision && session.services.inbox) {
       try {
-        const stored = await session.services.decisionInbox.put(session.runId, decision);
+        const stored = await session.services.inbox.put(session.runId, decisionControl(decision));
         if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
       } catch (error) {
         if (!AwakenError.hasCode(error, 'conflict')) throw error;
@@ -214,43 +216,25 @@ async function applyOne(
 }
 
 /**
- * Makes the decisions read from the inbox durable in the run record before the inbox forgets them:
- * a checkpoint records the applied ones (ids, the resumed calls with their decisions), then the
- * inbox is drained. Decisions that arrived after the peek are queued and checkpointed as pending.
- * A process that dies after taking a decision therefore never loses it.
- */
-async function acknowledgeInbox(
-  session: RunSession,
-  peeked: readonly ToolCallDecision[],
-  applied: number,
-): Promise<void> {
-  const inbox = session.services.decisionInbox;
-  if (!inbox || peeked.length === 0) return;
-  if (applied > 0) await commitCheckpoint(session, 'tool_results_committed');
-  const seen = new Set(peeked.map((decision) => decision.decisionId));
-  const known = (id: string) =>
-    seen.has(id) || session.decisionIds.has(id) || session.queue.some((queued) => queued.decisionId === id);
-  const late = (await inbox.drain(session.runId)).filter((decision) => !known(decision.decisionId));
-  if (late.length === 0) return;
-  session.queue.push(...late);
-  await commitCheckpoint(session, 'tool_results_committed');
-}
-
-/**
  * The RESUME_TOOL_CALL gate: takes queued and inbox decisions and moves each matching suspended
- * call to `resuming` (or `cancelled`). Decisions that no longer match are dropped with an `error`
- * event. Inbox decisions are peeked, and drained only once checkpointed. Returns the calls that changed.
+ * call to `resuming` (or `cancelled`). Inbox decisions may name their call by tool call id or by
+ * ticket id, like the ones given to `decide`; each is validated (and bound to its ticket) here.
+ * Decisions that no longer match are dropped with an `error` event. Inbox entries are only peeked:
+ * the ones applied are recorded by a checkpoint before exactly the entries read are removed, so a
+ * process that dies in between loses nothing, and a decision that arrived after the peek stays for
+ * the next gate. Returns the calls that changed.
  */
 export async function applyDecisions(session: RunSession): Promise<ToolCallState[]> {
-  const drained = session.queue;
+  const candidates: ToolCallDecisionInput[] = session.queue;
   session.queue = [];
-  const inbox = session.services.decisionInbox;
-  const peeked = inbox ? await inbox.peek(session.runId) : [];
-  drained.push(...peeked);
+  const controls = await peekControls(session);
+  applyCancels(session, controls);
+  const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
+  candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];
-  for (const queued of drained) {
-    if (session.decisionIds.has(queued.decisionId)) continue;
-    const { receipt, decision, state } = validateDecision(session, queued);
+  for (const candidate of candidates) {
+    if (session.decisionIds.has(candidate.decisionId)) continue;
+    const { receipt, decision, state } = validateDecision(session, candidate);
     if (!decision || !state) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
       await session.emit({ type: 'error', code: 'decision_rejected', message });
@@ -259,6 +243,10 @@ export async function applyDecisions(session: RunSession): Promise<ToolCallState
     await applyOne(session, state, decision);
     changed.push(state);
   }
-  await acknowledgeInbox(session, peeked, changed.length);
+  if (changed.length > 0 && read.length > 0) await commitCheckpoint(session, 'tool_results_committed');
+  await removeControls(
+    session,
+    read.map((control) => control.id),
+  );
   return changed;
 }

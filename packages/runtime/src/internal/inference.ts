@@ -7,14 +7,19 @@ import {
   type ToolCall,
   addUsage,
   assertNever,
+  findJsonIssue,
 } from '@awaken/contract';
 import type { RunSession } from './run-session';
 
-/** Parses tool call input JSON; unparseable text is kept as the raw string (the tool round fails it). */
+/**
+ * Parses tool call input JSON. Unparseable text, and JSON that could not be stored again (nested
+ * beyond the depth limit), is kept as the raw string: the tool round fails the call with the reason.
+ */
 export function parseToolInput(input: string): unknown {
   if (input.trim() === '') return {};
   try {
-    return JSON.parse(input);
+    const parsed: unknown = JSON.parse(input);
+    return findJsonIssue(parsed) ? input : parsed;
   } catch {
     return input;
   }

@@ -1,14 +1,15 @@
 import { AwakenError, type TerminationReason, isTerminalToolCallStatus } from '@awaken/contract';
 import type { RunResult } from '../types';
-import { commitCheckpoint, waitingState } from './checkpoint';
+import { applyInput } from './apply-input';
+import { commitCheckpoint } from './checkpoint';
 import { applyDecisions } from './decisions';
-import { batchIsOpen, endsWithFinalAnswer, lastAssistantText, loadBatch } from './history';
+import { classify, finish } from './finish-run';
+import { batchIsOpen, endsWithFinalAnswer, loadBatch } from './history';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { runInferenceStep, runStepEnd } from './run-step';
 import { emitStateSnapshotIfChanged } from './state-snapshot';
 import { hasRunnableCalls, runToolRound } from './tool-round';
-import { cancelCall } from './tool-pipeline';
 
 type SettleOutcome = 'none' | 'settled' | 'suspended' | TerminationReason;
 
@@ -19,9 +20,11 @@ type SettleOutcome = 'none' | 'settled' | 'suspended' | TerminationReason;
 async function settleBatch(session: RunSession): Promise<SettleOutcome> {
   if (!batchIsOpen(session.batch)) return 'none';
   while (true) {
+    session.throwIfHalted();
     const applied = await applyDecisions(session);
     if (session.signal.aborted) return session.abortTermination();
     if (hasRunnableCalls(session)) {
+      session.throwIfHalted();
       await runToolRound(session);
       await commitCheckpoint(session, 'tool_results_committed');
       if (session.blocked !== undefined) return { type: 'blocked', reason: session.blocked };
@@ -44,6 +47,7 @@ async function runLoop(session: RunSession): Promise<TerminationReason> {
     await session.emit({ type: 'step_start', step: session.record.steps });
   }
   while (true) {
+    session.throwIfHalted();
     const outcome = await settleBatch(session);
     if (typeof outcome === 'object') return outcome;
     if (outcome === 'suspended') return { type: 'suspended' };
@@ -53,7 +57,9 @@ async function runLoop(session: RunSession): Promise<TerminationReason> {
       const stopped = await runStepEnd(session, true);
       if (stopped) return stopped;
     }
+    await applyInput(session);
     if (endsWithFinalAnswer(session)) return { type: 'natural_end' };
+    session.throwIfHalted();
     const ended = await runInferenceStep(session);
     if (ended) return ended;
   }
@@ -62,13 +68,14 @@ async function runLoop(session: RunSession): Promise<TerminationReason> {
 function startDeadline(session: RunSession): () => void {
   session.activationStartedAt = session.now();
   session.deadlineFired = false;
+  const base = [session.runController.signal, session.haltController.signal];
   const timeout = session.agent.stopConditions.find((spec) => spec.type === 'timeout');
   if (!timeout) {
-    session.signal = session.runController.signal;
+    session.signal = AbortSignal.any(base);
     return () => {};
   }
   const deadline = new AbortController();
-  session.signal = AbortSignal.any([session.runController.signal, deadline.signal]);
+  session.signal = AbortSignal.any([...base, deadline.signal]);
   const timer = setTimeout(() => {
     session.deadlineFired = true;
     deadline.abort(new AwakenError('timeout', `run exceeded its ${timeout.seconds} s timeout`));
@@ -83,92 +90,6 @@ function interrupts(session: RunSession, error: unknown): error is AwakenError {
     !session.signal.aborted &&
     AwakenError.hasCode(error, 'model_transient')
   );
-}
-
-function classify(session: RunSession, error: unknown): TerminationReason {
-  if (session.signal.aborted) return session.abortTermination();
-  const message = error instanceof Error ? error.message : String(error);
-  return AwakenError.isInstance(error)
-    ? { type: 'error', message, code: error.code }
-    : { type: 'error', message };
-}
-
-function cancelReasonOf(termination: TerminationReason): string {
-  switch (termination.type) {
-    case 'cancelled':
-      return termination.reason ?? 'the run was cancelled';
-    case 'blocked':
-      return `the run was blocked: ${termination.reason}`;
-    case 'error':
-      return `the run failed: ${termination.message}`;
-    case 'stopped':
-      return `the run stopped: ${termination.code}`;
-    default:
-      return `the run ended: ${termination.type}`;
-  }
-}
-
-/** RunEnd on every exit path, then the `run_finished` checkpoint, then `run_finish`. */
-async function finish(session: RunSession, initial: TerminationReason, hooks: boolean): Promise<RunResult> {
-  let termination = initial;
-  const suspended = termination.type === 'suspended';
-  try {
-    if (!suspended) {
-      for (const call of session.batch) {
-        if (!isTerminalToolCallStatus(call.status))
-          await cancelCall(session, call, cancelReasonOf(termination));
-      }
-    }
-    await session.closeOpenStep();
-    session.setStatus(suspended ? 'waiting' : 'done');
-    session.record = { ...session.record, termination };
-    if (!suspended) session.record.finishedAt = session.now();
-    if (hooks) {
-      await runHooks(session, 'runEnd', {
-        ...baseContext(session, 'RunEnd'),
-        termination,
-        status: session.status,
-      });
-    }
-  } catch (error) {
-    termination = classify(session, error);
-  }
-  if (termination.type === 'error') {
-    if (session.status !== 'done') session.setStatus('done');
-    session.record = { ...session.record, termination };
-  }
-  try {
-    await session.closeOpenStep();
-    await commitCheckpoint(session, 'run_finished', { eventsAfter: termination.type === 'error' ? 2 : 1 });
-  } catch (error) {
-    if (termination.type !== 'error') {
-      termination = classify(session, error);
-      if (session.status !== 'done') session.setStatus('done');
-    }
-  }
-  if (termination.type === 'error') {
-    await session.emit({ type: 'error', code: termination.code ?? 'internal', message: termination.message });
-  }
-  const response = lastAssistantText(session);
-  await session.emit({
-    type: 'run_finish',
-    status: session.status,
-    termination,
-    ...(response === undefined ? {} : { response }),
-    usage: session.record.usage,
-  });
-  if (session.status === 'done') await session.services.eventLog?.finish(session.runId);
-  const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
-  return {
-    runId: session.runId,
-    threadId: session.threadId,
-    status: session.status,
-    termination,
-    ...(response === undefined ? {} : { response }),
-    usage: session.record.usage,
-    steps: session.record.steps,
-    ...(waiting ? { waiting } : {}),
-  };
 }
 
 /** Commits the request input (the user_message checkpoint) once per run. */
@@ -186,8 +107,12 @@ async function commitInput(session: RunSession): Promise<void> {
   await commitCheckpoint(session, 'user_message');
 }
 
-/** One activation of a run, from `run_start` to `run_finish`. */
+/**
+ * One activation of a run, from `run_start` to `run_finish`. A halted activation (detached, or its
+ * lease taken over) stops without RunEnd or a terminal checkpoint: the run continues elsewhere.
+ */
 export async function activate(session: RunSession, resumed: boolean): Promise<RunResult> {
+  session.throwIfHalted();
   const stopDeadline = startDeadline(session);
   session.lastStateSnapshot = undefined;
   try {
@@ -206,6 +131,11 @@ export async function activate(session: RunSession, resumed: boolean): Promise<R
       if (!session.bookkeeping.inputCommitted) await commitInput(session);
       termination = await runLoop(session);
     } catch (error) {
+      if (session.halt) {
+        // a detached activation still frames its step; one fenced out can write nothing
+        if (!session.lost) await session.closeOpenStep().catch(() => {});
+        throw session.halt;
+      }
       if (interrupts(session, error)) {
         await session.closeOpenStep();
         await session.emit({ type: 'error', code: error.code, message: error.message });

@@ -1,10 +1,11 @@
 import {
   type AgentEvent,
   type AgentEventInput,
-  type DecisionInbox,
+  AwakenError,
   type Message,
   type NewMessage,
   type RunContext,
+  type RunControlInbox,
   type RunEventLog,
   type RunRecord,
   type RunStatus,
@@ -26,7 +27,9 @@ import type { WakeSignal } from './wake-signal';
 export interface RuntimeServices {
   store: ThreadRunStore;
   eventLog?: RunEventLog;
-  decisionInbox?: DecisionInbox;
+  inbox?: RunControlInbox;
+  /** The lease an activation takes on its run, and how often it is renewed. */
+  lease: { leaseMs: number; renewEveryMs: number };
   now: () => number;
   createId: () => string;
   onStateChange?: (snapshot: RunStateSnapshot) => void;
@@ -47,7 +50,12 @@ export interface RunSessionInit {
   channel: EventChannel<AgentEvent>;
   wake: WakeSignal;
   runController: AbortController;
+  /** The fence every write of this session carries. */
+  fence: number;
 }
+
+/** Why an activation stopped without ending its run. */
+export type HaltReason = 'detach' | 'lease_lost';
 
 /**
  * The in-memory state of one run in this process: the last stored record, the history the model
@@ -72,7 +80,18 @@ export class RunSession {
   readonly channel: EventChannel<AgentEvent>;
   readonly wake: WakeSignal;
   readonly runController: AbortController;
-  /** The signal of the current activation: run cancellation plus the timeout deadline. */
+  /** Aborted when the lease is lost: tools and the model call stop at once. */
+  readonly haltController = new AbortController();
+  /** Set once the activation must stop without a terminal state (detach, lease lost). */
+  halt: AwakenError | undefined;
+  /** True once the run's lease was taken over: nothing may be written any more. */
+  lost = false;
+  readonly fence: number;
+  /** Ids of cancel commands read from the control inbox, recorded by the terminal checkpoint. */
+  readonly cancelIds = new Set<string>();
+  /** Appends to the event log, one after the other, so seq numbers stay dense. */
+  emitting: Promise<void> = Promise.resolve();
+  /** The signal of the current activation: run cancellation, lease loss and the timeout deadline. */
   signal: AbortSignal;
   deadlineFired = false;
   activationStartedAt = 0;
@@ -111,7 +130,8 @@ export class RunSession {
     this.channel = init.channel;
     this.wake = init.wake;
     this.runController = init.runController;
-    this.signal = init.runController.signal;
+    this.fence = init.fence;
+    this.signal = AbortSignal.any([init.runController.signal, this.haltController.signal]);
     this.clientTools = clientToolsOf(init.record.clientTools);
     this.runContext = Object.freeze(structuredClone(init.record.context ?? {}));
   }
@@ -128,19 +148,74 @@ export class RunSession {
     return this.services.now();
   }
 
-  /** Stamps, logs (before yielding) and yields one event. */
-  async emit(input: AgentEventInput): Promise<void> {
-    this.bookkeeping.lastSeq += 1;
-    const event = {
-      ...input,
-      runId: this.runId,
-      seq: this.bookkeeping.lastSeq,
-      at: this.now(),
-    } as AgentEvent;
-    if (this.services.eventLog) await this.services.eventLog.append(this.runId, [event]);
-    this.channel.push(event);
-    if (event.type === 'step_start') this.openStep = event.step;
-    else if (event.type === 'step_end') this.openStep = undefined;
+  /**
+   * Stamps, logs (before yielding) and yields one event. With an event log, appends run one after the
+   * other and a seq is used only once its append succeeded, so a failed append leaves no gap.
+   */
+  emit(input: AgentEventInput): Promise<void> {
+    const at = this.now();
+    const eventLog = this.services.eventLog;
+    const stamp = (): AgentEvent =>
+      ({ ...input, runId: this.runId, seq: this.bookkeeping.lastSeq + 1, at }) as AgentEvent;
+    const deliver = (event: AgentEvent) => {
+      this.bookkeeping.lastSeq = event.seq;
+      this.channel.push(event);
+      if (event.type === 'step_start') this.openStep = event.step;
+      else if (event.type === 'step_end') this.openStep = undefined;
+    };
+    if (!eventLog) {
+      if (this.lost) return Promise.reject(this.halt);
+      deliver(stamp());
+      return Promise.resolve();
+    }
+    const job = this.emitting.then(async () => {
+      this.throwIfLost();
+      const event = stamp();
+      try {
+        await eventLog.append(this.runId, [event], { fence: this.fence });
+      } catch (error) {
+        throw this.writeFailed(error);
+      }
+      deliver(event);
+    });
+    this.emitting = job.catch(() => {});
+    return job;
+  }
+
+  /**
+   * Maps a failed write: `stale_claim` means another activation took the run over, so this one
+   * loses its lease (tools abort, nothing more is written) and stops with `detached`.
+   */
+  writeFailed(error: unknown): unknown {
+    if (AwakenError.hasCode(error, 'stale_claim')) {
+      this.loseLease(error);
+      return this.halt;
+    }
+    return error;
+  }
+
+  /** The run was taken over: stop at once, write nothing more. */
+  loseLease(cause: unknown): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.halt = haltError(this.runId, 'lease_lost', cause);
+    this.haltController.abort(this.halt);
+    this.wake.notify();
+  }
+
+  /** Stop at the next safe point without a terminal state (the lease is still held until then). */
+  requestDetach(reason: string): void {
+    if (this.halt) return;
+    this.halt = haltError(this.runId, 'detach', reason);
+    this.wake.notify();
+  }
+
+  throwIfHalted(): void {
+    if (this.halt) throw this.halt;
+  }
+
+  throwIfLost(): void {
+    if (this.lost) throw this.halt;
   }
 
   /**
@@ -181,8 +256,9 @@ export class RunSession {
     });
   }
 
-  /** The reason the current activation is aborting, as a termination. */
+  /** The reason the current activation is aborting, as a termination (a lost lease ends nothing). */
   abortTermination(): TerminationReason {
+    this.throwIfLost();
     if (this.deadlineFired) {
       return { type: 'stopped', code: 'timeout', detail: 'the run exceeded its timeout' };
     }
@@ -196,4 +272,20 @@ export class RunSession {
     const reason = this.runController.signal.reason;
     return typeof reason === 'string' ? reason : 'the run was cancelled';
   }
+}
+
+function haltError(runId: string, reason: HaltReason, cause: unknown): AwakenError {
+  const why =
+    reason === 'lease_lost'
+      ? 'another activation took the run over'
+      : `it was detached${typeof cause === 'string' ? ` (${cause})` : ''}`;
+  return new AwakenError(
+    'detached',
+    `the activation of run ${runId} stopped: ${why}; resumeRun continues it`,
+    {
+      retryable: true,
+      details: { runId, reason },
+      ...(reason === 'lease_lost' ? { cause } : {}),
+    },
+  );
 }

@@ -2,6 +2,7 @@ import type { InferenceDraft, TerminationReason, ToolCall } from '@awaken/contra
 import { commitCheckpoint } from './checkpoint';
 import { loadBatch } from './history';
 import { runInference } from './inference';
+import { failMalformedCalls, reportMalformedCalls, sanitizeToolCalls } from './malformed-calls';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { evaluateStopConditions, recordStepCalls } from './stop-conditions';
@@ -72,6 +73,8 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
       terminated = detail ?? 'terminated by a plugin';
     },
   });
+  const sanitized = sanitizeToolCalls(calls, session.services.createId);
+  calls = sanitized.calls;
   session.addMessage(
     {
       role: 'assistant',
@@ -86,6 +89,7 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
   // a text-only turn keeps the previous (answered) batch, so the run record still shows the last round
   const batch = loadBatch(session);
   if (batch.length > 0) session.batch = batch;
+  failMalformedCalls(session, sanitized.malformed);
   await commitCheckpoint(session, 'assistant_turn_committed');
   const streamed = new Set(response.toolCalls.map((call) => call.id));
   for (const call of calls) {
@@ -99,6 +103,7 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
       arguments: call.arguments,
     });
   }
+  await reportMalformedCalls(session, sanitized.malformed);
   if (terminated !== undefined) {
     await runStepEnd(session, false);
     return { type: 'behavior_requested', detail: terminated };

@@ -10,6 +10,8 @@ import {
   type ToolResult,
   assertNever,
   callInstanceKey,
+  findJsonIssue,
+  formatJsonIssue,
   formatZodIssues,
   isToolResult,
   toolFailure,
@@ -77,6 +79,8 @@ function prepareArguments(
       return { failure: toolFailure(`arguments are not valid JSON: ${(error as Error).message}`) };
     }
   }
+  const issue = findJsonIssue(raw);
+  if (issue) return { failure: toolFailure(`arguments cannot be used: ${formatJsonIssue(issue)}`) };
   return check(raw);
 }
 
@@ -110,7 +114,11 @@ function clientToolSuspension(state: ToolCallState, args: unknown): Suspension {
 }
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
-async function settleCall(session: RunSession, state: ToolCallState, result: ToolResult): Promise<void> {
+export async function settleCall(
+  session: RunSession,
+  state: ToolCallState,
+  result: ToolResult,
+): Promise<void> {
   if (state.status === 'suspended' && state.ticket) {
     await session.emit({
       type: 'tool_call_suspended',
@@ -259,6 +267,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   const signal = session.signal;
   state.executions += 1;
   let result: ToolResult;
+  let threw = false;
   try {
     const output = await tool.execute(prepared.args, {
       runId: session.runId,
@@ -276,9 +285,12 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
     }
   } catch (error) {
+    threw = true;
     result = toolFailure(error instanceof Error ? error.message : String(error));
   }
-  if (signal.aborted) {
+  // a body that gave up on the abort is cancelled; one that returned did its work, so its result
+  // stands (recording it `cancelled` would tell the model a side effect did not happen)
+  if (signal.aborted && threw) {
     await cancelCall(session, state, session.abortMessage());
     return;
   }

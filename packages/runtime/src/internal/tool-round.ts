@@ -21,7 +21,8 @@ export function hasRunnableCalls(session: RunSession): boolean {
 async function runSequential(session: RunSession): Promise<void> {
   for (const state of session.batch) {
     if (isTerminalToolCallStatus(state.status)) continue;
-    if (state.status === 'suspended' || session.signal.aborted) return;
+    // a detach stops the round between calls; the calls that ran are checkpointed first
+    if (state.status === 'suspended' || session.signal.aborted || session.halt) return;
     await processCall(session, state);
     if ((state.status as ToolCallStatus) === 'suspended' || session.blocked !== undefined) return;
   }
@@ -51,7 +52,7 @@ async function runParallel(session: RunSession): Promise<void> {
   let woke = session.queue.length > 0;
   try {
     while (running.size > 0) {
-      if (woke && !session.signal.aborted) {
+      if (woke && !session.signal.aborted && !session.halt) {
         for (const state of await applyDecisions(session)) {
           if (state.status === 'resuming') start(processCall(session, state));
         }

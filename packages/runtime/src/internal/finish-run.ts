@@ -1,0 +1,145 @@
+import {
+  AwakenError,
+  type TerminationReason,
+  isTerminalToolCallStatus,
+  toAwakenError,
+} from '@awaken/contract';
+import type { RunResult } from '../types';
+import { commitCheckpoint, waitingState } from './checkpoint';
+import { lastAssistantText } from './history';
+import { baseContext, runHooks } from './plugin-host';
+import { recordCancels, removeControls } from './run-controls';
+import type { RunSession } from './run-session';
+import { cancelCall } from './tool-pipeline';
+
+/** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
+const FINAL_CHECKPOINT_ATTEMPTS = 3;
+
+/** The termination for a failure (a cancel or timeout in progress wins); a lost lease ends nothing. */
+export function classify(session: RunSession, error: unknown): TerminationReason {
+  if (session.signal.aborted) return session.abortTermination();
+  const message = error instanceof Error ? error.message : String(error);
+  return AwakenError.isInstance(error)
+    ? { type: 'error', message, code: error.code }
+    : { type: 'error', message };
+}
+
+function cancelReasonOf(termination: TerminationReason): string {
+  switch (termination.type) {
+    case 'cancelled':
+      return termination.reason ?? 'the run was cancelled';
+    case 'blocked':
+      return `the run was blocked: ${termination.reason}`;
+    case 'error':
+      return `the run failed: ${termination.message}`;
+    case 'stopped':
+      return `the run stopped: ${termination.code}`;
+    default:
+      return `the run ended: ${termination.type}`;
+  }
+}
+
+/** The `run_finished` checkpoint, retried after a retryable failure (a store blip). */
+async function commitFinal(session: RunSession, eventsAfter: number): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await commitCheckpoint(session, 'run_finished', { eventsAfter });
+      return;
+    } catch (error) {
+      const retryable = AwakenError.isInstance(error) && error.retryable && !session.lost;
+      if (!retryable || attempt >= FINAL_CHECKPOINT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
+/**
+ * The terminal checkpoint could not be written: the store still holds the run at its last checkpoint,
+ * so no `run_finish` is emitted and the log stays open; the next activation (resumeRun / cancelRun,
+ * in any process) finishes the run. An `error` event tells readers why this activation stopped.
+ */
+async function abandon(session: RunSession, error: unknown): Promise<never> {
+  if (session.lost) throw session.halt;
+  const failure = toAwakenError(error);
+  await session.emit({ type: 'error', code: failure.code, message: failure.message }).catch(() => {});
+  throw failure;
+}
+
+/**
+ * RunEnd on every exit path, then the `run_finished` checkpoint, then `run_finish`. `run_finish` and
+ * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
+ * result rejects and the next `resumeRun` completes the log from the stored record.
+ */
+export async function finish(
+  session: RunSession,
+  initial: TerminationReason,
+  hooks: boolean,
+): Promise<RunResult> {
+  session.throwIfLost();
+  let termination = initial;
+  const suspended = termination.type === 'suspended';
+  try {
+    if (!suspended) {
+      for (const call of session.batch) {
+        if (!isTerminalToolCallStatus(call.status))
+          await cancelCall(session, call, cancelReasonOf(termination));
+      }
+    }
+    await session.closeOpenStep();
+    session.setStatus(suspended ? 'waiting' : 'done');
+    session.record = { ...session.record, termination };
+    if (!suspended) session.record.finishedAt = session.now();
+    if (hooks) {
+      await runHooks(session, 'runEnd', {
+        ...baseContext(session, 'RunEnd'),
+        termination,
+        status: session.status,
+      });
+    }
+  } catch (error) {
+    session.throwIfLost();
+    termination = classify(session, error);
+  }
+  if (termination.type === 'error') {
+    if (session.status !== 'done') session.setStatus('done');
+    session.record = { ...session.record, termination };
+  }
+  const cancelIds = session.status === 'done' ? recordCancels(session) : [];
+  try {
+    await session.closeOpenStep();
+    await commitFinal(session, termination.type === 'error' ? 2 : 1);
+  } catch (error) {
+    return abandon(session, error);
+  }
+  if (termination.type === 'error') {
+    await session.emit({ type: 'error', code: termination.code ?? 'internal', message: termination.message });
+  }
+  const response = lastAssistantText(session);
+  const { usage } = session.record;
+  await session.emit({
+    type: 'run_finish',
+    status: session.status,
+    termination,
+    ...(response === undefined ? {} : { response }),
+    usage,
+  });
+  if (session.status === 'done') {
+    try {
+      await session.services.eventLog?.finish(session.runId, { fence: session.fence });
+    } catch (error) {
+      throw session.writeFailed(error);
+    }
+    await removeControls(session, cancelIds);
+  }
+  const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
+  return {
+    runId: session.runId,
+    threadId: session.threadId,
+    status: session.status,
+    termination,
+    ...(response === undefined ? {} : { response }),
+    usage,
+    steps: session.record.steps,
+    ...(waiting ? { waiting } : {}),
+  };
+}
