@@ -11,7 +11,7 @@ export async function applyInput(session: RunSession): Promise<boolean> {
   if (!session.services.inbox) return false;
   const controls = await peekControls(session);
   applyCancels(session, controls);
-  const applied = session.bookkeeping.controlIds;
+  const applied = session.run.bookkeeping.controlIds;
   const inputs = controls.filter((control) => control.kind === 'input');
   const fresh = inputs.filter((control) => !applied.includes(control.id));
   if (fresh.length === 0) {
@@ -23,7 +23,7 @@ export async function applyInput(session: RunSession): Promise<boolean> {
   }
   for (const control of fresh) {
     if (control.kind !== 'input') continue;
-    for (const message of control.messages) session.addMessage({ ...message });
+    for (const message of control.messages) session.run.addMessage({ ...message });
     applied.push(control.id);
   }
   await commitCheckpoint(session, 'user_message');

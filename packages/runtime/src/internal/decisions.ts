@@ -33,7 +33,7 @@ function reject(decision: Named, reason: DecisionRejectionReason, message: strin
 /** The call waiting (or that waited) on a ticket; a suspended one first. */
 function callWithTicket(session: RunSession, ticketId: string): ToolCallState | undefined {
   let found: ToolCallState | undefined;
-  for (const state of session.calls.values()) {
+  for (const state of session.batch.byId.values()) {
     if (state.ticket?.suspension.id !== ticketId) continue;
     if (state.status === 'suspended') return state;
     found ??= state;
@@ -77,7 +77,7 @@ function resolveCall(
     }
     return { state };
   }
-  const state = toolCallId === undefined ? undefined : session.calls.get(toolCallId);
+  const state = toolCallId === undefined ? undefined : session.batch.byId.get(toolCallId);
   if (!state) {
     return {
       receipt: reject(decision, 'unknown_tool_call', `run ${session.runId} has no tool call ${toolCallId}`),
@@ -101,8 +101,8 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
   }
   const { decisionId } = input;
   if (
-    session.decisionIds.has(decisionId) ||
-    session.queue.some((queued) => queued.decisionId === decisionId)
+    session.decisions.applied.has(decisionId) ||
+    session.decisions.pending.some((queued) => queued.decisionId === decisionId)
   ) {
     const known =
       input.toolCallId ??
@@ -116,10 +116,10 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
       },
     };
   }
-  if (session.status === 'done') {
+  if (session.run.status === 'done') {
     return { receipt: reject(input, 'run_finished', `run ${session.runId} is finished`) };
   }
-  if (session.runController.signal.aborted) {
+  if (session.activation.runController.signal.aborted) {
     return { receipt: reject(input, 'run_finished', `run ${session.runId} is being cancelled`) };
   }
   const resolved = resolveCall(session, input);
@@ -132,7 +132,7 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
       receipt: reject(named, 'not_suspended', `tool call ${toolCallId} is ${state.status}, not suspended`),
     };
   }
-  if (session.queue.some((queued) => queued.toolCallId === toolCallId)) {
+  if (session.decisions.pending.some((queued) => queued.toolCallId === toolCallId)) {
     return {
       receipt: reject(named, 'duplicate_conflict', `tool call ${toolCallId} already has a pending decision`),
     };
@@ -183,10 +183,10 @@ export async function submitDecisions(
         receipt = reject(decision, 'duplicate_conflict', error.message);
       }
     }
-    if (decision && receipt.status === 'accepted') session.queue.push(decision);
+    if (decision && receipt.status === 'accepted') session.decisions.pending.push(decision);
     receipts.push(receipt);
   }
-  if (receipts.some((receipt) => receipt.status === 'accepted')) session.wake.notify();
+  if (receipts.some((receipt) => receipt.status === 'accepted')) session.activation.wake.notify();
   return receipts;
 }
 
@@ -197,8 +197,8 @@ async function applyOne(
 ): Promise<void> {
   const { toolCallId, ticketId: _ticketId, ...resume } = decision;
   state.resume = resume;
-  session.decisionIds.add(decision.decisionId);
-  await session.emit({ type: 'tool_call_resumed', toolCallId, decision });
+  session.decisions.applied.add(decision.decisionId);
+  await session.events.emit({ type: 'tool_call_resumed', toolCallId, decision });
   if (decision.action === 'cancel') {
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
@@ -225,19 +225,19 @@ async function applyOne(
  * the next gate. Returns the calls that changed.
  */
 export async function applyDecisions(session: RunSession): Promise<ToolCallState[]> {
-  const candidates: ToolCallDecisionInput[] = session.queue;
-  session.queue = [];
+  const candidates: ToolCallDecisionInput[] = session.decisions.pending;
+  session.decisions.pending = [];
   const controls = await peekControls(session);
   applyCancels(session, controls);
   const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
   candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];
   for (const candidate of candidates) {
-    if (session.decisionIds.has(candidate.decisionId)) continue;
+    if (session.decisions.applied.has(candidate.decisionId)) continue;
     const { receipt, decision, state } = validateDecision(session, candidate);
     if (!decision || !state) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
-      await session.emit({ type: 'error', code: 'decision_rejected', message });
+      await session.events.emit({ type: 'error', code: 'decision_rejected', message });
       continue;
     }
     await applyOne(session, state, decision);

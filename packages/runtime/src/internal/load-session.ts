@@ -52,10 +52,9 @@ function build(
 ): RunSession {
   const decoded = decodeRunState(record);
   if (owned.logSeq !== undefined) decoded.bookkeeping.lastSeq = owned.logSeq;
-  const session = new RunSession({
+  const session = new RunSession(plumbing.services, agent, {
     ...plumbing,
     fence: owned.fence,
-    agent,
     record,
     messages,
     calls: decoded.calls,

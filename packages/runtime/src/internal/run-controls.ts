@@ -24,11 +24,11 @@ export async function removeControls(session: RunSession, ids: readonly string[]
  */
 export function applyCancels(session: RunSession, controls: readonly RunControl[]): void {
   for (const control of controls) {
-    if (control.kind !== 'cancel' || session.bookkeeping.controlIds.includes(control.id)) continue;
-    session.cancelIds.add(control.id);
-    if (!session.runController.signal.aborted) {
-      session.runController.abort(control.reason ?? 'run cancelled');
-      session.wake.notify();
+    if (control.kind !== 'cancel' || session.run.bookkeeping.controlIds.includes(control.id)) continue;
+    session.activation.cancelIds.add(control.id);
+    if (!session.activation.runController.signal.aborted) {
+      session.activation.runController.abort(control.reason ?? 'run cancelled');
+      session.activation.wake.notify();
     }
   }
 }
@@ -66,7 +66,9 @@ export function createControlWatch(session: RunSession): () => void {
 
 /** Ids of applied cancels are recorded at the terminal checkpoint. */
 export function recordCancels(session: RunSession): string[] {
-  const ids = [...session.cancelIds].filter((id) => !session.bookkeeping.controlIds.includes(id));
-  session.bookkeeping.controlIds.push(...ids);
-  return [...session.cancelIds];
+  const ids = [...session.activation.cancelIds].filter(
+    (id) => !session.run.bookkeeping.controlIds.includes(id),
+  );
+  session.run.bookkeeping.controlIds.push(...ids);
+  return [...session.activation.cancelIds];
 }

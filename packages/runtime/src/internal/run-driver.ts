@@ -8,14 +8,18 @@ async function hasInboxDecisions(session: RunSession): Promise<boolean> {
   const controls = await peekControls(session);
   applyCancels(session, controls);
   return controls.some(
-    (control) => control.kind === 'decision' && !session.decisionIds.has(control.decision.decisionId),
+    (control) => control.kind === 'decision' && !session.decisions.applied.has(control.decision.decisionId),
   );
 }
 
 /** Parks a waiting run until a decision arrives, the run is cancelled or the activation detaches. */
 async function waitForWake(session: RunSession): Promise<void> {
-  while (!session.runController.signal.aborted && !session.halt && session.queue.length === 0) {
-    const woken = session.wake.wait();
+  while (
+    !session.activation.runController.signal.aborted &&
+    !session.activation.halt &&
+    session.decisions.pending.length === 0
+  ) {
+    const woken = session.activation.wake.wait();
     if (await hasInboxDecisions(session)) return;
     await woken;
   }
@@ -35,7 +39,7 @@ export async function driveRun(
     const result = await activate(session, resumed);
     if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
     await waitForWake(session);
-    session.throwIfHalted();
+    session.activation.throwIfHalted();
     resumed = true;
   }
 }

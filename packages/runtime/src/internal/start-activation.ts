@@ -53,7 +53,7 @@ export function startActivation(
   };
   const detach = (reason: string) => {
     detachReason ??= reason;
-    session?.requestDetach(detachReason);
+    session?.activation.requestDetach(detachReason);
   };
   if (run.signal?.aborted) abort(run.signal.reason);
   else run.signal?.addEventListener('abort', () => abort(run.signal?.reason), { once: true });
@@ -62,7 +62,7 @@ export function startActivation(
     threadId = found.threadId;
     if ('services' in found) {
       session = found;
-      if (detachReason !== undefined) found.requestDetach(detachReason);
+      if (detachReason !== undefined) found.activation.requestDetach(detachReason);
     }
     return found;
   });
@@ -90,12 +90,12 @@ export function startActivation(
           check();
         });
       }
-      ownership.keepAlive({ onLost: (error) => found.loseLease(error), onTick: check });
+      ownership.keepAlive({ onLost: (error) => found.activation.loseLease(error), onTick: check });
       applyCancels(found, await peekControls(found));
       try {
         return await driveRun(found, { resumed: run.resumed, onSuspend: run.onSuspend });
       } finally {
-        found.live = false;
+        found.activation.live = false;
       }
     } catch (error) {
       channel.close(error);
@@ -118,8 +118,8 @@ export function startActivation(
     async decide(decisions) {
       const found = await loaded;
       if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`);
-      if (!found.live) {
-        return found.record.status === 'done'
+      if (!found.activation.live) {
+        return found.run.status === 'done'
           ? rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`)
           : rejectAll(
               decisions,
