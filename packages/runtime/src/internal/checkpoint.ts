@@ -5,11 +5,9 @@ import {
   type RunWaitingTicket,
   isTerminalToolCallStatus,
 } from '@awaken/contract';
-import { lastAssistantText } from './history';
 import { persistentRunState, persistentThreadState } from './plugin-host';
 import type { RunSession } from './run-session';
 import { encodeRunState } from './run-state';
-import { emitStateSnapshotIfChanged } from './state-snapshot';
 import { toolMessageFor } from './tool-content';
 
 /** Appends tool messages for the longest answered prefix of the batch, in call order. */
@@ -20,6 +18,25 @@ export function flushToolMessages(session: RunSession): void {
     session.run.addMessage(toolMessageFor(state), state.step);
     state.resultCommitted = true;
   }
+}
+
+/** The persistent plugin state (run- and thread-scoped keys) that clients see in `state_snapshot`. */
+export function persistentState(session: RunSession): Record<string, unknown> {
+  return { ...persistentRunState(session), ...(persistentThreadState(session) ?? {}) };
+}
+
+/**
+ * Emits `state_snapshot` when the persistent plugin state differs from the last snapshot of this
+ * activation. The first check of an activation emits whenever the state is non-empty, so hot and
+ * cold activations of one run produce the same snapshots.
+ */
+export async function emitStateSnapshotIfChanged(session: RunSession): Promise<void> {
+  const state = persistentState(session);
+  const text = JSON.stringify(state);
+  const previous = session.events.lastSnapshot;
+  session.events.lastSnapshot = text;
+  const unchanged = previous === undefined ? Object.keys(state).length === 0 : previous === text;
+  if (!unchanged) await session.events.emit({ type: 'state_snapshot', state });
 }
 
 /** The waiting state of a run whose batch has suspended calls. */
@@ -62,7 +79,7 @@ export async function commitCheckpoint(
   const now = session.now();
   const { record } = session.run;
   const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
-  const response = session.run.status === 'done' ? lastAssistantText(session) : record.response;
+  const response = session.run.status === 'done' ? session.run.lastAssistantText() : record.response;
   const run = {
     ...record,
     status: session.run.status,

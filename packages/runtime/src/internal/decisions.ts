@@ -15,7 +15,8 @@ import {
 import { commitCheckpoint } from './checkpoint';
 import { applyCancels, peekControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
-import { cancelCall, moveCall } from './tool-pipeline';
+import { cancelCall } from './call-outcome';
+import { moveCall } from './tool-batch';
 
 type Named = Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId' | 'decisionId'>;
 

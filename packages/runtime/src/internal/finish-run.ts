@@ -6,11 +6,10 @@ import {
 } from '@awaken/contract';
 import type { RunResult } from '../types';
 import { commitCheckpoint, waitingState } from './checkpoint';
-import { lastAssistantText } from './history';
 import { baseContext, runHooks } from './plugin-host';
 import { recordCancels, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
-import { cancelCall } from './tool-pipeline';
+import { cancelCall } from './call-outcome';
 
 /** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
 const FINAL_CHECKPOINT_ATTEMPTS = 3;
@@ -118,7 +117,7 @@ export async function finish(
       message: termination.message,
     });
   }
-  const response = lastAssistantText(session);
+  const response = session.run.lastAssistantText();
   const { usage } = session.run.record;
   await session.events.emit({
     type: 'run_finish',

@@ -4,12 +4,11 @@ import { applyInput } from './apply-input';
 import { commitCheckpoint } from './checkpoint';
 import { applyDecisions } from './decisions';
 import { classify, finish } from './finish-run';
-import { endsWithFinalAnswer } from './history';
 import { loadBatch } from './tool-batch';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { runInferenceStep, runStepEnd } from './run-step';
-import { emitStateSnapshotIfChanged } from './state-snapshot';
+import { emitStateSnapshotIfChanged } from './checkpoint';
 import { hasRunnableCalls, runToolRound } from './tool-round';
 
 type SettleOutcome = 'none' | 'settled' | 'suspended' | TerminationReason;
@@ -59,7 +58,7 @@ async function runLoop(session: RunSession): Promise<TerminationReason> {
       if (stopped) return stopped;
     }
     await applyInput(session);
-    if (endsWithFinalAnswer(session)) return { type: 'natural_end' };
+    if (session.run.endsWithFinalAnswer()) return { type: 'natural_end' };
     session.activation.throwIfHalted();
     const ended = await runInferenceStep(session);
     if (ended) return ended;

@@ -1,6 +1,6 @@
 import type { AgentEvent, DecisionReceipt, ToolCallDecisionInput } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../types';
-import type { EventChannel } from './event-channel';
+import type { EventChannel } from './run-events';
 
 export interface RunHandleParts {
   runId: string;

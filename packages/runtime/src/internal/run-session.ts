@@ -11,13 +11,13 @@ import type {
 import type { RunStateSnapshot } from '../types';
 import { Activation } from './activation';
 import { DecisionQueue } from './decision-queue';
-import type { EventChannel } from './event-channel';
+import type { EventChannel } from './run-events';
 import type { ResolvedAgent } from './resolve-agents';
 import { RunEvents } from './run-events';
-import { RunRecordState } from './run-record-state';
+import { RunRecordState } from './run-state';
 import type { RuntimeBookkeeping } from './run-state';
 import { ToolBatch } from './tool-batch';
-import type { WakeSignal } from './wake-signal';
+import type { WakeSignal } from './activation';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {

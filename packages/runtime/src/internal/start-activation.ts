@@ -1,7 +1,7 @@
 import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
 import { submitDecisions } from './decisions';
-import { createEventChannel } from './event-channel';
+import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
 import { driveRun } from './run-driver';
@@ -9,7 +9,7 @@ import { applyCancels, createControlWatch, peekControls } from './run-controls';
 import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
 import type { RunSession, RuntimeServices } from './run-session';
-import { createWakeSignal } from './wake-signal';
+import { createWakeSignal } from './activation';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {

@@ -1,6 +1,5 @@
 import { assertNever } from '@awaken/contract';
 import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
-import { lastAssistantText } from './history';
 import type { RunSession } from './run-session';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
@@ -68,7 +67,7 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
       return ran ? `tool ${spec.toolName} was called` : undefined;
     }
     case 'content_match': {
-      const text = lastAssistantText(session) ?? '';
+      const text = session.run.lastAssistantText() ?? '';
       return new RegExp(spec.pattern, spec.flags).test(text)
         ? `assistant text matched /${spec.pattern}/`
         : undefined;

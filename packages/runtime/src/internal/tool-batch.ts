@@ -1,10 +1,12 @@
 import {
   type AssistantMessage,
   type ToolCallState,
+  type ToolCallStatus,
   deriveRunStatus,
   isTerminalToolCallStatus,
+  transitionToolCall,
 } from '@awaken/contract';
-import { lastAssistantIndex } from './history';
+import { lastAssistantIndex } from './run-state';
 import type { RunSession } from './run-session';
 
 const RUNNABLE = new Set(['new', 'running', 'resuming']);
@@ -94,4 +96,11 @@ export function syncRunStatus(session: RunSession): void {
     derived,
     calls: batch.calls.map((call) => structuredClone(call)),
   });
+}
+
+/** Moves a call through the contract's transition table and re-derives the run status. */
+export function moveCall(session: RunSession, state: ToolCallState, to: ToolCallStatus): void {
+  if (state.status !== to) state.status = transitionToolCall(state.status, to);
+  state.updatedAt = session.now();
+  syncRunStatus(session);
 }
