@@ -69,10 +69,10 @@ async function abandon(session: RunSession, error: unknown): Promise<never> {
  * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
  * result rejects and the next `resumeRun` completes the log from the stored record.
  */
-export async function finish(
+export async function finishRun(
   session: RunSession,
   initial: TerminationReason,
-  hooks: boolean,
+  options: { hooks: boolean },
 ): Promise<RunResult> {
   session.activation.throwIfLost();
   let termination = initial;
@@ -88,7 +88,7 @@ export async function finish(
     session.run.setStatus(suspended ? 'waiting' : 'done');
     session.run.record = { ...session.run.record, termination };
     if (!suspended) session.run.record.finishedAt = session.now();
-    if (hooks) {
+    if (options.hooks) {
       await runHooks(session, 'runEnd', {
         ...baseContext(session, 'RunEnd'),
         termination,

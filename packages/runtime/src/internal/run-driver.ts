@@ -1,5 +1,5 @@
 import type { OnSuspend, RunResult } from '../types';
-import { activate } from './run-activation';
+import { runLoop } from './run-loop';
 import { applyCancels, peekControls } from './run-controls';
 import type { RunSession } from './run-session';
 
@@ -36,7 +36,7 @@ export async function driveRun(
 ): Promise<RunResult> {
   let resumed = options.resumed;
   while (true) {
-    const result = await activate(session, resumed);
+    const result = await runLoop(session, resumed);
     if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
     await waitForWake(session);
     session.activation.throwIfHalted();

@@ -10,7 +10,7 @@ import type {
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../types';
 import { Activation } from './activation';
-import { DecisionQueue } from './decision-queue';
+import { DecisionQueue } from './accept-decisions';
 import type { EventChannel } from './run-events';
 import type { ResolvedAgent } from './resolve-agents';
 import { RunEvents } from './run-events';

@@ -1,6 +1,6 @@
 import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
-import { submitDecisions } from './decisions';
+import { acceptDecisions } from './accept-decisions';
 import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
@@ -69,7 +69,7 @@ export function startActivation(
   const receipts = loaded.then(async (found) => {
     const decisions = run.decisions ?? [];
     if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`);
-    return decisions.length > 0 ? submitDecisions(found, decisions) : [];
+    return decisions.length > 0 ? acceptDecisions(found, decisions) : [];
   });
   let markIdle: () => void = () => {};
   const idle = new Promise<void>((resolve) => {
@@ -127,7 +127,7 @@ export function startActivation(
               `run ${ids.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
             );
       }
-      return submitDecisions(found, decisions);
+      return acceptDecisions(found, decisions);
     },
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
