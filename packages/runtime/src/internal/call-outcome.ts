@@ -2,7 +2,7 @@ import { type SuspendTicket, type ToolCallState, type ToolResult, toolFailure } 
 import { runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { moveCall } from './tool-batch';
-import { callHookContext } from './tool-arguments';
+import { callFields } from './tool-arguments';
 import { toolContent } from './tool-content';
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
@@ -29,8 +29,7 @@ export async function settleCall(
     });
   }
   await runHooks(session, 'afterToolExecute', {
-    ...callHookContext(session, state, 'BeforeToolExecute'),
-    phase: 'AfterToolExecute',
+    ...callFields(state),
     result,
     status: state.status,
   });

@@ -5,7 +5,7 @@ import {
   type RunWaitingTicket,
   isTerminalToolCallStatus,
 } from '@awaken/contract';
-import { persistentRunState, persistentThreadState } from './plugin-host';
+import { persistentPluginState } from './plugin-host';
 import type { RunSession } from './run-session';
 import { encodeRunState } from './run-state';
 import { toolMessageFor } from './tool-content';
@@ -20,18 +20,18 @@ export function flushToolMessages(session: RunSession): void {
   }
 }
 
-/** The persistent plugin state (run- and thread-scoped keys) that clients see in `state_snapshot`. */
-export function persistentState(session: RunSession): Record<string, unknown> {
-  return { ...persistentRunState(session), ...(persistentThreadState(session) ?? {}) };
-}
+type PersistentState = ReturnType<typeof persistentPluginState>;
 
 /**
- * Emits `state_snapshot` when the persistent plugin state differs from the last snapshot of this
- * activation. The first check of an activation emits whenever the state is non-empty, so hot and
- * cold activations of one run produce the same snapshots.
+ * Emits `state_snapshot` when the persistent plugin state (run- and thread-scoped keys) differs from
+ * the last snapshot of this activation. The first check of an activation emits whenever the state is
+ * non-empty, so hot and cold activations of one run produce the same snapshots.
  */
-export async function emitStateSnapshotIfChanged(session: RunSession): Promise<void> {
-  const state = persistentState(session);
+export async function emitStateSnapshotIfChanged(
+  session: RunSession,
+  persistent: PersistentState = persistentPluginState(session),
+): Promise<void> {
+  const state = { ...persistent.run, ...(persistent.thread ?? {}) };
   const text = JSON.stringify(state);
   const previous = session.events.lastSnapshot;
   session.events.lastSnapshot = text;
@@ -72,8 +72,10 @@ export async function commitCheckpoint(
 ): Promise<void> {
   session.activation.throwIfLost();
   flushToolMessages(session);
-  // before the record is built, so the snapshot's seq is covered by the checkpoint's lastSeq
-  await emitStateSnapshotIfChanged(session);
+  // the snapshot shows what this checkpoint stores, and is emitted before the record is built, so its
+  // seq is covered by the checkpoint's lastSeq
+  const persistent = persistentPluginState(session);
+  await emitStateSnapshotIfChanged(session, persistent);
   // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
   await session.events.settled;
   const now = session.now();
@@ -103,7 +105,7 @@ export async function commitCheckpoint(
         lastSeq: session.run.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
         decisionIds: [...session.decisions.applied],
       },
-      pluginState: persistentRunState(session),
+      pluginState: persistent.run,
     }),
   };
   if (trigger !== 'user_message' && session.run.pending.length > 0) {
@@ -113,7 +115,7 @@ export async function commitCheckpoint(
   if (run.waiting === undefined) delete run.waiting;
   if (run.response === undefined) delete run.response;
   const messages = session.run.pending;
-  const threadState = persistentThreadState(session);
+  const threadState = persistent.thread;
   let stored: RunRecord;
   try {
     stored = await session.services.store.commitCheckpoint({

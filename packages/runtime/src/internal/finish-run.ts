@@ -6,7 +6,7 @@ import {
 } from '@awaken/contract';
 import type { RunResult } from '../types';
 import { commitCheckpoint, waitingState } from './checkpoint';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import { recordCancels, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 import { cancelCall } from './call-outcome';
@@ -89,11 +89,7 @@ export async function finishRun(
     session.run.record = { ...session.run.record, termination };
     if (!suspended) session.run.record.finishedAt = session.now();
     if (options.hooks) {
-      await runHooks(session, 'runEnd', {
-        ...baseContext(session, 'RunEnd'),
-        termination,
-        status: session.run.status,
-      });
+      await runHooks(session, 'runEnd', { termination, status: session.run.status });
     }
   } catch (error) {
     session.activation.throwIfLost();

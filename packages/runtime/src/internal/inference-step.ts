@@ -1,7 +1,7 @@
 import type { InferenceDraft, InferenceResponse, ToolCall } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
 import { failMalformedCalls, reportMalformedCalls, sanitizeToolCalls } from './malformed-calls';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { loadBatch } from './tool-batch';
 
@@ -18,7 +18,7 @@ export async function stepStart(session: RunSession): Promise<void> {
   if (run.status !== 'running') run.setStatus('running');
   run.record = { ...run.record, steps: run.record.steps + 1 };
   await session.events.emit({ type: 'step_start', step: run.record.steps });
-  await runHooks(session, 'stepStart', baseContext(session, 'StepStart'));
+  await runHooks(session, 'stepStart', {});
 }
 
 /**
@@ -36,7 +36,6 @@ export async function beforeInference(session: RunSession): Promise<InferenceDra
   };
   let skipped: string | undefined;
   await runHooks(session, 'beforeInference', {
-    ...baseContext(session, 'BeforeInference'),
     request: draft,
     skipInference(detail?: string) {
       skipped = detail ?? 'inference skipped by a plugin';
@@ -52,7 +51,6 @@ export async function afterInference(
 ): Promise<AssistantTurn> {
   const turn: AssistantTurn = { calls: response.toolCalls };
   await runHooks(session, 'afterInference', {
-    ...baseContext(session, 'AfterInference'),
     response,
     setToolCalls(next: ToolCall[]) {
       turn.calls = next.map((call) => ({ ...call }));

@@ -8,9 +8,30 @@ import {
 import { validateDecision } from './accept-decisions';
 import { cancelCall } from './call-outcome';
 import { commitCheckpoint } from './checkpoint';
-import { applyCancels, peekControls, removeControls } from './run-controls';
+import { readControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 import { moveCall } from './tool-batch';
+
+/**
+ * The decisions part of a session: the accepted decisions waiting for the next RESUME gate (stored
+ * with each checkpoint), and the ids of every decision the run ever applied (its idempotency truth).
+ */
+export class DecisionQueue {
+  pending: ToolCallDecision[];
+  readonly applied: Set<string>;
+
+  constructor(pending: ToolCallDecision[], applied: Iterable<string>) {
+    this.pending = pending;
+    this.applied = new Set(applied);
+  }
+
+  /** Takes every waiting decision (the gate applies or drops each). */
+  take(): ToolCallDecision[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+}
 
 /**
  * Applies one accepted decision to its suspended call: `cancel` cancels it (the model reads the
@@ -48,8 +69,7 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
  */
 export async function resumeGate(session: RunSession): Promise<ToolCallState[]> {
   const candidates: ToolCallDecisionInput[] = session.decisions.take();
-  const controls = await peekControls(session);
-  applyCancels(session, controls);
+  const controls = await readControls(session);
   const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
   candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];

@@ -5,7 +5,7 @@ import { commitCheckpoint, emitStateSnapshotIfChanged } from './checkpoint';
 import { classify, finishRun } from './finish-run';
 import { runInference } from './inference';
 import { afterInference, beforeInference, commitAssistantTurn, stepStart } from './inference-step';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import { resumeGate } from './resume-gate';
 import type { RunSession } from './run-session';
 import { stepEnd } from './stop-conditions';
@@ -79,7 +79,7 @@ async function runStart(session: RunSession, resumed: boolean): Promise<void> {
     run.setStatus('running');
     run.record = { ...run.record, startedAt: session.now() };
   }
-  await runHooks(session, 'runStart', { ...baseContext(session, 'RunStart'), resumed });
+  await runHooks(session, 'runStart', { resumed });
   await emitStateSnapshotIfChanged(session);
 }
 

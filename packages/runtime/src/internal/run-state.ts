@@ -15,6 +15,7 @@ import {
   transitionRunStatus,
 } from '@awaken/contract';
 import { type StoredClientTool, clientToolsOf } from './run-request';
+import { lastAssistantIndex } from './tool-batch';
 
 /** Runtime bookkeeping kept under `__runtime` in RunRecord.state. */
 export interface RuntimeBookkeeping {
@@ -36,14 +37,6 @@ export interface RuntimeBookkeeping {
 }
 
 export const RUNTIME_STATE_KEY = '__runtime';
-
-/** The index of the last assistant turn in `messages`, or -1. */
-export function lastAssistantIndex(messages: readonly Message[]): number {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    if (messages[index]?.role === 'assistant') return index;
-  }
-  return -1;
-}
 
 /** Plugin state of a run: run-scoped keys, thread-scoped keys, and the thread state as stored. */
 export interface PluginStateMaps {

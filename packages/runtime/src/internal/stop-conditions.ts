@@ -1,6 +1,6 @@
 import { assertNever } from '@awaken/contract';
 import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
@@ -105,7 +105,6 @@ export async function stepEnd(
   const { run } = session;
   let stopped: Stopped | undefined;
   await runHooks(session, 'stepEnd', {
-    ...baseContext(session, 'StepEnd'),
     stop(code: string, detail?: string) {
       stopped ??= { type: 'stopped', code, ...(detail === undefined ? {} : { detail }) };
     },

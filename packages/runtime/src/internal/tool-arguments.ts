@@ -12,7 +12,6 @@ import {
   toolFailure,
   validateJsonSchema,
 } from '@awaken/contract';
-import { baseContext } from './plugin-host';
 import type { StoredClientTool } from './run-request';
 import type { RunSession } from './run-session';
 
@@ -29,14 +28,9 @@ function callOf(state: ToolCallState): ToolCall {
   return { id: state.callId, name: state.toolName, arguments: effectiveArguments(state) };
 }
 
-/** The context of a hook about one call: the call as it would run, its resume and its ticket. */
-export function callHookContext(
-  session: RunSession,
-  state: ToolCallState,
-  phase: 'ToolGate' | 'BeforeToolExecute',
-) {
+/** What a hook about one call sees of it: its step, the call as it would run, its resume and ticket. */
+export function callFields(state: ToolCallState) {
   return {
-    ...baseContext(session, phase),
     step: state.step,
     call: callOf(state),
     ...(state.resume ? { resume: state.resume } : {}),

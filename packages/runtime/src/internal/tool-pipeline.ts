@@ -8,9 +8,9 @@ import {
   toolSuccess,
 } from '@awaken/contract';
 import { applyResult, cancelCall } from './call-outcome';
-import { contextFor, runHooks } from './plugin-host';
+import { baseContext, contextFor, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
-import { callHookContext, clientToolSuspension, prepareArguments } from './tool-arguments';
+import { callFields, clientToolSuspension, prepareArguments } from './tool-arguments';
 import { moveCall } from './tool-batch';
 import { jsonOutput } from './tool-content';
 
@@ -22,7 +22,8 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
 /** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
 async function judge(session: RunSession, state: ToolCallState): Promise<ToolGateDecision> {
   const context = {
-    ...callHookContext(session, state, 'ToolGate'),
+    ...baseContext(session, 'ToolGate'),
+    ...callFields(state),
     batch: session.batch.calls.map((call) => ({ ...call })),
   };
   for (const plugin of session.agent.definition.plugins ?? []) {
@@ -97,7 +98,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   const tool = session.agent.tools.get(state.toolName);
   if (!('args' in prepared) || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
-  await runHooks(session, 'beforeToolExecute', callHookContext(session, state, 'BeforeToolExecute'));
+  await runHooks(session, 'beforeToolExecute', callFields(state));
   const signal = session.activation.signal;
   state.executions += 1;
   let result: ToolResult;
