@@ -1,4 +1,4 @@
-import { AwakenError, type TerminationReason } from '@awaken/contract';
+import { AwakenError, type TerminationReason, type ToolCallState } from '@awaken/contract';
 import type { RunResult } from '../types';
 import { applyInput } from './apply-input';
 import { commitCheckpoint, emitStateSnapshotIfChanged } from './checkpoint';
@@ -49,9 +49,11 @@ export async function runLoop(session: RunSession, resumed: boolean): Promise<Ru
 }
 
 async function loop(session: RunSession): Promise<TerminationReason> {
-  const ended = await resumeOpenStep(session);
-  if (ended) return ended;
+  const resumed = await continueOpenStep(session);
+  if (resumed) return resumed;
   while (true) {
+    session.activation.throwIfHalted();
+    if (session.activation.signal.aborted) return session.activation.abortTermination();
     // user input injected through the inbox joins at a step boundary, never inside a tool round
     await applyInput(session);
     if (session.run.endsWithFinalAnswer()) return { type: 'natural_end' };
@@ -67,7 +69,9 @@ async function loop(session: RunSession): Promise<TerminationReason> {
       return endStepEarly(session, { type: 'behavior_requested', detail: turn.terminated });
     }
     if (calls.length === 0) return endStepEarly(session, { type: 'natural_end' });
-    const stopped = await finishStep(session);
+    const settled = await toolRounds(session, []);
+    if (settled) return settled;
+    const stopped = await stepEnd(session, { evaluate: true });
     if (stopped) return stopped;
   }
 }
@@ -99,51 +103,50 @@ async function commitUserMessage(session: RunSession): Promise<void> {
 }
 
 /**
- * A resumed run continues the step it stopped in (suspended or interrupted before its StepEnd): the
- * step's frame reopens, so the calls resumed here belong to a `step_start` … `step_end` like any
- * other, and the step finishes as usual.
+ * A run resumed mid-step (it suspended, or was interrupted before its StepEnd) continues that step:
+ * its frame reopens, so the calls resumed here belong to a `step_start` … `step_end` like any other;
+ * the RESUME gate takes the decisions that arrived while it waited; the step then finishes as usual.
  */
-async function resumeOpenStep(session: RunSession): Promise<TerminationReason | undefined> {
-  session.batch.calls = loadBatch(session);
-  const { record, bookkeeping } = session.run;
-  if (bookkeeping.stepEnded < record.steps)
-    await session.events.emit({ type: 'step_start', step: record.steps });
-  return finishStep(session);
+async function continueOpenStep(session: RunSession): Promise<TerminationReason | undefined> {
+  const { activation, batch, run } = session;
+  batch.calls = loadBatch(session);
+  if (run.bookkeeping.stepEnded >= run.record.steps) return undefined;
+  await session.events.emit({ type: 'step_start', step: run.record.steps });
+  let resumed: ToolCallState[] = [];
+  if (batch.isOpen()) {
+    activation.throwIfHalted();
+    resumed = await resumeGate(session);
+  }
+  const settled = await toolRounds(session, resumed);
+  if (settled) return settled;
+  return batch.calls.length > 0 ? stepEnd(session, { evaluate: true }) : undefined;
 }
 
 /**
- * The rest of a step once its assistant turn is committed: tool round → commit the tool results →
- * RESUME gate, again until no call can move; then StepEnd and the stop conditions. Returns a
- * termination when the run stops here (`suspended` when calls wait for decisions).
+ * tool round → commit the tool results → RESUME gate, again while calls can run (a decision resumed
+ * one, or the calls behind a resolved suspension may go). Returns `suspended` when calls still wait
+ * for decisions, or the termination when the run stops here; undefined when the batch is settled.
  */
-async function finishStep(session: RunSession): Promise<TerminationReason | undefined> {
-  const { activation, batch, run } = session;
-  activation.throwIfHalted();
-  const settled = await settleBatch(session);
-  if (settled) return settled;
-  if (activation.signal.aborted) return activation.abortTermination();
-  const stepOpen = run.bookkeeping.stepEnded < run.record.steps && batch.calls.length > 0;
-  return stepOpen ? stepEnd(session, { evaluate: true }) : undefined;
-}
-
-async function settleBatch(session: RunSession): Promise<TerminationReason | undefined> {
+async function toolRounds(
+  session: RunSession,
+  resumed: ToolCallState[],
+): Promise<TerminationReason | undefined> {
   const { activation, batch } = session;
-  if (!batch.isOpen()) return undefined;
-  while (true) {
-    activation.throwIfHalted();
-    const resumed = await resumeGate(session);
+  let changed = resumed.length > 0;
+  const parallel = session.agent.toolExecution === 'parallel';
+  while (batch.hasRunnable(parallel)) {
     if (activation.signal.aborted) return activation.abortTermination();
-    if (!batch.hasRunnable(session.agent.toolExecution === 'parallel')) {
-      if (resumed.length > 0 || batch.isUnflushed())
-        await commitCheckpoint(session, 'tool_results_committed');
-      return batch.hasSuspended() ? { type: 'suspended' } : undefined;
-    }
     activation.throwIfHalted();
     await runToolRound(session);
     await commitCheckpoint(session, 'tool_results_committed');
     if (batch.blocked !== undefined) return { type: 'blocked', reason: batch.blocked };
     if (activation.signal.aborted) return activation.abortTermination();
+    activation.throwIfHalted();
+    changed = (await resumeGate(session)).length > 0;
   }
+  if (activation.signal.aborted) return activation.abortTermination();
+  if (changed || batch.isUnflushed()) await commitCheckpoint(session, 'tool_results_committed');
+  return batch.hasSuspended() ? { type: 'suspended' } : undefined;
 }
 
 /** A step that ends the run before its tool round: its StepEnd runs without the stop conditions. */
