@@ -1,10 +1,10 @@
-import { createTestStore } from '../test-support/recording-store';
+import { createTestStore } from '../../test-support/recording-store';
 import { AwakenError, type StopConditionSpec, toolFailure } from '@awaken/contract';
 import { type ScriptedTurn, createScriptedModel, echoTool, failingTool, slowTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime } from './create-agent-runtime';
-import { DEFAULT_MAX_ROUNDS } from './index';
-import { createHarness } from '../test-support/harness';
+import { createAgentRuntime } from '../create-agent-runtime';
+import { DEFAULT_MAX_ROUNDS } from '../index';
+import { createHarness } from '../../test-support/harness';
 
 /** A model that always calls echo with a distinct argument (or the given one). */
 function loopingModel(

@@ -2,9 +2,9 @@ import { decisionControl } from '@awaken/contract';
 import { createMemoryRunControlInbox, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { createControllableTool, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime } from './create-agent-runtime';
-import { approvalPlugin, recordingTool } from '../test-support/approval';
-import { approve, historyIsValid } from '../test-support/harness';
+import { createAgentRuntime } from '../create-agent-runtime';
+import { approvalPlugin, recordingTool } from '../../test-support/approval';
+import { approve, historyIsValid } from '../../test-support/harness';
 
 describe('the run-control inbox', () => {
   it('adds injected user input at the next step boundary; the model answers it', async () => {

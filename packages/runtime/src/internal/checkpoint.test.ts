@@ -1,10 +1,10 @@
-import { createTestStore } from '../test-support/recording-store';
+import { createTestStore } from '../../test-support/recording-store';
 import { type Plugin, defineStateKey, toolCallStatePath } from '@awaken/contract';
 import { echoTool, pendingTool } from '@awaken/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { readToolCallStates } from './internal/run-state';
-import { createHarness } from '../test-support/harness';
+import { readToolCallStates } from './run-state';
+import { createHarness } from '../../test-support/harness';
 
 describe('checkpoints', () => {
   it('writes a checkpoint at each seed 001 trigger, readable back from the store', async () => {
