@@ -119,7 +119,7 @@ export interface DecodedRunState {
 type Scope = Record<string, { tool_call_state?: unknown; suspended_call?: unknown }>;
 
 /**
- * The tool call states stored in a run record (seed 001 path
+ * The tool call states stored in a run record (path
  * `__tool_call_scope.<callId>.tool_call_state`), in step then call order.
  */
 export function readToolCallStates(record: Pick<RunRecord, 'state'>): ToolCallState[] {
@@ -165,7 +165,7 @@ export interface EncodeRunStateInput {
 }
 
 /**
- * Builds RunRecord.state: seed 001 paths, runtime bookkeeping and persistent run-scoped plugin keys.
+ * Builds RunRecord.state: the durable state paths, runtime bookkeeping and persistent run-scoped plugin keys.
  * Maps keyed by tool call id have no prototype, so an id like `__proto__` stays an ordinary key.
  */
 export function encodeRunState(input: EncodeRunStateInput): Record<string, unknown> {

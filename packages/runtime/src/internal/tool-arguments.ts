@@ -1,17 +1,16 @@
 import {
   CLIENT_TOOL_ACTION,
   type Suspension,
-  type Tool,
   type ToolCall,
   type ToolCallState,
   type ToolResult,
   callInstanceKey,
   findJsonIssue,
   formatJsonIssue,
-  formatZodIssues,
   toolFailure,
   validateJsonSchema,
 } from '@awaken/contract';
+import type { ResolvedTool } from './normalize-tools';
 import type { StoredClientTool } from './run-request';
 import type { RunSession } from './run-session';
 
@@ -43,10 +42,10 @@ export function callFields(state: ToolCallState) {
  * tool's JSON Schema. Returns the parsed value, a failed result naming the fields, or `unknown` for a
  * tool neither the agent nor the request declares (decided after ToolGate: a plugin may handle it).
  */
-export function prepareArguments(
+export async function prepareArguments(
   session: RunSession,
   state: ToolCallState,
-): { args: unknown } | { failure: ToolResult } | { unknown: true } {
+): Promise<{ args: unknown } | { failure: ToolResult } | { unknown: true }> {
   const tool = session.agent.tools.get(state.toolName);
   const clientTool = session.run.clientTools.get(state.toolName);
   const check = tool
@@ -68,12 +67,13 @@ export function prepareArguments(
   return check(raw);
 }
 
-function checkServerArguments(tool: Tool, raw: unknown): { args: unknown } | { failure: ToolResult } {
-  const parsed = tool.parameters.safeParse(raw);
-  if (!parsed.success) {
-    return { failure: toolFailure(`invalid arguments: ${formatZodIssues(parsed.error.issues)}`) };
-  }
-  return { args: parsed.data };
+async function checkServerArguments(
+  tool: ResolvedTool,
+  raw: unknown,
+): Promise<{ args: unknown } | { failure: ToolResult }> {
+  const checked = await tool.check(raw);
+  if (!checked.ok) return { failure: toolFailure(`invalid arguments: ${checked.message}`) };
+  return { args: checked.value };
 }
 
 /** A client tool's arguments are checked with the contract's JSON Schema validator. */

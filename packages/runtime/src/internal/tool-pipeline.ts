@@ -44,7 +44,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
     await applyResult(session, state, toolSuccess(state.resume.result));
     return false;
   }
-  const prepared = prepareArguments(session, state);
+  const prepared = await prepareArguments(session, state);
   if ('failure' in prepared) {
     enterRunning(session, state);
     await applyResult(session, state, prepared.failure);
@@ -94,7 +94,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
 
 /** Stages 2 and 3 for an allowed call: BeforeToolExecute once, then the tool body. */
 export async function executeCall(session: RunSession, state: ToolCallState): Promise<void> {
-  const prepared = prepareArguments(session, state);
+  const prepared = await prepareArguments(session, state);
   const tool = session.agent.tools.get(state.toolName);
   if (!('args' in prepared) || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
@@ -111,6 +111,8 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       step: state.step,
       signal,
       runContext: session.run.context,
+      abortSignal: signal,
+      messages: [...session.run.messages],
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
