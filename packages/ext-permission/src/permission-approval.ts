@@ -40,9 +40,13 @@ export const PERMISSION_APPROVAL_JSON_SCHEMA: JsonSchema = {
 
 const MAX_ARGUMENTS_IN_MESSAGE = 300;
 
-function preview(args: unknown): string {
+/** The arguments as text, cut after 300 UTF-16 units but never inside a surrogate pair (stores refuse half an emoji). */
+export function previewArguments(args: unknown): string {
   const text = typeof args === 'string' ? args : (JSON.stringify(args) ?? 'undefined');
-  return text.length <= MAX_ARGUMENTS_IN_MESSAGE ? text : `${text.slice(0, MAX_ARGUMENTS_IN_MESSAGE)}…`;
+  if (text.length <= MAX_ARGUMENTS_IN_MESSAGE) return text;
+  const last = text.charCodeAt(MAX_ARGUMENTS_IN_MESSAGE - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? MAX_ARGUMENTS_IN_MESSAGE - 1 : MAX_ARGUMENTS_IN_MESSAGE;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The ticket id of the `ask` for one call instance (`step` is the step of the call's turn). */
@@ -59,7 +63,7 @@ export function buildApprovalSuspension(
   return {
     id: approvalTicketId(step, call),
     action: 'confirm',
-    message: `Allow tool "${call.name}" with arguments ${preview(call.arguments)}? (${decision.reason})`,
+    message: `Allow tool "${call.name}" with arguments ${previewArguments(call.arguments)}? (${decision.reason})`,
     parameters: {
       toolName: call.name,
       arguments: call.arguments,

@@ -5,6 +5,7 @@ import { createSuiteContext } from './suite-context';
 import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
 import { jsonValuesSpec } from './thread-run/json-values.spec';
+import { unicodeTextSpec } from './thread-run/unicode-text.spec';
 import { largeBatchesSpec } from './thread-run/large-batches.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
@@ -26,6 +27,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     runLeaseSpec(ctx);
     threadRunBadInputSpec(ctx);
     jsonValuesSpec(ctx);
+    unicodeTextSpec(ctx);
     largeBatchesSpec(ctx);
   });
 }

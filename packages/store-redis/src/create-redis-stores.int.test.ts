@@ -34,7 +34,7 @@ describe('createRedisStores', () => {
         decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 }),
       );
       await stores.eventLog.finish('r1');
-      for (const key of ['ev:r1', 'evm:r1', 'ctq:r1', 'cte:r1', 'ctc:r1']) {
+      for (const key of ['ev:r1', 'evm:r1', 'ctq:r1', 'cte:r1', 'ctc:r1', 'ctk:r1']) {
         const ttl = await stores.redis.pttl(`${stores.prefix}${key}`);
         expect(ttl).toBeGreaterThan(DEFAULT_FINISHED_LOG_TTL_MS - 60_000);
         expect(ttl).toBeLessThanOrEqual(DEFAULT_FINISHED_LOG_TTL_MS);

@@ -27,6 +27,22 @@ describe('findJsonIssue', () => {
     expect(findJsonIssue([Symbol('s')])?.message).toBe('a symbol is not JSON');
   });
 
+  it('names the path of a string or member name with a lone surrogate, and accepts whole pairs', () => {
+    const cut = '👍 ok'.slice(1);
+    expect(findJsonIssue({ note: '👍 ok', '👍': ['\u00e9'] })).toBeUndefined();
+    expect(findJsonIssue({ result: { note: cut } })).toEqual({
+      path: 'result.note',
+      message: 'a string that has a lone UTF-16 surrogate (not well-formed Unicode)',
+    });
+    expect(findJsonIssue(['ok', 'x\uD800'])?.path).toBe('[1]');
+    expect(findJsonIssue('\uDBFF')?.path).toBe('');
+    expect(findJsonIssue({ meta: { 'a\uDC00': 1 } })).toEqual({
+      path: 'meta',
+      message: 'the member name "a\\udc00" has a lone UTF-16 surrogate (not well-formed Unicode)',
+    });
+    expect(findJsonIssue({ at: { toJSON: () => '\uD800' } })?.path).toBe('at');
+  });
+
   it('reports nesting beyond the limit without overflowing the stack, even 100,000 deep', () => {
     let nested: unknown = 1;
     for (let depth = 0; depth < 100_000; depth += 1) nested = [nested];

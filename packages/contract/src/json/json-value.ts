@@ -1,6 +1,20 @@
 /** The deepest nesting of arrays and objects a stored JSON value may have. */
 export const MAX_JSON_DEPTH = 256;
 
+/** `String.prototype.isWellFormed` (Node 20; not yet in the ES2023 lib typings). */
+type WellFormedCheck = { isWellFormed(): boolean };
+
+/**
+ * True when `value` has no lone UTF-16 surrogate. Only such text survives UTF-8 (and so Redis, Lua
+ * and any other process) unchanged: `JSON.stringify` writes a lone surrogate as a `\uD800`-style
+ * escape that strict JSON decoders reject, and an encoder to UTF-8 replaces it by U+FFFD.
+ */
+export function isWellFormedText(value: string): boolean {
+  return (value as unknown as WellFormedCheck).isWellFormed();
+}
+
+const LONE_SURROGATE = 'has a lone UTF-16 surrogate (not well-formed Unicode)';
+
 /** Why a value cannot be stored as JSON, and where: `path` is like `result.items[2].price`. */
 export interface JsonIssue {
   path: string;
@@ -21,8 +35,10 @@ function join(path: string, key: string | number): string {
 /**
  * Finds the first part of `value` that JSON cannot hold faithfully, walking it as `JSON.stringify`
  * would (honouring `toJSON`, skipping `undefined`, functions and symbols inside objects): a BigInt, a
- * NaN or infinite number, a cycle, nesting deeper than `maxDepth` (default {@link MAX_JSON_DEPTH}),
- * or a function / symbol as the value itself. Returns `undefined` when the value can be stored.
+ * NaN or infinite number, a string or member name with a lone UTF-16 surrogate (see
+ * {@link isWellFormedText}: text cut inside an emoji, which no UTF-8 store can keep as it is), a cycle,
+ * nesting deeper than `maxDepth` (default {@link MAX_JSON_DEPTH}), or a function / symbol as the value
+ * itself. Returns `undefined` when the value can be stored.
  *
  * Guarantees: never throws (a throwing `toJSON` is reported as an issue) and never recurses deeper
  * than `maxDepth + 1`, so a value nested tens of thousands deep is reported, not a stack overflow.
@@ -48,6 +64,7 @@ export function findJsonIssue(
     }
     switch (typeof item) {
       case 'string':
+        return isWellFormedText(item) ? undefined : { path, message: `a string that ${LONE_SURROGATE}` };
       case 'boolean':
         return undefined;
       case 'number':
@@ -73,6 +90,9 @@ export function findJsonIssue(
             return undefined;
           }
           for (const key of Object.keys(item)) {
+            if (!isWellFormedText(key)) {
+              return { path, message: `the member name ${JSON.stringify(key)} ${LONE_SURROGATE}` };
+            }
             const issue = visit((item as Record<string, unknown>)[key], join(path, key), depth + 1, true);
             if (issue) return issue;
           }

@@ -116,7 +116,13 @@ const control = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .record({ id: fc.constantFrom(...POOLS.decisions), content: fc.string({ maxLength: 4 }) })
+      .record({
+        id: fc.constantFrom(...POOLS.decisions),
+        content: fc.oneof(
+          { weight: 8, arbitrary: fc.string({ maxLength: 4 }) },
+          { weight: 1, arbitrary: fc.constantFrom('👍 ok'.slice(1), 'a\uD800') },
+        ),
+      })
       .map(({ id, content }) => ({
         kind: 'input',
         id,

@@ -25,7 +25,10 @@ function cyclic(): Record<string, unknown> {
   return value;
 }
 
-/** Values a store must reject (not JSON) or normalise (undefined members, -0). */
+/**
+ * Values a store must reject (not JSON, or text with a lone UTF-16 surrogate) or normalise (undefined
+ * members, -0).
+ */
 const notQuiteJson = fc.constantFrom<unknown>(
   new Date(0),
   Number.NaN,
@@ -35,6 +38,10 @@ const notQuiteJson = fc.constantFrom<unknown>(
   { kept: 1, dropped: undefined },
   -0,
   { nested: { deep: [1, { when: new Date(0) }] } },
+  '👍 ok'.slice(1),
+  { note: 'x\uD800', ok: '👍' },
+  { ['k\uDBFF']: 1 },
+  ['\uDC00'],
 );
 
 /** A JSON value, now and then something that is not quite JSON. */

@@ -15,19 +15,26 @@ export function eventLogBadInputSpec(ctx: SuiteContext<RunEventLog>): void {
         await expectAwakenError(ctx.store.read(runId, { afterSeq } as never), 'validation_failed');
         await expectAwakenError(ctx.store.tail(runId, { afterSeq, waitMs: 0 } as never), 'validation_failed');
       }
-      for (const limit of [0, -1, 1.5, Number.NaN]) {
-        await expectAwakenError(ctx.store.read(runId, { limit }), 'validation_failed');
+      for (const afterSeq of [Number.POSITIVE_INFINITY, 2 ** 53, null]) {
+        await expectAwakenError(ctx.store.read(runId, { afterSeq } as never), 'validation_failed');
+        await expectAwakenError(ctx.store.tail(runId, { afterSeq, waitMs: 0 } as never), 'validation_failed');
+      }
+      for (const limit of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '2']) {
+        await expectAwakenError(ctx.store.read(runId, { limit } as never), 'validation_failed');
         await expectAwakenError(
-          ctx.store.tail(runId, { afterSeq: 0, waitMs: 0, limit }),
+          ctx.store.tail(runId, { afterSeq: 0, waitMs: 0, limit } as never),
           'validation_failed',
         );
       }
       expect(seqs(await ctx.store.read(runId, { limit: 1 }))).toEqual([1]);
+      expect(seqs(await ctx.store.read(runId, { afterSeq: 1, limit: 5 }))).toEqual([2, 3]);
+      expect(seqs(await ctx.store.read(runId, { afterSeq: 3 }))).toEqual([]);
+      expect(seqs(await ctx.store.tail(runId, { afterSeq: 2, waitMs: 0.5 }))).toEqual([3]);
     });
 
     it('rejects a tail without a finite wait >= 0', async () => {
       const runId = uniqueId('run');
-      for (const waitMs of [Number.NaN, -1, Number.POSITIVE_INFINITY, undefined]) {
+      for (const waitMs of [Number.NaN, -1, Number.POSITIVE_INFINITY, undefined, '5', 2 ** 40]) {
         await expectAwakenError(ctx.store.tail(runId, { afterSeq: 0, waitMs } as never), 'validation_failed');
       }
     });
@@ -43,6 +50,14 @@ export function eventLogBadInputSpec(ctx: SuiteContext<RunEventLog>): void {
         /events\.0\.arguments\.size/,
       );
       await expectAwakenError(ctx.store.append(runId, [{ ...event, seq: 0 } as never]), 'validation_failed');
+      await expectInvalidField(
+        ctx.store.append(runId, [{ ...event, delta: '👍 ok'.slice(1) } as never]),
+        /events\.0\.delta.*lone UTF-16 surrogate/,
+      );
+      await expectInvalidField(
+        ctx.store.append(runId, [{ ...ready, arguments: { ['k\uDC00']: 1 } } as never]),
+        /events\.0\.arguments.*member name/,
+      );
       expect(await ctx.store.lastSeq(runId)).toBe(0);
     });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectInvalidField } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
-import { cancel, decision } from './fixtures';
+import { cancel, decision, ids, input } from './fixtures';
 
 /** A caller's mistake is validation_failed before anything is written; stored commands are copies. */
 export function inboxBadInputSpec(ctx: SuiteContext<RunControlInbox>): void {
@@ -24,6 +24,31 @@ export function inboxBadInputSpec(ctx: SuiteContext<RunControlInbox>): void {
         /control\.decision\.result\.score/,
       );
       expect(await ctx.store.peek(runId)).toEqual([]);
+    });
+
+    it('rejects a lone surrogate in a decision, an input message or an id, naming the field, writing nothing', async () => {
+      const runId = uniqueId('run');
+      const cut = '👍 ok'.slice(1);
+      await expectInvalidField(
+        ctx.store.put(runId, decision('c1', { result: { note: cut } })),
+        /control\.decision\.result\.note.*lone UTF-16 surrogate/,
+      );
+      await expectInvalidField(ctx.store.put(runId, input(cut)), /control\.messages\.0\.content/);
+      await expectInvalidField(ctx.store.put(runId, cancel(cut)), /control\.reason/);
+      await expectInvalidField(ctx.store.put(runId, decision('c\uD800')), /control\.decision\.toolCallId/);
+      await expectInvalidField(ctx.store.put(runId, { ...cancel(), id: '\uDBFF' }), /control\.id/);
+      await expectInvalidField(ctx.store.put('r\uDC00', cancel()), /runId/);
+      await expectInvalidField(ctx.store.remove(runId, ['\uD800']), /ids/);
+      expect(await ctx.store.peek(runId)).toEqual([]);
+
+      const first = decision('c1', { result: { note: '👍 ok' } });
+      expect(await ctx.store.put(runId, first)).toBe('stored');
+      expect(await ctx.store.put(runId, first)).toBe('duplicate');
+      await ctx.store.remove(runId, [first.id]);
+      expect(await ctx.store.peek(runId)).toEqual([]);
+      const second = decision('c1');
+      expect(await ctx.store.put(runId, second)).toBe('stored');
+      expect(ids(await ctx.store.peek(runId))).toEqual([second.id]);
     });
 
     it('keeps what was stored when the caller later mutates the command', async () => {

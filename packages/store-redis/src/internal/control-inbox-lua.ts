@@ -3,22 +3,15 @@ import { defineLuaScript } from './lua-script';
 
 /**
  * Keys (see run-keys.ts): `P ctq:<r>` (list, pending ids in arrival order), `P cte:<r>` (hash, id ->
- * entry JSON), `P ctc:<r>` (hash, decision target -> id of its pending decision: the contract's `decisionTarget`,
- * `call:<toolCallId>`, or `ticket:<ticketId>` for a decision naming no call); wake-ups on the channel
- * `P ctl:<r>`. ARGV of every script: prefix, runId, queueKey, entriesKey, callsKey, ... Entry JSON is
- * built by the caller and stored verbatim; the scripts decode it only to read `kind` and the
- * decision's target.
+ * entry JSON), `P ctc:<r>` (hash, decision target -> id of its pending decision; the target is the
+ * contract's `decisionTarget`: `call:<toolCallId>`, or `ticket:<ticketId>` for a decision naming no
+ * call), `P ctk:<r>` (hash, id -> `<kind>\n<decision target>`); wake-ups on the channel `P ctl:<r>`. ARGV of every script:
+ * prefix, runId, queueKey, entriesKey, callsKey, kindsKey, ... Entry JSON is built by the caller and
+ * stored verbatim; the scripts never decode it (Lua's cjson rejects some escapes JSON.stringify
+ * writes), and each checks everything before its first write, so an error leaves nothing half-done.
  */
 const PRELUDE = `
-local r, q, e, c = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local function call_of(entry)
-  if entry.kind == 'decision' then
-    local call = entry.decision.toolCallId
-    if type(call) == 'string' then return 'call:' .. call end
-    return 'ticket:' .. entry.decision.ticketId
-  end
-  return ''
-end
+local r, q, e, c, k = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 `;
 
 /**
@@ -29,11 +22,11 @@ end
 export const PUT_CONTROL = defineMutatingScript(
   'controls.put',
   `${PRELUDE}
-local channel, meta, id, kind, call = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
-local earlier = redis.call('HGET', e, id)
+local channel, meta, id, kind, call = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local tag = kind .. '\\n' .. call
+local earlier = redis.call('HGET', k, id)
 if earlier then
-  local previous = cjson.decode(earlier)
-  if previous.kind == kind and call_of(previous) == call then return 'duplicate' end
+  if earlier == tag then return 'duplicate' end
   return redis.error_reply('AWAKEN conflict run control ' .. id .. ' of run ' .. r .. ' is pending as another command')
 end
 if kind == 'decision' then
@@ -44,18 +37,19 @@ if kind == 'decision' then
   end
   redis.call('HSET', c, call, id)
 end
-redis.call('HSET', e, id, ARGV[11])
+redis.call('HSET', e, id, ARGV[12])
+redis.call('HSET', k, id, tag)
 redis.call('RPUSH', q, id)
 local ttl = redis.call('PTTL', meta)
 if ttl > 0 then
-  for _, key in ipairs({ q, e, c }) do redis.call('PEXPIRE', key, ttl) end
+  for _, key in ipairs({ q, e, c, k }) do redis.call('PEXPIRE', key, ttl) end
 end
 redis.call('PUBLISH', channel, id)
 return 'stored'
 `,
 );
 
-/** ARGV: prefix, runId, queueKey, entriesKey, callsKey. The pending entry JSONs in arrival order. */
+/** ARGV: prefix, runId, queueKey, entriesKey, callsKey, kindsKey. The pending entry JSONs in arrival order. */
 export const PEEK_CONTROLS = defineLuaScript(`${PRELUDE}
 local entries = {}
 for _, id in ipairs(redis.call('LRANGE', q, 0, -1)) do
@@ -65,18 +59,24 @@ end
 return entries
 `);
 
-/** ARGV: ..., id... Removes exactly those entries; unknown ids are ignored. */
+/**
+ * ARGV: ..., id... Removes exactly those entries; unknown ids are ignored. The target of a
+ * decision is what `put` recorded beside it (the text after the first newline of its tag).
+ */
 export const REMOVE_CONTROLS = defineMutatingScript(
   'controls.remove',
   `${PRELUDE}
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   local id = ARGV[i]
-  local json = redis.call('HGET', e, id)
-  if json then
+  local tag = redis.call('HGET', k, id)
+  if tag then
+    local newline = string.find(tag, '\\n', 1, true)
+    local call = string.sub(tag, newline + 1)
+    local kind = string.sub(tag, 1, newline - 1)
+    if kind == 'decision' and redis.call('HGET', c, call) == id then redis.call('HDEL', c, call) end
     redis.call('HDEL', e, id)
+    redis.call('HDEL', k, id)
     redis.call('LREM', q, 1, id)
-    local call = call_of(cjson.decode(json))
-    if call ~= '' and redis.call('HGET', c, call) == id then redis.call('HDEL', c, call) end
   end
 end
 return 1

@@ -7,6 +7,8 @@
  *   P ctq:<r>   list    pending control ids in arrival order
  *   P cte:<r>   hash    control id -> entry JSON
  *   P ctc:<r>   hash    tool call id -> id of its pending decision
+ *   P ctk:<r>   hash    control id -> `<kind>\n<tool call id>` (what the scripts compare and clear,
+ *                       so they never decode an entry)
  *   channel P ctl:<r>   wake-ups published by `put`
  */
 export function runKeys(prefix: string, runId: string) {
@@ -16,12 +18,13 @@ export function runKeys(prefix: string, runId: string) {
     controlQueue: `${prefix}ctq:${runId}`,
     controlEntries: `${prefix}cte:${runId}`,
     controlCalls: `${prefix}ctc:${runId}`,
+    controlKinds: `${prefix}ctk:${runId}`,
     controlChannel: `${prefix}ctl:${runId}`,
   };
 }
 
-/** The control inbox keys of a run, in the order the scripts take them: queue, entries, calls. */
-export function inboxKeys(prefix: string, runId: string): [string, string, string] {
+/** The control inbox keys of a run, in the order the scripts take them: queue, entries, calls, kinds. */
+export function inboxKeys(prefix: string, runId: string): [string, string, string, string] {
   const keys = runKeys(prefix, runId);
-  return [keys.controlQueue, keys.controlEntries, keys.controlCalls];
+  return [keys.controlQueue, keys.controlEntries, keys.controlCalls, keys.controlKinds];
 }

@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { isWellFormedText } from '../../json/json-value';
 import { copyJsonValue } from '../json-value';
 
-/** `String.prototype.isWellFormed` (Node 20; not yet in the ES2023 lib typings). */
-type WellFormedCheck = { isWellFormed(): boolean };
-
-/** True when `value` has no lone surrogate, so it survives UTF-8 (and Redis) unchanged. */
-export function isWellFormedText(value: string): boolean {
-  return (value as unknown as WellFormedCheck).isWellFormed();
-}
+export { isWellFormedText };
 
 /** Free text a store keeps as is (errors, worker names): a string of well-formed Unicode. */
 export const storeTextSchema = z
