@@ -26,10 +26,10 @@ export function createTenantStores(options: {
         return [
           tenant,
           {
-            threadRuns: stores.threadRunStore,
-            mailbox: stores.mailboxStore,
-            eventLog: stores.runEventLog,
-            inbox: stores.controlInbox,
+            threadRuns: stores.threadRuns,
+            mailbox: stores.mailbox,
+            eventLog: stores.eventLog,
+            inbox: stores.inbox,
           },
         ];
       }),
@@ -52,7 +52,7 @@ export function createTenantStores(options: {
           threadRuns: stores.threadRuns,
           mailbox: stores.mailbox,
           eventLog: stores.eventLog,
-          inbox: stores.controls,
+          inbox: stores.inbox,
         },
       ]),
     ),

@@ -1,6 +1,7 @@
 export { AwakenError, toAwakenError } from './errors/awaken-error';
 export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
 export { formatZodIssues, parseWith } from './errors/validation';
+export { assertNever } from './errors/assert-never';
 export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/json-value';
 export type { JsonIssue } from './json/json-value';
 export { jsonValueSchema } from './json/json-value-schema';
@@ -38,6 +39,8 @@ export { threadSchema } from './run/thread';
 export type { Thread } from './run/thread';
 export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
 export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
+export { runContextSchema } from './run/run-context';
+export type { RunContext } from './run/run-context';
 export { runRecordSchema, runRequestOriginSchema, seqRangeSchema } from './run/run-record';
 export type { RunRecord, RunRequestOrigin, SeqRange } from './run/run-record';
 
@@ -62,6 +65,8 @@ export {
 } from './tool/tool-result';
 export type { ToolResult } from './tool/tool-result';
 export { defineTool } from './tool/tool';
+export { CLIENT_TOOL_ACTION, clientToolSchema, isClientToolTicket } from './tool/client-tool';
+export type { ClientTool } from './tool/client-tool';
 export type { InferToolInput, Tool, ToolExecuteContext } from './tool/tool';
 export { JSON_SCHEMA_INPUT_MARKER, jsonSchemaInput } from './tool/tool-input-schema';
 export type {
@@ -91,6 +96,7 @@ export type {
 export {
   decisionRejectionReasonSchema,
   resumeDecisionActionSchema,
+  toolCallDecisionInputSchema,
   toolCallDecisionSchema,
   toolCallResumeSchema,
 } from './hitl/decision';
@@ -99,8 +105,19 @@ export type {
   DecisionRejectionReason,
   ResumeDecisionAction,
   ToolCallDecision,
+  ToolCallDecisionInput,
   ToolCallResume,
 } from './hitl/decision';
+export {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  answer,
+  approvalPayloadSchema,
+  approve,
+  declinedCallMessage,
+  deny,
+  readApproval,
+} from './hitl/approval';
+export type { ApprovalPayload, ApproveOptions, DecisionOptions, TicketReference } from './hitl/approval';
 export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 
@@ -140,6 +157,7 @@ export type {
   ToolDescriptor,
 } from './model/model-executor';
 
+export { callInstanceKey } from './plugin/call-instance-key';
 export { defineStateKey, stateKeyStorageName } from './plugin/state-key';
 export type { PluginStateAccess, StateKey } from './plugin/state-key';
 export type { ToolGateDecision } from './plugin/tool-gate-decision';
@@ -179,6 +197,7 @@ export type {
   RunDispatchStatus,
 } from './mailbox/run-dispatch';
 
+export type { AwakenStores } from './stores/awaken-stores';
 export type { Page, PageRequest } from './stores/paging';
 export { copyJsonValue, toJsonValue } from './stores/json-value';
 export {
@@ -224,5 +243,10 @@ export {
   runLeaseSchema,
 } from './stores/run-lease';
 export type { AcquireRunInput, RunLease, RunLeaseProof } from './stores/run-lease';
-export { decisionControl, runControlIdsSchema, runControlSchema } from './stores/run-control-inbox';
+export {
+  decisionControl,
+  decisionTarget,
+  runControlIdsSchema,
+  runControlSchema,
+} from './stores/run-control-inbox';
 export type { RunControl, RunControlInbox, RunControlKind } from './stores/run-control-inbox';

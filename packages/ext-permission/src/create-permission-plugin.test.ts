@@ -53,6 +53,7 @@ function gateContext(
     state,
     signal: new AbortController().signal,
     messages: [],
+    runContext: {},
     call,
     batch: [],
     ...(replay ?? {}),
@@ -161,7 +162,7 @@ describe('permission plugin: ToolGate', () => {
       type: 'suspend',
       resumeMode: 'replay_tool_call',
       suspension: {
-        id: 'permission:c1',
+        id: 'permission:1:c1',
         action: 'confirm',
         parameters: { toolName: 'Bash', arguments: { command: 'npm test' }, rule: null },
       },
@@ -319,6 +320,7 @@ describe('permission plugin: BeforeInference', () => {
       state,
       signal: new AbortController().signal,
       messages: [],
+      runContext: {},
       request: {
         system: undefined,
         tools: names.map((name) => ({ name, description: name, parameters: { type: 'object' } })),

@@ -1,9 +1,11 @@
-import type {
-  Plugin,
-  PluginStateAccess,
-  ToolCall,
-  ToolGateContext,
-  ToolGateDecision,
+import {
+  type Plugin,
+  type PluginStateAccess,
+  type ToolCall,
+  type ToolGateContext,
+  type ToolGateDecision,
+  callInstanceKey,
+  assertNever,
 } from '@awaken/contract';
 import {
   type PermissionDecision,
@@ -12,7 +14,7 @@ import {
   createPermissionPolicy,
 } from './create-permission-policy';
 import {
-  PERMISSION_SUSPENSION_PREFIX,
+  approvalTicketId,
   buildApprovalSuspension,
   permissionApprovalSchema,
   refusalReason,
@@ -105,7 +107,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
     if (decision.behavior === 'deny') return block(decision);
     // The only state this gate writes records the human's answer; both writes are idempotent, so
     // re-evaluating the same replay gives the same decision and the same state.
-    addUnique(context.state, permissionApprovedCallsKey, call.id);
+    addUnique(context.state, permissionApprovedCallsKey, callInstanceKey(context));
     if (approval.data.remember === 'always') addUnique(context.state, grantsKey, exactRuleFor(call.name));
     return { type: 'allow' };
   }
@@ -115,7 +117,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
     if (
       context.resume !== undefined &&
       ticket?.suspension.action === 'confirm' &&
-      ticket.suspension.id === `${PERMISSION_SUSPENSION_PREFIX}${context.call.id}`
+      ticket.suspension.id === approvalTicketId(context.step, context.call)
     )
       return replayOwnTicket(context);
     const decision = policy.evaluate(asExecuted(context.call), runtimeRulesOf(context.state));
@@ -125,17 +127,17 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
       case 'deny':
         return block(decision);
       case 'ask':
-        // Approved earlier in this run (the call is replayed again, e.g. after the tool's own suspension).
-        if (context.state.get(permissionApprovedCallsKey).includes(context.call.id)) return { type: 'allow' };
+        // This call instance was approved earlier (it is replayed again, e.g. after the tool's own
+        // suspension). A later call reusing the tool call id is another instance and is asked again.
+        if (context.state.get(permissionApprovedCallsKey).includes(callInstanceKey(context)))
+          return { type: 'allow' };
         return {
           type: 'suspend',
-          suspension: buildApprovalSuspension(context.call, decision),
+          suspension: buildApprovalSuspension(context.step, context.call, decision),
           resumeMode: 'replay_tool_call',
         };
-      default: {
-        const exhaustive: never = decision.behavior;
-        throw new Error(`unknown permission behavior ${String(exhaustive)}`);
-      }
+      default:
+        return assertNever(decision.behavior, 'permission behavior');
     }
   }
 

@@ -39,6 +39,7 @@ export type {
 export {
   PERMISSION_APPROVAL_JSON_SCHEMA,
   PERMISSION_SUSPENSION_PREFIX,
+  approvalTicketId,
   buildApprovalSuspension,
   permissionApprovalSchema,
 } from './permission-approval';

@@ -10,6 +10,7 @@ describe('previewArguments', () => {
       expect(preview.endsWith('…')).toBe(true);
       expect(preview.length).toBeLessThanOrEqual(301);
       const suspension = buildApprovalSuspension(
+        1,
         { id: 'c1', name: 'write', arguments: text } as never,
         { behavior: 'ask', reason: 'asks' } as never,
       );

@@ -1,26 +1,37 @@
-import type { JsonSchema, Suspension, ToolCall } from '@awaken/contract';
+import {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  type JsonSchema,
+  type Suspension,
+  type ToolCall,
+  approvalPayloadSchema,
+  callInstanceKey,
+  declinedCallMessage,
+} from '@awaken/contract';
 import { z } from 'zod';
 import type { PermissionDecision } from './create-permission-policy';
 
-/** Prefix of the suspension ids the permission plugin creates: `permission:<toolCallId>`. */
+/**
+ * Prefix of the suspension ids the permission plugin creates: `permission:<step>:<toolCallId>`, one
+ * per call instance, so a model that reuses a tool call id in a later turn gets a new ticket.
+ */
 export const PERMISSION_SUSPENSION_PREFIX = 'permission:';
 
-/** The decision payload a human sends to answer an ask: `{approved, reason?, remember?}`. */
-export const permissionApprovalSchema = z
-  .object({
-    approved: z.boolean(),
-    reason: z.string().optional(),
-    remember: z.enum(['once', 'always']).optional(),
-  })
-  .strict();
+/**
+ * The decision payload that answers an ask: the contract's approval payload
+ * `{approved, reason?, editedArguments?}` (build it with `approve` / `deny` from `@awaken/contract`),
+ * plus `remember`. Unknown fields are refused.
+ */
+export const permissionApprovalSchema = z.strictObject({
+  ...approvalPayloadSchema.shape,
+  remember: z.enum(['once', 'always']).optional(),
+});
 export type PermissionApproval = z.infer<typeof permissionApprovalSchema>;
 
 /** {@link permissionApprovalSchema} as the JSON Schema put on every ask ticket. */
 export const PERMISSION_APPROVAL_JSON_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
-    approved: { type: 'boolean' },
-    reason: { type: 'string' },
+    ...(APPROVAL_PAYLOAD_JSON_SCHEMA.properties as Record<string, unknown>),
     remember: { enum: ['once', 'always'] },
   },
   required: ['approved'],
@@ -38,10 +49,19 @@ export function previewArguments(args: unknown): string {
   return `${text.slice(0, end)}…`;
 }
 
+/** The ticket id of the `ask` for one call instance (`step` is the step of the call's turn). */
+export function approvalTicketId(step: number, call: Pick<ToolCall, 'id'>): string {
+  return `${PERMISSION_SUSPENSION_PREFIX}${callInstanceKey({ step, call })}`;
+}
+
 /** The suspension of an `ask`: what a frontend shows and which answer it accepts. */
-export function buildApprovalSuspension(call: ToolCall, decision: PermissionDecision): Suspension {
+export function buildApprovalSuspension(
+  step: number,
+  call: ToolCall,
+  decision: PermissionDecision,
+): Suspension {
   return {
-    id: `${PERMISSION_SUSPENSION_PREFIX}${call.id}`,
+    id: approvalTicketId(step, call),
     action: 'confirm',
     message: `Allow tool "${call.name}" with arguments ${previewArguments(call.arguments)}? (${decision.reason})`,
     parameters: {
@@ -54,8 +74,7 @@ export function buildApprovalSuspension(call: ToolCall, decision: PermissionDeci
   };
 }
 
-/** What the model is told when a human declines. */
+/** What the model is told when a human declines (the contract's wording, shared with the runtime). */
 export function refusalReason(toolName: string, reason: string | undefined): string {
-  const why = reason === undefined || reason.trim() === '' ? '' : `: ${reason}`;
-  return `The user declined the call to "${toolName}"${why}`;
+  return declinedCallMessage(toolName, reason);
 }

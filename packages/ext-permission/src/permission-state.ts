@@ -37,7 +37,10 @@ export const permissionRunGrantsKey: StateKey<string[]> = defineStateKey({
   schema: textListSchema,
 });
 
-/** Ids of calls a human approved in this run, so a later replay of the same call is not asked again. */
+/**
+ * Call instances (`callInstanceKey`: `<step>:<toolCallId>`) a human approved in this run, so a later
+ * replay of the same instance is not asked again, while a later turn reusing the id is.
+ */
 export const permissionApprovedCallsKey: StateKey<string[]> = defineStateKey({
   name: 'permission.approvedCalls',
   scope: 'run',

@@ -1,10 +1,18 @@
-import { type Message, type ToolCallDecision, defineTool } from '@awaken/contract';
+import {
+  type Message,
+  type Plugin,
+  type ToolCallDecision,
+  approve,
+  defineTool,
+  deny,
+} from '@awaken/contract';
 import { type RunStateSnapshot, createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { type ScriptedTurn, countExecutions, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createPermissionPlugin } from './create-permission-plugin';
+import { addPermissionRules, permissionOverridesKey } from './permission-state';
 
 function countedTool(name: string) {
   return countExecutions(
@@ -43,7 +51,7 @@ function setup(turns: ScriptedTurn[]) {
         toolExecution: 'parallel',
       },
     ],
-    store,
+    stores: { threadRuns: store },
     model,
     onStateChange: (snapshot) => snapshots.push(snapshot),
   });
@@ -140,7 +148,8 @@ describe('permission plugin end to end with the runtime', () => {
       onSuspend: 'wait',
     });
     await vi.waitFor(() => expect(statusOf(snapshots, second.runId, 'b2')).toBe('suspended'));
-    await second.decide(decision('b2', { approved: true, remember: 'always' }));
+    const ticket = snapshots.at(-1)!.calls.find((state) => state.callId === 'b2')!.ticket!;
+    await second.decide(approve(ticket, { extra: { remember: 'always' } }));
     expect((await second.result).response).toBe('two');
 
     const third = await runtime.runToCompletion({
@@ -210,7 +219,7 @@ describe('permission plugin end to end with the runtime', () => {
           ],
         },
       ],
-      store: createMemoryThreadRunStore(),
+      stores: { threadRuns: createMemoryThreadRunStore() },
       model: createScriptedModel([
         { toolCalls: [call('d', 'deploy', JSON.stringify(JSON.stringify({ env: 'prod' })))] },
         { text: 'ok' },
@@ -221,5 +230,79 @@ describe('permission plugin end to end with the runtime', () => {
     expect(await handle.result).toMatchObject({ status: 'done' });
     expect(deploy.count()).toBe(0);
     expect(statusOf(snapshots, handle.runId, 'd')).toBe('failed');
+  });
+});
+
+describe('permission plugin with the contract approval helpers', () => {
+  it('approve() runs the asked call, deny() cancels it with the reason the model reads', async () => {
+    const { runtime, model, counts } = setup([
+      {
+        toolCalls: [
+          call('b1', 'bash', { command: 'npm test' }),
+          call('b2', 'bash', { command: 'npm publish' }),
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const first = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
+    const [ticket1, ticket2] = first.waiting!.tickets;
+    const resumed = runtime.resumeRun(first.runId, {
+      decisions: [approve(ticket1!), deny(ticket2!, 'not on a Friday')],
+    });
+    expect((await resumed.receipts).map((receipt) => receipt.status)).toEqual(['accepted', 'accepted']);
+    expect(await resumed.result).toMatchObject({ status: 'done', response: 'done' });
+    expect(counts.bash.count('b1')).toBe(1);
+    expect(counts.bash.count('b2')).toBe(0);
+    expect(stringsIn(toolMessage(model.requests[1]!.messages, 'b2'))).toContain('not on a Friday');
+  });
+
+  it('judges edited arguments again: an edit a deny rule matches is blocked, an allowed edit runs', async () => {
+    const { runtime, counts } = setup([
+      { toolCalls: [call('d1', 'deploy', { env: 'staging' }), call('d2', 'deploy', { env: 'staging' })] },
+      { text: 'done' },
+    ]);
+    const first = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
+    const [ticket1, ticket2] = first.waiting!.tickets;
+    const done = await runtime.resumeRun(first.runId, {
+      decisions: [
+        approve(ticket1!, { editedArguments: { env: 'prod' } }),
+        approve(ticket2!, { editedArguments: { env: 'qa' } }),
+      ],
+    }).result;
+    expect(done.status).toBe('done');
+    expect(counts.deploy.count('d1')).toBe(0);
+    expect(counts.deploy.count('d2')).toBe(1);
+  });
+});
+
+describe('run-scoped overrides from another plugin', () => {
+  it('apply when that plugin declares the overrides key, and are refused when it does not', async () => {
+    const deploy = countedTool('deploy');
+    const run = (declares: boolean) => {
+      const lockdown: Plugin = {
+        id: 'lockdown',
+        stateKeys: declares ? [permissionOverridesKey] : [],
+        hooks: {
+          runStart: (context) => addPermissionRules(context.state, [{ tool: 'deploy', behavior: 'deny' }]),
+        },
+      };
+      const runtime = createAgentRuntime({
+        agents: [
+          {
+            id: 'agent',
+            tools: [deploy.tool],
+            plugins: [createPermissionPlugin({ defaultBehavior: 'allow' }), lockdown],
+          },
+        ],
+        stores: { threadRuns: createMemoryThreadRunStore() },
+        model: createScriptedModel([{ toolCalls: [call('d', 'deploy', { env: 'qa' })] }, { text: 'ok' }]),
+      });
+      return runtime.runToCompletion({ agentId: 'agent', input: 'ship it' });
+    };
+    expect(await run(true)).toMatchObject({ status: 'done', response: 'ok' });
+    expect(deploy.count()).toBe(0);
+    const refused = await run(false);
+    expect(refused.termination).toMatchObject({ type: 'error', code: 'invalid_config' });
+    expect(JSON.stringify(refused.termination)).toContain('lockdown');
   });
 });

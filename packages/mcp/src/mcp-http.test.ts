@@ -40,7 +40,7 @@ async function agentWithRules() {
   });
   return createAgentRuntime({
     agents: [{ id: 'agent', tools, plugins: [permissions], toolExecution: 'parallel' }],
-    store: createMemoryThreadRunStore(),
+    stores: { threadRuns: createMemoryThreadRunStore() },
     model,
   });
 }

@@ -65,7 +65,7 @@ describe('an MCP server over stdio', () => {
     ]);
     const runtime = createAgentRuntime({
       agents: [{ id: 'agent', tools }],
-      store: createMemoryThreadRunStore(),
+      stores: { threadRuns: createMemoryThreadRunStore() },
       model,
     });
     const before = (await callCounts()).add ?? 0;

@@ -62,7 +62,7 @@ describe('an AI SDK 7 provider (LanguageModelV4)', () => {
     ]);
     const runtime = createAgentRuntime({
       agents: [{ id: 'assistant', tools: [echoTool] }],
-      store: createMemoryThreadRunStore(),
+      stores: { threadRuns: createMemoryThreadRunStore() },
       model: createAiSdkModelExecutor(model),
     });
     const result = await runtime.runToCompletion({ agentId: 'assistant', input: 'Echo one.' });

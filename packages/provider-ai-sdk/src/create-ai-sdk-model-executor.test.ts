@@ -2,7 +2,7 @@ import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { APICallError } from '@ai-sdk/provider';
 import { AwakenError, type InferenceRequest, type InferenceStreamPart } from '@awaken/contract';
 import { MockLanguageModelV3 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAiSdkModelExecutor } from './create-ai-sdk-model-executor';
 import {
   createStreamModel,
@@ -257,7 +257,7 @@ describe('createAiSdkModelExecutor', () => {
   });
 
   it('cancels the stream of a provider that ignored the signal and answered after the abort', async () => {
-    let answer: (value: { stream: ReadableStream<LanguageModelV3StreamPart> }) => void = () => {};
+    let answer: ((value: { stream: ReadableStream<LanguageModelV3StreamPart> }) => void) | undefined;
     const model = new MockLanguageModelV3({
       doStream: () =>
         new Promise((resolve) => {
@@ -272,12 +272,11 @@ describe('createAiSdkModelExecutor', () => {
     });
     const controller = new AbortController();
     const pending = failureOf(createAiSdkModelExecutor(model).stream(request({ signal: controller.signal })));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(answer).toBeDefined());
     controller.abort(new Error('stop'));
     expect(await pending).toEqual(new Error('stop'));
-    answer({ stream });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(cancelled).toBeDefined();
+    answer?.({ stream });
+    await vi.waitFor(() => expect(cancelled).toBeDefined());
   });
 
   it('throws a classified error for an error stream part', async () => {

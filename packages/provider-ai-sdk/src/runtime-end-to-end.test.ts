@@ -17,7 +17,7 @@ describe('@awaken/runtime driven by an AI SDK model through this executor', () =
     ]);
     const runtime = createAgentRuntime({
       agents: [{ id: 'assistant', systemPrompt: 'Use tools.', tools: [echoTool] }],
-      store: createMemoryThreadRunStore(),
+      stores: { threadRuns: createMemoryThreadRunStore() },
       model: createAiSdkModelExecutor(model),
     });
     const handle = runtime.run({ agentId: 'assistant', input: 'Echo one and two.' });
@@ -59,7 +59,7 @@ describe('@awaken/runtime driven by an AI SDK model through this executor', () =
     ]);
     const runtime = createAgentRuntime({
       agents: [{ id: 'assistant', tools: [pendingTool, echoTool] }],
-      store: createMemoryThreadRunStore(),
+      stores: { threadRuns: createMemoryThreadRunStore() },
       model: createAiSdkModelExecutor(model),
     });
     const first = await runtime.runToCompletion({ agentId: 'assistant', input: 'Clean up.' });

@@ -18,12 +18,10 @@ describe('a checkpoint with thousands of messages on Redis', () => {
   it('never leaves a zombie: a refused run emits no run_finish, stays open and is cancelled cleanly', async () => {
     const test = openTestBed(inject('redisUrl'), 'approvals');
     bed = test;
-    const { threadRuns, eventLog, controls } = test.stores;
+    const { threadRuns, eventLog, inbox } = test.stores;
     const runtime = createAgentRuntime({
       agents: [{ id: 'agent', model: createScriptedModel(() => ({ text: 'read them all' })) }],
-      store: threadRuns,
-      eventLog,
-      controlInbox: controls,
+      stores: { threadRuns, eventLog, inbox },
     });
     const input: UserMessage[] = Array.from({ length: 9_000 }, (_, index) => ({
       role: 'user',

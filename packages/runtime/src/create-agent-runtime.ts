@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
+import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
+import { resolveStores } from './internal/resolve-stores';
+import { parseRequestExtras } from './internal/run-request';
 import type { RuntimeServices } from './internal/run-session';
 import { type LiveRun, startActivation } from './internal/start-activation';
 import type { AgentRuntime, AgentRuntimeOptions, RunRequest } from './types';
@@ -25,11 +28,13 @@ function positiveMs(name: string, value: number | undefined, fallback: number, m
 }
 
 /**
- * Creates the runtime. Agent definitions are validated here: stop conditions are parsed, duplicate
- * tool names, duplicate agents and agents without a model throw `invalid_config`.
+ * Creates the runtime. Agent definitions and stores are validated here: stop conditions are parsed;
+ * duplicate tool names, duplicate agents, agents without a model, a missing or incomplete store and
+ * a bad lease setting throw `invalid_config`.
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const agents = resolveAgents(options.agents, options.model);
+  const stores = resolveStores(options);
   const leaseMs = positiveMs(
     'runLease.leaseMs',
     options.runLease?.leaseMs,
@@ -37,9 +42,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     MAX_RUN_LEASE_MS,
   );
   const services: RuntimeServices = {
-    store: options.store,
-    ...(options.eventLog ? { eventLog: options.eventLog } : {}),
-    ...(options.controlInbox ? { controlInbox: options.controlInbox } : {}),
+    store: stores.threadRuns,
+    ...(stores.eventLog ? { eventLog: stores.eventLog } : {}),
+    ...(stores.inbox ? { inbox: stores.inbox } : {}),
     lease: { leaseMs, renewEveryMs: Math.max(1, Math.floor(leaseMs / 3)) },
     now: options.now ?? Date.now,
     createId: options.createId ?? randomUUID,
@@ -54,6 +59,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const runtime: AgentRuntime = {
     run(request) {
       const agent = requireAgent(agents, request.agentId);
+      const extras = parseRequestExtras(agent, request);
       const runId = request.runId ?? services.createId();
       const threadId = request.threadId ?? services.createId();
       const input = inputMessages(request.input);
@@ -61,8 +67,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         services,
         live,
         { runId, threadId },
-        (plumbing) =>
-          createSession(plumbing, agent, { runId, threadId, input, origin: request.origin ?? 'user' }),
+        async (plumbing) => {
+          await settleOpenRun(services, threadId, request.onOpenRun ?? 'refuse', runtime.cancelRun);
+          return createSession(plumbing, agent, {
+            runId,
+            threadId,
+            input,
+            origin: request.origin ?? 'user',
+            ...extras,
+          });
+        },
         {
           resumed: false,
           onSuspend: request.onSuspend ?? 'return',
@@ -77,9 +91,20 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         threadId: request.threadId ?? services.createId(),
         input: inputMessages(request.input),
         origin: request.origin ?? 'user',
+        ...parseRequestExtras(agent, request),
       });
     },
     runToCompletion(request) {
+      if (request.onSuspend === 'wait' && !services.inbox) {
+        // only the handle (which runToCompletion does not return) or an inbox could deliver decisions
+        return Promise.reject(
+          new AwakenError(
+            'validation_failed',
+            "runToCompletion({ onSuspend: 'wait' }) would never settle: without stores.inbox no decision can reach the run; use run() and its handle's decide(), or onSuspend: 'return'",
+            { details: { field: 'onSuspend' } },
+          ),
+        );
+      }
       return runtime.run(request).result;
     },
     resumeRun(runId, resumeOptions = {}) {

@@ -52,7 +52,7 @@ describe('cancel racing a decision for a run live in another process', () => {
       );
       const decision = approveWith('call_s', `trial ${trial}`, `ok_${trial}`);
       const [, cancel] = await Promise.all([
-        stores.controls.put(runId, decisionControl(decision)),
+        stores.inbox.put(runId, decisionControl(decision)),
         // a varying head start for the decision, so both orders (and the overlap) occur
         new Promise((resolve) => setTimeout(resolve, (trial % 8) * 8)).then(() =>
           canceller.call({ op: 'cancel', runId, reason: `cancel ${trial}` }),
@@ -92,7 +92,7 @@ describe('cancel racing a decision for a run live in another process', () => {
       expect(events.at(-1), context).toMatchObject({ type: 'run_finish', status: 'done' });
       expect(await stores.eventLog.isFinished(runId), context).toBe(true);
       // the decision never lingers: it was applied (recorded) or refused
-      const pending = await stores.controls.peek(runId);
+      const pending = await stores.inbox.peek(runId);
       expect(
         pending.filter((control) => control.kind === 'decision'),
         context,

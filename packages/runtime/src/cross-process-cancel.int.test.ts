@@ -21,9 +21,7 @@ describe('cancel across processes on Redis', () => {
   const runtimeHere = (test: RedisTestBed, scenario: ScenarioName) =>
     createAgentRuntime({
       agents: [scenarioAgent(test.stores.redis, test.stores.prefix, scenario)],
-      store: test.stores.threadRuns,
-      eventLog: test.stores.eventLog,
-      controlInbox: test.stores.controls,
+      stores: test.stores,
     });
 
   it('reaches a run live in another process: its tool aborts and it ends cancelled through its own checkpoint', async () => {
@@ -39,7 +37,7 @@ describe('cancel across processes on Redis', () => {
       timeout: 15_000,
       interval: 25,
     });
-    await test.stores.controls.put(test.runId, decisionControl(approveWith('call_2', 'go')));
+    await test.stores.inbox.put(test.runId, decisionControl(approveWith('call_2', 'go')));
     const keys = testKeys(test.stores.prefix);
     await vi.waitFor(async () => expect(await test.stores.redis.get(keys.slowStarted)).toBe('1'), {
       timeout: 5_000,
@@ -65,7 +63,7 @@ describe('cancel across processes on Redis', () => {
     const events = await test.events();
     expect(events.at(-1)).toMatchObject({ type: 'run_finish', status: 'done', termination: expected });
     expect(await test.stores.eventLog.isFinished(test.runId)).toBe(true);
-    expect(await test.stores.controls.peek(test.runId)).toEqual([]);
+    expect(await test.stores.inbox.peek(test.runId)).toEqual([]);
   }, 60_000);
 
   it('racing a decision or a checkpoint, reports only what was stored, and no tool result commits twice', async () => {

@@ -37,9 +37,9 @@ describe('a process killed mid-run, resumed by a fresh process on Redis', () => 
         interval: 50,
       });
       expect(toolResults(await test.messages()).has('call_1')).toBe(true);
-      expect(
-        await test.stores.controls.put(test.runId, decisionControl(approveWith('call_2', 'go slow'))),
-      ).toBe('stored');
+      expect(await test.stores.inbox.put(test.runId, decisionControl(approveWith('call_2', 'go slow')))).toBe(
+        'stored',
+      );
       await vi.waitFor(
         async () => expect(await test.stores.redis.get(testKeys(test.stores.prefix).slowStarted)).toBe('1'),
         { timeout: 5_000, interval: 10 },

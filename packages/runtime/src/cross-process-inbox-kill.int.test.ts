@@ -26,7 +26,7 @@ describe('a process killed right after it drained the control inbox', () => {
   it('loses no decision: the next activation applies the one that arrived after the peek', async () => {
     const test = openTestBed(url, 'approvals');
     bed = test;
-    const { prefix, redis, controls } = test.stores;
+    const { prefix, redis, inbox: controls } = test.stores;
     worker = forkRuntimeWorker({
       url,
       prefix,
@@ -55,9 +55,7 @@ describe('a process killed right after it drained the control inbox', () => {
 
     const next = createAgentRuntime({
       agents: [scenarioAgent(redis, prefix, 'approvals')],
-      store: test.stores.threadRuns,
-      eventLog: test.stores.eventLog,
-      controlInbox: controls,
+      stores: test.stores,
     });
     let result: Awaited<ReturnType<typeof next.runToCompletion>> | undefined;
     await vi.waitFor(

@@ -40,9 +40,7 @@ describe('two processes racing resumeRun on one waiting run', () => {
     const keys = testKeys(stores.prefix);
     const creator = createAgentRuntime({
       agents: [scenarioAgent(stores.redis, stores.prefix, 'race')],
-      store: stores.threadRuns,
-      eventLog: stores.eventLog,
-      controlInbox: stores.controls,
+      stores,
     });
     const tally = { busy: 0, bothFinished: 0 };
     for (let trial = 0; trial < TRIALS; trial += 1) {

@@ -47,7 +47,7 @@ describe('an activation whose lease is taken over', () => {
       timeout: 15_000,
       interval: 25,
     });
-    await test.stores.controls.put(test.runId, decisionControl(approveWith('call_2', 'approved')));
+    await test.stores.inbox.put(test.runId, decisionControl(approveWith('call_2', 'approved')));
     const keys = testKeys(test.stores.prefix);
     await vi.waitFor(async () => expect(await test.stores.redis.get(keys.slowStarted)).toBe('1'), {
       timeout: 5_000,

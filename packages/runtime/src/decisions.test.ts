@@ -33,7 +33,7 @@ describe('decisions', () => {
     const reading = collect(handle);
     await until(async () => (await store.getRun(handle.runId))?.status === 'waiting');
     expect(await handle.decide(approve('a'))).toEqual([
-      { toolCallId: 'a', decisionId: 'd_a', status: 'accepted' },
+      { toolCallId: 'a', ticketId: 'ticket_1:a', decisionId: 'd_a', status: 'accepted' },
     ]);
     await until(() => danger.count('a') === 1);
     await until(async () =>
@@ -59,7 +59,7 @@ describe('decisions', () => {
   it('applies a batch of decisions at once', async () => {
     const { runtime, danger } = parallelApprovals();
     const first = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
-    expect(first.waiting?.ticketIds).toEqual(['ticket_a', 'ticket_b']);
+    expect(first.waiting?.ticketIds).toEqual(['ticket_1:a', 'ticket_1:b']);
     const resumed = runtime.resumeRun(first.runId, { decisions: [approve('a'), approve('b')] });
     expect(await resumed.receipts).toHaveLength(2);
     expect(await resumed.result).toMatchObject({ status: 'done', response: 'all done' });

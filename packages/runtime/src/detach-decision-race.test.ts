@@ -32,9 +32,7 @@ function setup() {
           toolExecution: 'parallel',
         },
       ],
-      store,
-      eventLog,
-      controlInbox,
+      stores: { threadRuns: store, eventLog, inbox: controlInbox },
     });
   return { store, eventLog, controlInbox, work, runtime };
 }

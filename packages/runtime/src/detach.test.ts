@@ -3,6 +3,7 @@ import { createControllableTool, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { createAgentRuntime } from './create-agent-runtime';
 import { approvalPlugin } from '../test-support/approval';
+import { framingViolations } from '../test-support/framing';
 import { approve, historyIsValid } from '../test-support/harness';
 import { callsThenAnswer } from '../test-support/shared-stores';
 
@@ -26,8 +27,7 @@ function setup(approved: string[] = [], toolExecution: 'sequential' | 'parallel'
           toolExecution,
         },
       ],
-      store,
-      eventLog,
+      stores: { threadRuns: store, eventLog },
     });
   const history = async () => (await store.readMessages('t')).map((record) => record.message);
   return { store, eventLog, work, runtime, history };
@@ -45,6 +45,9 @@ describe('detach', () => {
     expect(await w.store.getRun('r')).toMatchObject({ status: 'running' });
     const events = await w.eventLog.read('r');
     expect(events.some((event) => event.type === 'run_finish')).toBe(false);
+    // no terminal event, but the step it opened is closed: readers see well-framed steps
+    expect(events.at(-1)).toMatchObject({ type: 'step_end', step: 1 });
+    expect(framingViolations(events)).toEqual(['does not close with run_finish']);
     expect(await w.eventLog.isFinished('r')).toBe(false);
     expect((await w.history()).filter((message) => message.role === 'tool')).toEqual([
       expect.objectContaining({ toolCallId: 'a', content: { done: 'a' } }),

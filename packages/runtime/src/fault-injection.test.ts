@@ -24,9 +24,9 @@ async function trial(plan: FaultPlan, recovery: Recovery) {
   let time = 1_000_000;
   const clock = () => time;
   const healthy = {
-    store: createMemoryThreadRunStore({ now: clock }),
+    threadRuns: createMemoryThreadRunStore({ now: clock }),
     eventLog: createMemoryRunEventLog({ now: clock }),
-    controlInbox: createMemoryRunControlInbox(),
+    inbox: createMemoryRunControlInbox(),
   };
   const plain = recordingTool('plain');
   const danger = recordingTool('danger');
@@ -45,7 +45,7 @@ async function trial(plan: FaultPlan, recovery: Recovery) {
           plugins: [approvalPlugin(['danger'])],
         },
       ],
-      ...stores,
+      stores,
       runLease: { leaseMs: LEASE_MS },
     });
   const ids = { agentId: 'agent', runId: 'r', threadId: 't', input: 'go' };
@@ -65,15 +65,15 @@ async function trial(plan: FaultPlan, recovery: Recovery) {
   const next = runtime(healthy);
   let record: RunRecord | null = null;
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    record = await healthy.store.getRun('r');
+    record = await healthy.threadRuns.getRun('r');
     if (record?.status === 'done' && (await healthy.eventLog.isFinished('r'))) break;
     if (record === null) await next.runToCompletion(ids);
     else if (recovery === 'cancelRun') await next.cancelRun('r', 'recovery');
     else await next.resumeRun('r', { decisions: [decision] }).result;
   }
   const events = await healthy.eventLog.read('r');
-  const messages = (await healthy.store.readMessages('t')).map((entry) => entry.message);
-  return { record, events, messages, plain, danger, thread: await healthy.store.getThread('t') };
+  const messages = (await healthy.threadRuns.readMessages('t')).map((entry) => entry.message);
+  return { record, events, messages, plain, danger, thread: await healthy.threadRuns.getThread('t') };
 }
 
 function expectConsistent(outcome: Awaited<ReturnType<typeof trial>>, recovery: Recovery, at: string): void {

@@ -19,8 +19,7 @@ function setup() {
         plugins: [approvalPlugin(['danger'])],
       },
     ],
-    store,
-    eventLog,
+    stores: { threadRuns: store, eventLog },
   });
   return { store, eventLog, danger, runtime };
 }

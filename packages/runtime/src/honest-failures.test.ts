@@ -43,8 +43,7 @@ function setup(wrap: (store: ThreadRunStore) => ThreadRunStore) {
   const runtime = (wrapped: boolean) =>
     createAgentRuntime({
       agents: [{ id: 'agent', model: createScriptedModel(() => ({ text: 'hello' })) }],
-      store: wrapped ? wrap(store) : store,
-      eventLog,
+      stores: { threadRuns: wrapped ? wrap(store) : store, eventLog },
     });
   return { store, eventLog, runtime };
 }
@@ -111,8 +110,7 @@ describe('malformed tool calls from the model', () => {
     const model = createScriptedModel([{ toolCalls: [call] }, { text: 'recovered' }]);
     const runtime = createAgentRuntime({
       agents: [{ id: 'agent', model, tools: [echo()] }],
-      store,
-      eventLog,
+      stores: { threadRuns: store, eventLog },
     });
     const result = await runtime.runToCompletion({
       agentId: 'agent',
@@ -160,7 +158,7 @@ describe('decision payloads the store cannot hold', () => {
           plugins: [approvalPlugin(['danger'])],
         },
       ],
-      store,
+      stores: { threadRuns: store },
     });
     const waiting = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     const decision = {
@@ -199,7 +197,7 @@ describe('a tool call id that names an Object.prototype member', () => {
         plugins: [approvalPlugin(['danger'])],
       },
     ];
-    const waiting = await createAgentRuntime({ agents, store }).runToCompletion({
+    const waiting = await createAgentRuntime({ agents, stores: { threadRuns: store } }).runToCompletion({
       agentId: 'agent',
       input: 'go',
     });
@@ -211,7 +209,9 @@ describe('a tool call id that names an Object.prototype member', () => {
       result: true,
       updatedAt: 1,
     };
-    const resumed = createAgentRuntime({ agents, store }).resumeRun(waiting.runId, { decisions: [decision] });
+    const resumed = createAgentRuntime({ agents, stores: { threadRuns: store } }).resumeRun(waiting.runId, {
+      decisions: [decision],
+    });
     expect(await resumed.receipts).toMatchObject([{ status: 'accepted' }]);
     expect(await resumed.result).toMatchObject({ status: 'done', response: 'ok' });
     expect(danger.count('__proto__')).toBe(1);

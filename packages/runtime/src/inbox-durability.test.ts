@@ -39,8 +39,10 @@ describe('decisions taken from the inbox', () => {
             plugins: [approvalPlugin(['danger'])],
           },
         ],
-        store: dying ? mortal(store, process) : store,
-        controlInbox: dying ? mortal(controlInbox, process) : controlInbox,
+        stores: {
+          threadRuns: dying ? mortal(store, process) : store,
+          inbox: dying ? mortal(controlInbox, process) : controlInbox,
+        },
         runLease: { leaseMs: 1_000 },
       });
 

@@ -57,9 +57,7 @@ function world() {
           toolExecution: 'parallel',
         },
       ],
-      store: stores.store,
-      eventLog: stores.eventLog,
-      controlInbox: stores.inbox,
+      stores: { threadRuns: stores.store, eventLog: stores.eventLog, inbox: stores.inbox },
       runLease: { leaseMs: 1_000 },
     });
   const count = (id: string) => executions.filter((executed) => executed === id).length;

@@ -1,9 +1,11 @@
 export { createAgentRuntime } from './create-agent-runtime';
+export { DEFAULT_MAX_ROUNDS } from './internal/resolve-agents';
 export { readToolCallStates } from './internal/run-state';
 export type {
   AgentDefinition,
   AgentRuntime,
   AgentRuntimeOptions,
+  OnOpenRun,
   OnSuspend,
   ResumeRunOptions,
   RunHandle,

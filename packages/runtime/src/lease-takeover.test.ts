@@ -33,7 +33,7 @@ function setup(withEventLog: boolean) {
   const slow = createControllableTool('danger');
   const quick = recordingTool('danger');
   const rejected: string[] = [];
-  const runtime = (tool: typeof quick.tool, writes: { store: ThreadRunStore; eventLog?: RunEventLog }) =>
+  const runtime = (tool: typeof quick.tool, stores: { threadRuns: ThreadRunStore; eventLog?: RunEventLog }) =>
     createAgentRuntime({
       agents: [
         {
@@ -43,15 +43,15 @@ function setup(withEventLog: boolean) {
           plugins: [approvalPlugin(['danger'])],
         },
       ],
-      ...writes,
+      stores,
       // long enough that the first owner never renews during the test: its lease lapses on the store clock
       runLease: { leaseMs: 60_000 },
     });
   const a = runtime(slow.tool, {
-    store: watched(store, rejected),
+    threadRuns: watched(store, rejected),
     ...(eventLog ? { eventLog: watched(eventLog, rejected) } : {}),
   });
-  const b = runtime(quick.tool, { store, ...(eventLog ? { eventLog } : {}) });
+  const b = runtime(quick.tool, { threadRuns: store, ...(eventLog ? { eventLog } : {}) });
   return { store, eventLog, slow, quick, rejected, a, b, advance: (ms: number) => (time += ms) };
 }
 
@@ -101,7 +101,7 @@ describe('an activation whose lease was taken over', () => {
             plugins: [approvalPlugin(['danger'])],
           },
         ],
-        store,
+        stores: { threadRuns: store },
         runLease: { leaseMs },
       });
     const owner = runtime(30);

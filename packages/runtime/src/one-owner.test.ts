@@ -23,7 +23,7 @@ describe('one owner per run (two runtimes on one store stand for two processes)'
     'lets only one of two concurrent resumeRun calls run the approved tool (%s); the other gets run_busy',
     async (_label, full) => {
       const shared = createSharedStores();
-      const options = full ? {} : { controlInbox: undefined, eventLog: undefined };
+      const options = full ? {} : { stores: { inbox: undefined, eventLog: undefined } };
       const first = shared.runtime(options);
       const second = shared.runtime(options);
       const waiting = await first.runToCompletion({ agentId: 'agent', input: 'go' });
@@ -74,7 +74,7 @@ describe('one owner per run (two runtimes on one store stand for two processes)'
     const shared = createSharedStores();
     const waiting = await shared.runtime().runToCompletion({ agentId: 'agent', input: 'go' });
     const blip = blipping(shared.store);
-    const canceller = shared.runtime({ store: blip.store });
+    const canceller = shared.runtime({ stores: { threadRuns: blip.store } });
     blip.state.failing = true;
     const attempt = canceller.cancelRun(waiting.runId, 'stop');
     await expect(attempt).rejects.toMatchObject({ code: 'store_failure' });

@@ -36,8 +36,7 @@ describe('a parallel round woken while its last call finishes', () => {
             toolExecution: 'parallel',
           },
         ],
-        store: createMemoryThreadRunStore(),
-        controlInbox,
+        stores: { threadRuns: createMemoryThreadRunStore(), inbox: controlInbox },
       });
       const handle = runtime.run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go' });
       await work.started('w');

@@ -30,11 +30,11 @@ afterAll(async () => {
 function backend(name: 'memory' | 'redis'): Backend {
   if (name === 'memory') {
     const stores = createMemoryStores();
-    return { store: stores.threadRunStore, log: stores.runEventLog, inbox: stores.controlInbox };
+    return { store: stores.threadRuns, log: stores.eventLog, inbox: stores.inbox };
   }
   const stores = createRedisStores({ redis: inject('redisUrl'), prefix: `parity:${randomUUID()}:` });
   opened.push(stores);
-  return { store: stores.threadRuns, log: stores.eventLog, inbox: stores.controls };
+  return { store: stores.threadRuns, log: stores.eventLog, inbox: stores.inbox };
 }
 
 const record = (runId: string, threadId: string): RunRecord => ({

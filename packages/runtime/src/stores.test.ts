@@ -1,4 +1,4 @@
-import { decisionControl } from '@awaken/contract';
+import { type RunEventLog, decisionControl } from '@awaken/contract';
 import { createMemoryRunControlInbox, createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
@@ -9,7 +9,16 @@ const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }
 
 describe('event log and control inbox', () => {
   it('appends every event to the event log before yielding it, with consecutive seq', async () => {
-    const eventLog = createMemoryRunEventLog();
+    // a slow log: each append completes a macrotask later, so an event yielded before its append
+    // finished would be seen here while the log does not hold it yet
+    const memoryLog = createMemoryRunEventLog();
+    const eventLog: RunEventLog = {
+      ...memoryLog,
+      async append(runId, events, options) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return memoryLog.append(runId, events, options);
+      },
+    };
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
@@ -32,7 +41,7 @@ describe('event log and control inbox', () => {
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), controlInbox, store },
+      { turns: turns(), inbox: controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
@@ -47,7 +56,7 @@ describe('event log and control inbox', () => {
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), controlInbox, store },
+      { turns: turns(), inbox: controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');

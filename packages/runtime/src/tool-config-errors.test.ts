@@ -10,7 +10,7 @@ function configError(tools: unknown): AwakenError {
   try {
     createAgentRuntime({
       agents: [{ id: 'helper', tools: tools as never }],
-      store: createTestStore(),
+      stores: { threadRuns: createTestStore() },
       model: createScriptedModel([]),
     });
   } catch (error) {

@@ -16,7 +16,7 @@ function setup(transientModelErrors?: 'end_run' | 'interrupt') {
     { error: rateLimited() },
     { text: 'final answer' },
   ]);
-  const options = { agents: [{ id: 'agent', tools: [echo.tool] }], store, model };
+  const options = { agents: [{ id: 'agent', tools: [echo.tool] }], stores: { threadRuns: store }, model };
   const runtime = createAgentRuntime(transientModelErrors ? { ...options, transientModelErrors } : options);
   return { store, echo, model, runtime, options };
 }

@@ -1,12 +1,13 @@
 import type {
   AgentEvent,
+  AwakenStores,
+  ClientTool,
   DecisionReceipt,
   DerivedRunStatus,
   InferenceOptions,
   ModelExecutor,
   Plugin,
-  RunControlInbox,
-  RunEventLog,
+  RunContext,
   RunLease,
   RunRecord,
   RunRequestOrigin,
@@ -14,10 +15,9 @@ import type {
   RunWaitingState,
   StopConditionSpec,
   TerminationReason,
-  ThreadRunStore,
   TokenUsage,
   Tool,
-  ToolCallDecision,
+  ToolCallDecisionInput,
   ToolSet,
   ToolCallState,
   UserMessage,
@@ -36,7 +36,10 @@ export interface AgentDefinition {
    */
   tools?: Tool[] | ToolSet;
   plugins?: Plugin[];
-  /** Evaluated at StepEnd in declared order; the first match stops the run. */
+  /**
+   * Evaluated at StepEnd in declared order; the first match stops the run. Without a `max_rounds`
+   * condition, `max_rounds` of `DEFAULT_MAX_ROUNDS` (16) is added last, so a tool loop always ends.
+   */
   stopConditions?: StopConditionSpec[];
   /** `sequential` (default) runs allowed calls one by one; `parallel` runs them at once (concurrent model). */
   toolExecution?: 'sequential' | 'parallel';
@@ -45,6 +48,13 @@ export interface AgentDefinition {
 
 /** What happens when every remaining tool call of the step waits for a decision. */
 export type OnSuspend = 'wait' | 'return';
+
+/**
+ * What a new run does when its thread has a waiting run: `refuse` (default) fails with `conflict`
+ * naming the open run; `cancel` cancels the waiting run's calls (the model reads that new input
+ * superseded them), then runs the new input.
+ */
+export type OnOpenRun = 'refuse' | 'cancel';
 
 export interface RunRequest {
   agentId: string;
@@ -55,11 +65,26 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** `return` (default): the activation ends with `run_finish(suspended)`; `wait`: the run stays live. */
   onSuspend?: OnSuspend;
+  /** When the thread has a waiting run: `refuse` (default, `conflict`) or `cancel` it first. */
+  onOpenRun?: OnOpenRun;
+  /**
+   * Tools the client executes (name, description, JSON Schema parameters), offered to the model next
+   * to the agent's tools. A call to one suspends with a client-tool ticket (`isClientToolTicket`,
+   * resume mode `use_decision_as_tool_result`); the client's output, sent as `answer(ticket, output)`,
+   * becomes the result. Stored with the run.
+   */
+  tools?: ClientTool[];
+  /**
+   * The caller's context (identity, tenant, request metadata; a JSON object), stored on the run
+   * record and shown to every hook and tool as `runContext`.
+   */
+  context?: RunContext;
   origin?: RunRequestOrigin;
 }
 
 export interface ResumeRunOptions {
-  decisions?: ToolCallDecision[];
+  /** Each addressed by tool call id or ticket id (see `approve`/`deny`/`answer` in the contract). */
+  decisions?: ToolCallDecisionInput[];
   signal?: AbortSignal;
   onSuspend?: OnSuspend;
   /**
@@ -94,10 +119,12 @@ export interface RunHandle extends AsyncIterable<AgentEvent> {
   readonly result: Promise<RunResult>;
   /**
    * Validates decisions against the run's current state and queues the accepted ones for the next
-   * RESUME gate (at once for the parallel executor's concurrent model). Never applies a decision to
-   * a call other than the one it names.
+   * RESUME gate (at once for the parallel executor's concurrent model). A decision names its call by
+   * tool call id or by ticket id (build it with `approve`, `deny` or `answer` from the contract); the
+   * receipt names the call. Never applies a decision to a call other than the one it names, nor to a
+   * later call that reuses the id once the ticket it answered is gone.
    */
-  decide(decisions: ToolCallDecision | ToolCallDecision[]): Promise<DecisionReceipt[]>;
+  decide(decisions: ToolCallDecisionInput | ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   /** Receipts of the decisions passed to `resumeRun`, once they were validated. */
   readonly receipts: Promise<DecisionReceipt[]>;
   /** Cancels the run: the model call and tools are aborted; the run ends `cancelled`. */
@@ -119,18 +146,22 @@ export interface RunStateSnapshot {
   calls: ToolCallState[];
 }
 
+/**
+ * The stores a runtime uses: the contract's `AwakenStores` bundle as `createMemoryStores()` or
+ * `createRedisStores(...)` return it, or just the parts the runtime needs. `threadRuns` is required;
+ * with `eventLog`, every event is appended before it is yielded; with `inbox` (the run-control inbox
+ * shared by every process serving these runs), decisions, cancel and user input from any process
+ * reach a live run. Without an inbox a run live in another process cannot be reached: decisions
+ * must come with `resumeRun` once it is free, and `cancelRun` waits for its lease. The runtime does
+ * not use `mailbox` (the server does).
+ */
+export type RuntimeStores = Pick<AwakenStores, 'threadRuns'> & Partial<Omit<AwakenStores, 'threadRuns'>>;
+
 export interface AgentRuntimeOptions {
   agents: AgentDefinition[];
-  store: ThreadRunStore;
+  stores: RuntimeStores;
   /** Default model for agents without one. */
   model?: ModelExecutor;
-  eventLog?: RunEventLog;
-  /**
-   * The run-control inbox (decisions, cancel, user input) shared by every process serving these
-   * runs. Without it a run live in another process cannot be reached: decisions must come with
-   * `resumeRun` once it is free, and `cancelRun` waits for its lease.
-   */
-  controlInbox?: RunControlInbox;
   /** The lease an activation holds on its run (default 30 s, renewed every third of it). */
   runLease?: { leaseMs?: number };
   /** How long `cancelRun` waits for a run held by another process to end (default 30 s). */

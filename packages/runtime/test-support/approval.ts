@@ -1,8 +1,11 @@
-import { type Plugin, type Tool, defineTool, toolPending } from '@awaken/contract';
+import { type Plugin, type Tool, callInstanceKey, defineTool, toolPending } from '@awaken/contract';
 import { countExecutions } from '@awaken/testing';
 import { z } from 'zod';
 
-/** A ToolGate plugin that suspends every call of the named tools until a decision resumes it. */
+/**
+ * A ToolGate plugin that suspends every call of the named tools until a decision resumes it. Its
+ * ticket ids name the call instance (`ticket_<step>:<callId>`).
+ */
 export function approvalPlugin(
   toolNames: readonly string[],
   responseSchema?: Record<string, unknown>,
@@ -15,7 +18,7 @@ export function approvalPlugin(
         return {
           type: 'suspend',
           suspension: {
-            id: `ticket_${context.call.id}`,
+            id: `ticket_${callInstanceKey(context)}`,
             action: 'approve',
             message: `run ${context.call.name}?`,
             parameters: context.call.arguments,

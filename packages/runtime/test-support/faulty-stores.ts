@@ -55,12 +55,12 @@ function faulty<T extends object>(target: T, kind: keyof typeof WRITES, plan: Fa
 
 /** The three stores a runtime writes to, failing the plan's `failAt`-th write across all of them. */
 export function faultyStores(
-  stores: { store: ThreadRunStore; eventLog: RunEventLog; controlInbox: RunControlInbox },
+  stores: { threadRuns: ThreadRunStore; eventLog: RunEventLog; inbox: RunControlInbox },
   plan: FaultPlan,
 ) {
   return {
-    store: faulty(stores.store, 'store', plan),
+    threadRuns: faulty(stores.threadRuns, 'store', plan),
     eventLog: faulty(stores.eventLog, 'eventLog', plan),
-    controlInbox: faulty(stores.controlInbox, 'inbox', plan),
+    inbox: faulty(stores.inbox, 'inbox', plan),
   };
 }

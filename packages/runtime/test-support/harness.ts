@@ -2,6 +2,8 @@ import { createTestStore } from './recording-store';
 import {
   type AgentEvent,
   type ModelExecutor,
+  type RunControlInbox,
+  type RunEventLog,
   type RunRecord,
   type ThreadRunStore,
   type ToolCallDecision,
@@ -15,18 +17,27 @@ import { readToolCallStates } from '../src/internal/run-state';
 /** A runtime over a memory store and a scripted model, recording state snapshots. */
 export function createHarness(
   agent: Omit<AgentDefinition, 'id'> & { id?: string },
-  options: { turns?: ScriptedTurn[]; store?: ThreadRunStore; model?: ModelExecutor } & Partial<
-    Omit<AgentRuntimeOptions, 'agents' | 'store' | 'model'>
-  > = {},
+  options: {
+    turns?: ScriptedTurn[];
+    store?: ThreadRunStore;
+    model?: ModelExecutor;
+    eventLog?: RunEventLog;
+    inbox?: RunControlInbox;
+  } & Partial<Omit<AgentRuntimeOptions, 'agents' | 'stores' | 'model'>> = {},
 ) {
-  const store = options.store ?? createTestStore();
-  const model = options.model ?? createScriptedModel(options.turns ?? []);
+  const { turns, store: given, eventLog, inbox, ...rest } = options;
+  const store = given ?? createTestStore();
+  const model = options.model ?? createScriptedModel(turns ?? []);
   const snapshots: RunStateSnapshot[] = [];
   let counter = 0;
   const runtime = createAgentRuntime({
-    ...options,
+    ...rest,
     agents: [{ id: 'agent', ...agent }],
-    store,
+    stores: {
+      threadRuns: store,
+      ...(eventLog ? { eventLog } : {}),
+      ...(inbox ? { inbox } : {}),
+    },
     model,
     createId: options.createId ?? (() => `id_${++counter}`),
     onStateChange: (snapshot) => {

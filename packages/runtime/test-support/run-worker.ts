@@ -16,9 +16,7 @@ async function main(job: RunJob): Promise<{ result: RunResult; receipts: Decisio
   try {
     const runtime = createAgentRuntime({
       agents: [scenarioAgent(stores.redis, stores.prefix, job.scenario, { slowMs: job.slowMs ?? 0 })],
-      store: stores.threadRuns,
-      eventLog: stores.eventLog,
-      controlInbox: stores.controls,
+      stores,
       ...(job.leaseMs ? { runLease: { leaseMs: job.leaseMs } } : {}),
     });
     const start = () =>

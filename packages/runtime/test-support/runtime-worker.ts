@@ -16,7 +16,7 @@ const stores = createRedisStores({ redis: config.url, prefix: config.prefix });
 
 /** The control inbox, with the configured hook around its first `remove`. */
 function controlInbox(): RunControlInbox {
-  const inbox = stores.controls;
+  const inbox = stores.inbox;
   if (config.hook !== 'pauseThenDieAtRemove') return inbox;
   let hooked = false;
   return {
@@ -39,9 +39,7 @@ function controlInbox(): RunControlInbox {
 
 const runtime = createAgentRuntime({
   agents: [scenarioAgent(stores.redis, stores.prefix, config.scenario, { slowMs: config.slowMs ?? 0 })],
-  store: stores.threadRuns,
-  eventLog: stores.eventLog,
-  controlInbox: controlInbox(),
+  stores: { threadRuns: stores.threadRuns, eventLog: stores.eventLog, inbox: controlInbox() },
   ...(config.leaseMs ? { runLease: { leaseMs: config.leaseMs } } : {}),
 });
 

@@ -6,7 +6,7 @@ import {
 } from '@awaken/store-memory';
 import { type ScriptedTurn, createControllableTool, createScriptedModel } from '@awaken/testing';
 import { createAgentRuntime } from '../src/create-agent-runtime';
-import type { AgentRuntime, AgentRuntimeOptions } from '../src/types';
+import type { AgentRuntime, AgentRuntimeOptions, RuntimeStores } from '../src/types';
 import { approvalPlugin } from './approval';
 
 /** Tool calls after a user message; a final answer once the last message is a tool result. */
@@ -25,15 +25,17 @@ export function createSharedStores(options: { clock?: () => number } = {}) {
   const now = options.clock ?? Date.now;
   const store = createMemoryThreadRunStore({ now });
   const eventLog = createMemoryRunEventLog({ now });
-  const controlInbox = createMemoryRunControlInbox();
+  const inbox = createMemoryRunControlInbox();
   const danger = createControllableTool('danger');
   const runtime = (
-    extra: Partial<AgentRuntimeOptions> & {
+    extra: Partial<Omit<AgentRuntimeOptions, 'stores'>> & {
+      /** Replaces some of the shared stores (`undefined` leaves one out). */
+      stores?: Partial<RuntimeStores>;
       tools?: Tool[];
       calls?: Parameters<typeof callsThenAnswer>[0];
     } = {},
   ): AgentRuntime => {
-    const { tools, calls, ...rest } = extra;
+    const { tools, calls, stores, ...rest } = extra;
     return createAgentRuntime({
       agents: [
         {
@@ -43,11 +45,9 @@ export function createSharedStores(options: { clock?: () => number } = {}) {
           plugins: [approvalPlugin(['danger'])],
         },
       ],
-      store,
-      eventLog,
-      controlInbox,
+      stores: { threadRuns: store, eventLog, inbox, ...stores },
       ...rest,
     });
   };
-  return { store, eventLog, controlInbox, danger, runtime };
+  return { store, eventLog, inbox, danger, runtime };
 }

@@ -18,16 +18,6 @@ import type {
   SubmittedRun,
 } from './types';
 
-function memoryStores(): ServiceStores {
-  const stores = createMemoryStores();
-  return {
-    threadRuns: stores.threadRunStore,
-    mailbox: stores.mailboxStore,
-    eventLog: stores.runEventLog,
-    inbox: stores.controlInbox,
-  };
-}
-
 function checkStores(stores: ServiceStores): void {
   for (const name of ['threadRuns', 'mailbox', 'eventLog', 'inbox'] as const) {
     if (typeof stores[name] !== 'object' || stores[name] === null) {
@@ -43,15 +33,13 @@ function checkStores(stores: ServiceStores): void {
  */
 export function createMailboxService(options: MailboxServiceOptions): MailboxService {
   const config = resolveServiceConfig(options);
-  const stores = options.stores ?? memoryStores();
+  const stores = options.stores ?? createMemoryStores();
   checkStores(stores);
   const hotCache = createHotRunCache(stores.threadRuns, config.hotCacheSize);
   const runtime = createAgentRuntime({
     agents: options.agents,
     ...(options.model ? { model: options.model } : {}),
-    store: hotCache.store,
-    eventLog: stores.eventLog,
-    controlInbox: stores.inbox,
+    stores: { threadRuns: hotCache.store, eventLog: stores.eventLog, inbox: stores.inbox },
     runLease: { leaseMs: config.leaseMs },
     createId: config.createId,
     transientModelErrors: 'interrupt',

@@ -11,10 +11,10 @@ import type { MailboxService, MailboxServiceOptions, ServiceStores } from './typ
 function sharedStores(): ServiceStores {
   const memory = createMemoryStores();
   return {
-    threadRuns: memory.threadRunStore,
-    mailbox: memory.mailboxStore,
-    eventLog: memory.runEventLog,
-    inbox: memory.controlInbox,
+    threadRuns: memory.threadRuns,
+    mailbox: memory.mailbox,
+    eventLog: memory.eventLog,
+    inbox: memory.inbox,
   };
 }
 

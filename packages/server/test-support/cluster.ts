@@ -62,10 +62,10 @@ export async function createMemoryCluster(
 ): Promise<ServiceCluster> {
   const memory = createMemoryStores();
   const stores: ServiceStores = {
-    threadRuns: memory.threadRunStore,
-    mailbox: memory.mailboxStore,
-    eventLog: memory.runEventLog,
-    inbox: memory.controlInbox,
+    threadRuns: memory.threadRuns,
+    mailbox: memory.mailbox,
+    eventLog: memory.eventLog,
+    inbox: memory.inbox,
   };
   const counters = memoryCounters();
   const errors: Errors = [];
@@ -116,7 +116,7 @@ export async function createRedisCluster(
     threadRuns: redis.threadRuns,
     mailbox: redis.mailbox,
     eventLog: redis.eventLog,
-    inbox: redis.controls,
+    inbox: redis.inbox,
   };
   const counters = redisCounters(redis.redis, `${redis.prefix}test:counters`);
   const errors: Errors = [];

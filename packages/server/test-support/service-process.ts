@@ -29,7 +29,7 @@ async function main(job: Job): Promise<void> {
       threadRuns: redis.threadRuns,
       mailbox: countingMailbox(redis.mailbox, counters),
       eventLog: redis.eventLog,
-      inbox: redis.controls,
+      inbox: redis.inbox,
     },
     workerId: job.workerId,
     ...job.config,

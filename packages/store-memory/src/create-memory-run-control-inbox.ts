@@ -3,6 +3,7 @@ import {
   AwakenError,
   type RunControl,
   type RunControlInbox,
+  decisionTarget,
   runControlInboxInputs as inputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
@@ -11,7 +12,7 @@ import { type MemoryStoreOptions, storeClock } from './internal/clock';
 interface RunInbox {
   /** Pending entries by id, in arrival order (a Map keeps insertion order). */
   pending: Map<string, RunControl>;
-  /** Tool call id → id of its pending decision. */
+  /** Decision target (`decisionTarget`: its call, or its ticket) → id of its pending decision. */
   calls: Map<string, string>;
   /** When the run finished and its inbox goes with its event log (store clock). */
   expiresAt?: number;
@@ -32,13 +33,14 @@ function sameCommand(earlier: RunControl, control: RunControl): boolean {
   if (earlier.kind !== control.kind) return false;
   return earlier.kind !== 'decision' || control.kind !== 'decision'
     ? true
-    : earlier.decision.toolCallId === control.decision.toolCallId;
+    : decisionTarget(earlier.decision) === decisionTarget(control.decision);
 }
 
 /**
  * A {@link RunControlInbox} in process memory. Guarantees those of the contract's TSDoc: `put` is
  * idempotent by id while the entry is pending (a re-send → `'duplicate'`; a reused id for another
- * command or tool call → `conflict`), a second pending decision for one tool call → `conflict`,
+ * command or target → `conflict`), a second pending decision for one target (its tool call, or its
+ * ticket when it names no call) → `conflict`,
  * `remove` takes out exactly the given ids, and subscribers of the run are called after each
  * `'stored'` put (a throwing listener does not affect the put). Inputs are validated and copied by the
  * contract's `runControlInboxInputs`. `createMemoryStores` drops a finished run's inbox with its event
@@ -91,14 +93,16 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
         });
       }
       if (control.kind === 'decision') {
-        const pendingId = inbox.calls.get(control.decision.toolCallId);
+        const target = decisionTarget(control.decision);
+        const pendingId = inbox.calls.get(target);
         if (pendingId !== undefined) {
-          throw conflict(
-            `tool call ${control.decision.toolCallId} of run ${runId} already has pending decision ${pendingId}`,
-            { runId, toolCallId: control.decision.toolCallId, pendingDecisionId: pendingId },
-          );
+          throw conflict(`${target} of run ${runId} already has pending decision ${pendingId}`, {
+            runId,
+            target,
+            pendingDecisionId: pendingId,
+          });
         }
-        inbox.calls.set(control.decision.toolCallId, control.id);
+        inbox.calls.set(target, control.id);
       }
       inbox.pending.set(control.id, control);
       for (const listener of wakeUps.listeners(runId)) {
@@ -124,7 +128,7 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
         const control = inbox.pending.get(id);
         if (control === undefined) continue;
         inbox.pending.delete(id);
-        if (control.kind === 'decision') inbox.calls.delete(control.decision.toolCallId);
+        if (control.kind === 'decision') inbox.calls.delete(decisionTarget(control.decision));
       }
       // An empty inbox is forgotten, unless it carries the run's expiry (a later put keeps it).
       if (inbox.pending.size === 0 && inbox.expiresAt === undefined) inboxes.delete(runId);

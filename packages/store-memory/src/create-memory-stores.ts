@@ -1,16 +1,11 @@
-import type { MailboxStore, RunControlInbox, RunEventLog, ThreadRunStore } from '@awaken/contract';
+import type { AwakenStores } from '@awaken/contract';
 import { createMemoryMailboxStore } from './create-memory-mailbox-store';
 import { type MemoryRunEventLogOptions, createMemoryRunEventLog } from './create-memory-run-event-log';
 import { createExpiringRunControlInbox } from './create-memory-run-control-inbox';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
-/** The four Awaken stores, as a server or runtime takes them. */
-export interface MemoryStores {
-  threadRunStore: ThreadRunStore;
-  mailboxStore: MailboxStore;
-  runEventLog: RunEventLog;
-  controlInbox: RunControlInbox;
-}
+/** The four Awaken stores in the contract's bundle shape, as `createAgentRuntime` and the server take them. */
+export type MemoryStores = AwakenStores;
 
 /**
  * All four stores in process memory, sharing one clock: the embedded default. A finished run's
@@ -24,9 +19,9 @@ export function createMemoryStores(options: MemoryRunEventLogOptions = {}): Memo
     options.onFinish?.(runId, expiresAt);
   };
   return {
-    threadRunStore: createMemoryThreadRunStore(options),
-    mailboxStore: createMemoryMailboxStore(options),
-    runEventLog: createMemoryRunEventLog({ ...options, onFinish }),
-    controlInbox,
+    threadRuns: createMemoryThreadRunStore(options),
+    mailbox: createMemoryMailboxStore(options),
+    eventLog: createMemoryRunEventLog({ ...options, onFinish }),
+    inbox: controlInbox,
   };
 }

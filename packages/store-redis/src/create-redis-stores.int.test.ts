@@ -10,7 +10,7 @@ describeRunExpiryConformance({
   name: 'redis (createRedisStores)',
   async create() {
     const stores = createRedisStores({ redis: inject('redisUrl'), prefix: uniquePrefix('expiry') });
-    const scoped = { eventLog: stores.eventLog, inbox: stores.controls };
+    const scoped = { eventLog: stores.eventLog, inbox: stores.inbox };
     owners.set(scoped, stores);
     return scoped;
   },
@@ -28,8 +28,8 @@ describe('createRedisStores', () => {
     try {
       const event = { type: 'text_delta' as const, runId: 'r1', seq: 1, at: 1, messageId: 'm', delta: 'a' };
       await stores.eventLog.append('r1', [event]);
-      await stores.controls.put('r1', { kind: 'cancel', id: 'x1', at: 1 });
-      await stores.controls.put(
+      await stores.inbox.put('r1', { kind: 'cancel', id: 'x1', at: 1 });
+      await stores.inbox.put(
         'r1',
         decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 }),
       );

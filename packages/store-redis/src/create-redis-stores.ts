@@ -1,3 +1,4 @@
+import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { RedisMailboxStore } from './redis-mailbox-store';
@@ -21,14 +22,17 @@ export interface RedisStoresOptions {
   testClock?: boolean;
 }
 
-/** The four Redis stores over one shared command connection. */
-export interface RedisStores {
+/**
+ * The four Redis stores over one shared command connection, in the contract's bundle shape
+ * (`createAgentRuntime({ stores })` and the server take it as is), with the connection and `close`.
+ */
+export interface RedisStores extends AwakenStores {
   redis: Redis;
   prefix: string;
   mailbox: RedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
-  controls: RedisRunControlInbox;
+  inbox: RedisRunControlInbox;
   /**
    * Closes the dedicated blocking connections (event log tails, the mailbox's `waitForWork`) and
    * pub/sub connections, and the shared one if it was created here.
@@ -51,7 +55,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     finishedTtlMs: options.finishedEventLogTtlMs,
     requestTtlMs,
   });
-  const controls = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
+  const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
   const mailbox = new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock });
   return {
     redis: client,
@@ -59,9 +63,9 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     mailbox,
     threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock }),
     eventLog,
-    controls,
+    inbox,
     async close() {
-      await Promise.all([eventLog.close(), controls.close(), mailbox.close()]);
+      await Promise.all([eventLog.close(), inbox.close(), mailbox.close()]);
       if (owned) await closeRedis(client);
     },
   };

@@ -281,14 +281,14 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
     });
 
     it('put answers stored, not duplicate', async () => {
-      expect(await lost(() => proxied.controls.put('r1', control))).toBe('stored');
-      expect(await direct.controls.peek('r1')).toEqual([control]);
+      expect(await lost(() => proxied.inbox.put('r1', control))).toBe('stored');
+      expect(await direct.inbox.peek('r1')).toEqual([control]);
     });
 
     it('remove removes what it was given, once', async () => {
-      await direct.controls.put('r1', control);
-      await lost(() => proxied.controls.remove('r1', ['d1']));
-      expect(await direct.controls.peek('r1')).toEqual([]);
+      await direct.inbox.put('r1', control);
+      await lost(() => proxied.inbox.remove('r1', ['d1']));
+      expect(await direct.inbox.peek('r1')).toEqual([]);
     });
   });
 

@@ -37,11 +37,20 @@ describe('key prefixes on one Redis', () => {
     await a.threadRuns.createThread({ id: 'thread-1' });
     await a.eventLog.append('run-1', [event('run-1', 1)]);
     let bDecisionWakeUps = 0;
-    const unsubscribe = await b.controls.subscribe('run-1', () => {
+    const unsubscribe = await b.inbox.subscribe('run-1', () => {
       bDecisionWakeUps += 1;
     });
+    let sentinelWakeUps = 0;
+    const unsubscribeSentinel = await b.inbox.subscribe('sentinel', () => {
+      sentinelWakeUps += 1;
+    });
     const decision = decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 });
-    expect(await a.controls.put('run-1', decision)).toBe('stored');
+    expect(await a.inbox.put('run-1', decision)).toBe('stored');
+    // b's subscriber gets messages in publish order: once the later sentinel arrived, a wake-up
+    // wrongly caused by a's put would have arrived before it
+    await b.inbox.put('sentinel', decision);
+    await vi.waitFor(() => expect(sentinelWakeUps).toBe(1));
+    expect(bDecisionWakeUps).toBe(0);
 
     expect(await bWoken).toBe(false);
     expect(await b.mailbox.claim({ workerId: 'w', limit: 10, leaseMs: 10_000 })).toEqual([]);
@@ -49,12 +58,11 @@ describe('key prefixes on one Redis', () => {
     expect(await b.mailbox.threadEpoch('thread-2')).toBe(0);
     expect(await b.threadRuns.getThread('thread-1')).toBeNull();
     expect(await b.eventLog.lastSeq('run-1')).toBe(0);
-    expect(await b.controls.peek('run-1')).toEqual([]);
-    expect(await b.controls.put('run-1', decision)).toBe('stored');
+    expect(await b.inbox.peek('run-1')).toEqual([]);
+    expect(await b.inbox.put('run-1', decision)).toBe('stored');
     await vi.waitFor(() => expect(bDecisionWakeUps).toBe(1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(bDecisionWakeUps).toBe(1);
     await unsubscribe();
+    await unsubscribeSentinel();
     expect((await a.mailbox.claim({ workerId: 'w', limit: 10, leaseMs: 10_000 })).length).toBe(1);
   });
 });

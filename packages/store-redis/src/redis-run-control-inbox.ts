@@ -1,6 +1,7 @@
 import {
   type RunControl,
   type RunControlInbox,
+  decisionTarget,
   runControlInboxInputs as inputs,
   parseWith,
   runControlSchema,
@@ -24,8 +25,8 @@ export interface RedisRunControlInboxOptions {
 
 /**
  * Per-run control inboxes (decisions, cancel, user input) on Redis. `put`, `peek` and `remove` are
- * Lua scripts: an id is stored once while pending, a second pending decision for one call is
- * rejected, and `remove` takes out exactly the given ids, so an entry that arrived after a reader's
+ * Lua scripts: an id is stored once while pending, a second pending decision for one target (its
+ * call, or its ticket when it names no call) is rejected, and `remove` takes out exactly the given ids, so an entry that arrived after a reader's
  * peek is never lost. `put` publishes a wake-up that `subscribe` listeners in any process receive
  * (pub/sub is best effort: a listener that was not connected misses it, so readers also peek).
  * Inputs are validated by the contract's `runControlInboxInputs`; a run's inbox keys expire with its
@@ -55,7 +56,7 @@ export class RedisRunControlInbox implements RunControlInbox {
 
   async put(input: string, given: RunControl): Promise<'stored' | 'duplicate'> {
     const { runId, control } = inputs.put.parse({ runId: input, control: given });
-    const call = control.kind === 'decision' ? control.decision.toolCallId : '';
+    const call = control.kind === 'decision' ? decisionTarget(control.decision) : '';
     const keys = runKeys(this.prefix, runId);
     const args = [
       ...this.#inbox(runId),

@@ -26,16 +26,16 @@ describeStoreDifferential({
     await client.set(clockKey, String(start));
     return {
       reference: {
-        mailbox: memory.mailboxStore,
-        threadRuns: memory.threadRunStore,
-        eventLog: memory.runEventLog,
-        inbox: memory.controlInbox,
+        mailbox: memory.mailbox,
+        threadRuns: memory.threadRuns,
+        eventLog: memory.eventLog,
+        inbox: memory.inbox,
       },
       subject: {
         mailbox: redis.mailbox,
         threadRuns: redis.threadRuns,
         eventLog: redis.eventLog,
-        inbox: redis.controls,
+        inbox: redis.inbox,
       },
       async setClock(ms) {
         clock.advance(ms - clock.now());

@@ -42,7 +42,8 @@ export const pendingTool = defineTool({
   execute: ({ question }, context) => {
     if (context.resume) return toolSuccess({ question, answer: context.resume.result });
     return toolPending({
-      id: `ask_${context.toolCallId}`,
+      // one ticket per call instance: a later turn may reuse the tool call id
+      id: `ask_${context.step}:${context.toolCallId}`,
       action: 'input',
       message: question,
       parameters: { question },

@@ -66,7 +66,11 @@ export function createAwakenHitl(onToolStart: () => void): AwakenHitl {
     },
   };
   const runtimeOn = (store: ThreadRunStore) =>
-    createAgentRuntime({ agents: [{ id: 'a', tools: [danger], plugins: [approval] }], store, model });
+    createAgentRuntime({
+      agents: [{ id: 'a', tools: [danger], plugins: [approval] }],
+      stores: { threadRuns: store },
+      model,
+    });
   return {
     runtimeOn,
     async waitingRunWithHistory(store, prior) {

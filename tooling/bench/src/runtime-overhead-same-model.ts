@@ -28,8 +28,14 @@ const contenders: Contender[] = [
     name: 'awaken runtime',
     async run(scenario) {
       const runtime = createAgentRuntime({
-        agents: [{ id: 'bench', tools: [awakenNoop] }],
-        store: createMemoryThreadRunStore(),
+        agents: [
+          {
+            id: 'bench',
+            tools: [awakenNoop],
+            stopConditions: [{ type: 'max_rounds', rounds: scenario.steps + 1 }],
+          },
+        ],
+        stores: { threadRuns: createMemoryThreadRunStore() },
         model: createAiSdkModelExecutor(createScenarioModel(scenario)),
       });
       const result = await runtime.runToCompletion({ agentId: 'bench', input: 'go' });

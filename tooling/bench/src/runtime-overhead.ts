@@ -55,8 +55,15 @@ const contenders: Contender[] = [
     name: 'awaken runtime',
     async run(scenario) {
       const runtime = createAgentRuntime({
-        agents: [{ id: 'bench', tools: [awakenNoop], toolExecution: 'parallel' }],
-        store: createMemoryThreadRunStore(),
+        agents: [
+          {
+            id: 'bench',
+            tools: [awakenNoop],
+            toolExecution: 'parallel',
+            stopConditions: [{ type: 'max_rounds', rounds: scenario.steps + 1 }],
+          },
+        ],
+        stores: { threadRuns: createMemoryThreadRunStore() },
         model: scenarioExecutor(scenario),
       });
       const handle = runtime.run({ agentId: 'bench', input: 'go' });

@@ -21,10 +21,20 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
  * The one event stream every consumer reads. Events of a run are totally ordered by
  * `seq`; a stream can be replayed from any `seq`. Protocol adapters are pure functions of it.
  *
- * Ordering guarantees the runtime keeps: `run_start` opens every activation (a resumed activation
- * opens with `run_start` whose `resumed` is true); `text_start`/`text_end` and
- * `reasoning_start`/`reasoning_end` bracket their deltas; `tool_call_ready` precedes that call's
- * `tool_call_suspended` or `tool_call_done`; `run_finish` closes every activation.
+ * Ordering guarantees the runtime keeps, on every exit path (natural end, stop condition, block,
+ * cancel, model error, suspension):
+ * - `run_start` opens every activation (a resumed activation opens with `run_start` whose `resumed`
+ *   is true) and `run_finish` closes it;
+ * - every `step_start` is closed by a `step_end` of the same step before the next `step_start` and
+ *   before `run_finish`; model and tool events happen inside a step. An activation that continues a
+ *   step begun earlier (a suspended or interrupted tool round) opens it again with `step_start` of
+ *   the same step number;
+ * - `text_start`/`text_end` and `reasoning_start`/`reasoning_end` bracket their deltas, also when
+ *   the stream is cut;
+ * - every model call of a step reports exactly one `inference_complete` after its streamed parts;
+ *   a cut stream reports it too, with `finishReason` `aborted` (cancel, timeout) or `error` and the
+ *   usage known so far;
+ * - `tool_call_ready` precedes that call's `tool_call_suspended` or `tool_call_done`.
  */
 export const agentEventSchema = z.discriminatedUnion('type', [
   event('run_start', { threadId: z.string(), agentId: z.string(), resumed: z.boolean() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonValueSchema } from '../json/json-value-schema';
+import { runContextSchema } from '../run/run-context';
 
 /** `resume` proceeds per the ticket's resume mode; `cancel` moves the call to `cancelled`. */
 export const resumeDecisionActionSchema = z.enum(['resume', 'cancel']);
@@ -9,7 +10,8 @@ export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
  * A human's decision for one suspended call (`ToolCallResume`). `decisionId` is the
  * idempotency key: delivering the same decision twice applies it once. `result` must be a value JSON
  * holds faithfully (no BigInt, NaN, cycle, or nesting beyond the depth limit), so whatever is
- * accepted can be stored.
+ * accepted can be stored. `context` says who decided (identity, tenant, request metadata); it is
+ * stored with the decision.
  */
 export const toolCallResumeSchema = z.object({
   decisionId: z.string().min(1),
@@ -17,14 +19,38 @@ export const toolCallResumeSchema = z.object({
   result: jsonValueSchema.optional(),
   reason: z.string().optional(),
   updatedAt: z.number().int().nonnegative(),
+  context: runContextSchema.optional(),
 });
 export type ToolCallResume = z.infer<typeof toolCallResumeSchema>;
 
-/** A decision addressed to one tool call of a run: what channels, inboxes and HTTP carry. */
+/**
+ * A decision addressed to one tool call of a run: what channels, inboxes and events carry.
+ * `ticketId`, when set, binds it to one suspension of that call: if the call no longer waits on that
+ * ticket (it was answered, or a later turn reused the tool call id), the decision is rejected instead
+ * of answering a question nobody saw. The runtime sets it on every decision it accepts.
+ */
 export const toolCallDecisionSchema = toolCallResumeSchema.extend({
   toolCallId: z.string().min(1),
+  ticketId: z.string().min(1).optional(),
 });
 export type ToolCallDecision = z.infer<typeof toolCallDecisionSchema>;
+
+/**
+ * A decision as a caller sends it: addressed by tool call id, by ticket (suspension) id, or both.
+ * Protocol ids (the AI SDK `approvalId`, the AG-UI interrupt id, the A2A approval id) are ticket ids.
+ * The runtime resolves it against the run's suspended calls into a {@link ToolCallDecision}; naming a
+ * ticket and a call that do not belong together is rejected.
+ */
+export const toolCallDecisionInputSchema = toolCallResumeSchema
+  .extend({
+    toolCallId: z.string().min(1).optional(),
+    ticketId: z.string().min(1).optional(),
+  })
+  .refine((decision) => decision.toolCallId !== undefined || decision.ticketId !== undefined, {
+    message: 'a decision names its call by toolCallId or ticketId',
+    path: ['toolCallId'],
+  });
+export type ToolCallDecisionInput = z.infer<typeof toolCallDecisionInputSchema>;
 
 /**
  * Why a decision was not applied; returned to the sender, never applied to another call.
@@ -41,11 +67,17 @@ export const decisionRejectionReasonSchema = z.enum([
 ]);
 export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
 
-/** The outcome of delivering one decision. `duplicate` means the same `decisionId` was applied before. */
+/**
+ * The outcome of delivering one decision. `duplicate` means the same `decisionId` was given before.
+ * An accepted receipt names the call the decision resolved to (also when the decision named only its
+ * ticket) and the ticket it answers; a duplicate or rejected one names what is known of its target.
+ */
 export type DecisionReceipt =
-  | { toolCallId: string; decisionId: string; status: 'accepted' | 'duplicate' }
+  | { toolCallId: string; ticketId?: string; decisionId: string; status: 'accepted' }
+  | { toolCallId?: string; ticketId?: string; decisionId: string; status: 'duplicate' }
   | {
-      toolCallId: string;
+      toolCallId?: string;
+      ticketId?: string;
       decisionId: string;
       status: 'rejected';
       reason: DecisionRejectionReason;

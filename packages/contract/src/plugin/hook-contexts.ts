@@ -4,6 +4,7 @@ import type { Message, ToolCall } from '../messages/message';
 import type { FinishReason, InferenceOptions, ToolChoice, ToolDescriptor } from '../model/model-executor';
 import type { TokenUsage } from '../model/token-usage';
 import type { Phase } from '../run/phase';
+import type { RunContext } from '../run/run-context';
 import type { RunStatus } from '../run/run-status';
 import type { TerminationReason } from '../run/termination-reason';
 import type { ToolCallState } from '../tool/tool-call-state';
@@ -22,6 +23,8 @@ export interface HookContext {
   state: PluginStateAccess;
   signal: AbortSignal;
   messages: readonly Message[];
+  /** The run request's context (caller identity, tenant, request metadata), `{}` when none was given. */
+  runContext: Readonly<RunContext>;
 }
 
 export interface RunStartContext extends HookContext {

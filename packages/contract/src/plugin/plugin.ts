@@ -36,7 +36,12 @@ export interface PluginHooks {
 /** An extension of the run loop. Built-in extensions use exactly this interface. */
 export interface Plugin {
   id: string;
-  /** State keys the plugin reads and writes; persistent ones are checkpointed. */
+  /**
+   * State keys the plugin reads and writes; persistent ones are checkpointed. A hook's
+   * `context.state` reaches only these: any other key (also one another plugin declares) throws
+   * `AwakenError('invalid_config')` naming the key and the plugin, so nothing a plugin keeps can be
+   * silently lost at a suspension.
+   */
   stateKeys?: readonly StateKey<any>[];
   hooks: PluginHooks;
 }

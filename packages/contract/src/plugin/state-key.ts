@@ -18,7 +18,10 @@ export function defineStateKey<T>(key: StateKey<T>): StateKey<T> {
   return key;
 }
 
-/** Read/write access to plugin state from a hook. */
+/**
+ * Read/write access to plugin state from a hook, limited to the keys the hook's plugin declares in
+ * `stateKeys` (another key throws `invalid_config`).
+ */
 export interface PluginStateAccess {
   get<T>(key: StateKey<T>): T;
   set<T>(key: StateKey<T>, value: T): void;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { tokenUsageSchema } from '../model/token-usage';
+import { clientToolSchema } from '../tool/client-tool';
+import { runContextSchema } from './run-context';
 import { runStatusSchema } from './run-status';
 import { runWaitingStateSchema } from './run-waiting-state';
 import { terminationReasonSchema } from './termination-reason';
@@ -33,6 +35,10 @@ export const runRecordSchema = z.object({
   steps: z.number().int().nonnegative(),
   usage: tokenUsageSchema,
   state: z.record(z.string(), z.unknown().optional()),
+  /** The caller's context from the run request (identity, tenant, request metadata). */
+  context: runContextSchema.optional(),
+  /** Client-executed tools the run request declared; every activation offers them to the model. */
+  clientTools: z.array(clientToolSchema).optional(),
   inputRange: seqRangeSchema.optional(),
   outputRange: seqRangeSchema.optional(),
   /** The final assistant text, once done. */

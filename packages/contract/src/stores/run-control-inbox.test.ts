@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decisionControl, runControlSchema } from './run-control-inbox';
+import { decisionControl, decisionTarget, runControlSchema } from './run-control-inbox';
 
 const decision = {
   toolCallId: 'c1',
@@ -19,6 +19,20 @@ describe('runControlSchema', () => {
     expect(runControlSchema.parse({ kind: 'cancel', id: 'x1', reason: 'stop', at: 5 }).kind).toBe('cancel');
     const input = { kind: 'input', id: 'i1', messages: [{ role: 'user', content: 'and also…' }], at: 5 };
     expect(runControlSchema.parse(input)).toEqual(input);
+  });
+
+  it('accepts a decision naming its call, its ticket or both, and keys it by the call when it names one', () => {
+    const byTicket = { decisionId: 'd2', ticketId: 't1', action: 'resume' as const, updatedAt: 1 };
+    expect(runControlSchema.parse(decisionControl(byTicket))).toEqual({
+      kind: 'decision',
+      id: 'd2',
+      decision: byTicket,
+    });
+    expect(decisionTarget(byTicket)).toBe('ticket:t1');
+    expect(decisionTarget({ ...byTicket, toolCallId: 'c1' })).toBe('call:c1');
+    const { toolCallId: _named, ...nameless } = decision;
+    const issues = runControlSchema.safeParse(decisionControl(nameless)).error?.issues ?? [];
+    expect(issues.map((issue) => issue.path.join('.'))).toEqual(['decision.toolCallId']);
   });
 
   it('rejects a decision entry whose id is not its decisionId, empty input and a payload JSON cannot hold', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ToolCallDecision, toolCallDecisionSchema } from '../hitl/decision';
+import { type ToolCallDecisionInput, toolCallDecisionInputSchema } from '../hitl/decision';
 import { userMessageSchema } from '../messages/message';
 
 const controlId = z.string().min(1);
@@ -7,12 +7,14 @@ const at = z.number().int().nonnegative();
 
 /**
  * One command for a run, delivered through its {@link RunControlInbox}: a decision for a suspended
- * call (its `id` is the `decisionId`), a cancel, or user input to add to the run's history at its next
- * step boundary. `id` is the idempotency key.
+ * call (its `id` is the `decisionId`; like a decision given to the runtime it names its call by tool
+ * call id, by ticket id, or both, and the runtime resolves and checks it when it applies it), a
+ * cancel, or user input to add to the run's history at its next step boundary. `id` is the
+ * idempotency key.
  */
 export const runControlSchema = z
   .discriminatedUnion('kind', [
-    z.object({ kind: z.literal('decision'), id: controlId, decision: toolCallDecisionSchema }),
+    z.object({ kind: z.literal('decision'), id: controlId, decision: toolCallDecisionInputSchema }),
     z.object({ kind: z.literal('cancel'), id: controlId, reason: z.string().optional(), at }),
     z.object({ kind: z.literal('input'), id: controlId, messages: z.array(userMessageSchema).min(1), at }),
   ])
@@ -27,9 +29,18 @@ export type RunControlKind = RunControl['kind'];
 /** The ids given to `RunControlInbox.remove`. */
 export const runControlIdsSchema = z.array(controlId);
 
-/** The run-control entry that carries `decision`. */
-export function decisionControl(decision: ToolCallDecision): RunControl {
+/** The run-control entry that carries `decision` (addressed by tool call id, ticket id or both). */
+export function decisionControl(decision: ToolCallDecisionInput): RunControl {
   return { kind: 'decision', id: decision.decisionId, decision };
+}
+
+/**
+ * What a pending decision entry holds on to: `call:<toolCallId>` when it names its call, else
+ * `ticket:<ticketId>`. An inbox keeps at most one pending decision per target (and a re-sent id must
+ * name the same target), so two decisions for one call named the same way cannot both wait.
+ */
+export function decisionTarget(decision: Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId'>): string {
+  return decision.toolCallId !== undefined ? `call:${decision.toolCallId}` : `ticket:${decision.ticketId}`;
 }
 
 /**
@@ -42,7 +53,8 @@ export function decisionControl(decision: ToolCallDecision): RunControl {
  * Guarantees every implementation passes (store-conformance):
  * - `put` is durable before it resolves and idempotent by `id` while the entry is pending: the same
  *   id again → `'duplicate'`, stored once; the same id with another kind, or a decision id given for
- *   another tool call → `conflict`; a second pending decision for one tool call → `conflict`. Once an
+ *   another target ({@link decisionTarget}: its tool call, or its ticket when it names no call) →
+ *   `conflict`; a second pending decision for one target → `conflict`. Once an
  *   entry was removed, its id may be put again (a re-send of a command that was lost before it was
  *   recorded is accepted; the runtime ignores one it already applied);
  * - `peek` returns the pending entries in arrival order without removing them;

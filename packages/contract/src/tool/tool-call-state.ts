@@ -14,6 +14,11 @@ export const toolCallStateSchema = z.object({
   toolName: z.string(),
   /** The arguments the model produced (before any resume mode rewrote them). */
   arguments: z.unknown().optional(),
+  /**
+   * Arguments a human substituted when approving (`editedArguments` of an approval payload). Every
+   * later execution of the call, and every ToolGate judgement of it, uses them instead of `arguments`.
+   */
+  editedArguments: z.unknown().optional(),
   status: toolCallStatusSchema,
   /** The step (1-based) whose assistant turn produced this call. */
   step: z.number().int().positive(),

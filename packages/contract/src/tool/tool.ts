@@ -3,6 +3,7 @@ import type { ToolCallResume } from '../hitl/decision';
 import type { JsonSchema, ToolCallResumeMode } from '../hitl/suspension';
 import type { Message } from '../messages/message';
 import type { JsonSchemaInput, StandardSchemaLike, ToolInputSchema } from './tool-input-schema';
+import type { RunContext } from '../run/run-context';
 
 /**
  * What a tool body receives besides its arguments. It carries the fields of AI SDK's tool execution
@@ -15,6 +16,8 @@ export interface ToolExecuteContext {
   step: number;
   /** Aborts when the run is cancelled or its timeout fires. Tools should stop promptly. */
   signal: AbortSignal;
+  /** The run request's context (caller identity, tenant, request metadata), `{}` when none was given. */
+  runContext: Readonly<RunContext>;
   /** The same signal as `signal`, under the name AI SDK tools read. */
   abortSignal: AbortSignal;
   /** The conversation so far, in Awaken's message format (a copy: changing it changes nothing). */

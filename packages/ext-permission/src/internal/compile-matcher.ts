@@ -1,3 +1,4 @@
+import { assertNever } from '@awaken/contract';
 import type { ArgumentPattern, FieldCondition, ToolPattern } from '../rule-ast';
 import { NONE_PASSED, SOME_PASSED, asMatchText, someValue } from './resolve-path';
 
@@ -73,9 +74,7 @@ export function compileArgumentMatcher(
         return 'match';
       };
     }
-    default: {
-      const exhaustive: never = pattern;
-      throw new Error(`unknown argument pattern ${JSON.stringify(exhaustive)}`);
-    }
+    default:
+      return assertNever(pattern, 'argument pattern');
   }
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '@awaken/contract';
 import type { PermissionRule } from '../rule-ast';
 import { globLiteralLength } from './compile-glob';
 
@@ -27,10 +28,8 @@ export function ruleSpecificity(rule: PermissionRule): [number, number, number] 
           condition.kind === 'equals' ? String(condition.value).length : globLiteralLength(condition.source);
       return [TOOL_KIND_RANK[tool.kind], args.conditions.length, literal];
     }
-    default: {
-      const exhaustive: never = args;
-      throw new Error(`unknown argument pattern ${JSON.stringify(exhaustive)}`);
-    }
+    default:
+      return assertNever(args, 'argument pattern');
   }
 }
 

@@ -3,7 +3,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import { type AssistantMessage, AwakenError, type Message, type ToolMessage } from '@awaken/contract';
+import { type AssistantMessage, type Message, type ToolMessage, assertNever } from '@awaken/contract';
 import { toToolCallInput } from './to-tool-call-input';
 import { MISSING_RESULT_TEXT, toToolResultOutput } from './to-tool-result-output';
 
@@ -48,10 +48,8 @@ export function toPrompt(options: ToPromptOptions): LanguageModelV3Prompt {
         // Emitted right after the assistant turn that made the call.
         leading = false;
         break;
-      default: {
-        const unknownMessage: never = message;
-        throw new AwakenError('internal', `unknown message role in ${JSON.stringify(unknownMessage)}`);
-      }
+      default:
+        assertNever(message, 'message role');
     }
   }
   return prompt;

@@ -1,5 +1,5 @@
 import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
-import { AwakenError, type ToolMessage } from '@awaken/contract';
+import { type ToolMessage, assertNever } from '@awaken/contract';
 import { toJsonValue, toReadableText } from './to-json-value';
 
 /** What the model reads for a call whose result was never recorded (see `toPrompt`). */
@@ -33,10 +33,8 @@ export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolRes
         reason: reason === '' ? CANCELLED_TEXT : `${CANCELLED_TEXT} Reason: ${reason}`,
       };
     }
-    default: {
-      const unknownOutcome: never = message.outcome;
-      throw new AwakenError('internal', `unknown tool outcome ${String(unknownOutcome)}`);
-    }
+    default:
+      return assertNever(message.outcome, 'tool outcome');
   }
 }
 

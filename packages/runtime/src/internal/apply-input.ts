@@ -1,5 +1,5 @@
 import { commitCheckpoint } from './checkpoint';
-import { applyCancels, peekControls, removeControls } from './run-controls';
+import { readControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 
 /**
@@ -8,10 +8,9 @@ import type { RunSession } from './run-session';
  * forgets them. Returns true when input was added: the model answers it next.
  */
 export async function applyInput(session: RunSession): Promise<boolean> {
-  if (!session.services.controlInbox) return false;
-  const controls = await peekControls(session);
-  applyCancels(session, controls);
-  const applied = session.bookkeeping.controlIds;
+  if (!session.services.inbox) return false;
+  const controls = await readControls(session);
+  const applied = session.run.bookkeeping.controlIds;
   const inputs = controls.filter((control) => control.kind === 'input');
   const fresh = inputs.filter((control) => !applied.includes(control.id));
   if (fresh.length === 0) {
@@ -23,7 +22,7 @@ export async function applyInput(session: RunSession): Promise<boolean> {
   }
   for (const control of fresh) {
     if (control.kind !== 'input') continue;
-    for (const message of control.messages) session.addMessage({ ...message });
+    for (const message of control.messages) session.run.addMessage({ ...message });
     applied.push(control.id);
   }
   await commitCheckpoint(session, 'user_message');

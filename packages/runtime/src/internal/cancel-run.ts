@@ -58,7 +58,7 @@ export async function cancelRun(
       // started meanwhile in this runtime: cancel that activation on the next round
       if (context.live.has(runId) && Date.now() < deadline) continue;
     }
-    const inbox = services.controlInbox;
+    const inbox = services.inbox;
     if (!inbox || Date.now() >= deadline) throw busy;
     if (!announced) {
       await inbox.put(runId, {

@@ -6,18 +6,17 @@ import {
 } from '@awaken/contract';
 import type { RunResult } from '../types';
 import { commitCheckpoint, waitingState } from './checkpoint';
-import { lastAssistantText } from './history';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import { recordCancels, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
-import { cancelCall } from './tool-pipeline';
+import { cancelCall } from './call-outcome';
 
 /** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
 const FINAL_CHECKPOINT_ATTEMPTS = 3;
 
 /** The termination for a failure (a cancel or timeout in progress wins); a lost lease ends nothing. */
 export function classify(session: RunSession, error: unknown): TerminationReason {
-  if (session.signal.aborted) return session.abortTermination();
+  if (session.activation.signal.aborted) return session.activation.abortTermination();
   const message = error instanceof Error ? error.message : String(error);
   return AwakenError.isInstance(error)
     ? { type: 'error', message, code: error.code }
@@ -46,7 +45,7 @@ async function commitFinal(session: RunSession, eventsAfter: number): Promise<vo
       await commitCheckpoint(session, 'run_finished', { eventsAfter });
       return;
     } catch (error) {
-      const retryable = AwakenError.isInstance(error) && error.retryable && !session.lost;
+      const retryable = AwakenError.isInstance(error) && error.retryable && !session.activation.lost;
       if (!retryable || attempt >= FINAL_CHECKPOINT_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
@@ -59,9 +58,9 @@ async function commitFinal(session: RunSession, eventsAfter: number): Promise<vo
  * in any process) finishes the run. An `error` event tells readers why this activation stopped.
  */
 async function abandon(session: RunSession, error: unknown): Promise<never> {
-  if (session.lost) throw session.halt;
+  if (session.activation.lost) throw session.activation.halt;
   const failure = toAwakenError(error);
-  await session.emit({ type: 'error', code: failure.code, message: failure.message }).catch(() => {});
+  await session.events.emit({ type: 'error', code: failure.code, message: failure.message }).catch(() => {});
   throw failure;
 }
 
@@ -70,74 +69,76 @@ async function abandon(session: RunSession, error: unknown): Promise<never> {
  * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
  * result rejects and the next `resumeRun` completes the log from the stored record.
  */
-export async function finish(
+export async function finishRun(
   session: RunSession,
   initial: TerminationReason,
-  hooks: boolean,
+  options: { hooks: boolean },
 ): Promise<RunResult> {
-  session.throwIfLost();
+  session.activation.throwIfLost();
   let termination = initial;
   const suspended = termination.type === 'suspended';
   try {
     if (!suspended) {
-      for (const call of session.batch) {
+      for (const call of session.batch.calls) {
         if (!isTerminalToolCallStatus(call.status))
           await cancelCall(session, call, cancelReasonOf(termination));
       }
     }
-    session.setStatus(suspended ? 'waiting' : 'done');
-    session.record = { ...session.record, termination };
-    if (!suspended) session.record.finishedAt = session.now();
-    if (hooks) {
-      await runHooks(session, 'runEnd', {
-        ...baseContext(session, 'RunEnd'),
-        termination,
-        status: session.status,
-      });
+    await session.events.closeOpenStep();
+    session.run.setStatus(suspended ? 'waiting' : 'done');
+    session.run.record = { ...session.run.record, termination };
+    if (!suspended) session.run.record.finishedAt = session.now();
+    if (options.hooks) {
+      await runHooks(session, 'runEnd', { termination, status: session.run.status });
     }
   } catch (error) {
-    session.throwIfLost();
+    session.activation.throwIfLost();
     termination = classify(session, error);
   }
   if (termination.type === 'error') {
-    if (session.status !== 'done') session.setStatus('done');
-    session.record = { ...session.record, termination };
+    if (session.run.status !== 'done') session.run.setStatus('done');
+    session.run.record = { ...session.run.record, termination };
   }
-  const cancelIds = session.status === 'done' ? recordCancels(session) : [];
+  const cancelIds = session.run.status === 'done' ? recordCancels(session) : [];
   try {
+    await session.events.closeOpenStep();
     await commitFinal(session, termination.type === 'error' ? 2 : 1);
   } catch (error) {
     return abandon(session, error);
   }
   if (termination.type === 'error') {
-    await session.emit({ type: 'error', code: termination.code ?? 'internal', message: termination.message });
+    await session.events.emit({
+      type: 'error',
+      code: termination.code ?? 'internal',
+      message: termination.message,
+    });
   }
-  const response = lastAssistantText(session);
-  const { usage } = session.record;
-  await session.emit({
+  const response = session.run.lastAssistantText();
+  const { usage } = session.run.record;
+  await session.events.emit({
     type: 'run_finish',
-    status: session.status,
+    status: session.run.status,
     termination,
     ...(response === undefined ? {} : { response }),
     usage,
   });
-  if (session.status === 'done') {
+  if (session.run.status === 'done') {
     try {
-      await session.services.eventLog?.finish(session.runId, { fence: session.fence });
+      await session.services.eventLog?.finish(session.runId, { fence: session.activation.fence });
     } catch (error) {
-      throw session.writeFailed(error);
+      throw session.activation.writeFailed(error);
     }
     await removeControls(session, cancelIds);
   }
-  const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
+  const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
   return {
     runId: session.runId,
     threadId: session.threadId,
-    status: session.status,
+    status: session.run.status,
     termination,
     ...(response === undefined ? {} : { response }),
     usage,
-    steps: session.record.steps,
+    steps: session.run.record.steps,
     ...(waiting ? { waiting } : {}),
   };
 }

@@ -1,5 +1,14 @@
-import type { FinishReason, InferenceDraft, InferenceResponse, TokenUsage, ToolCall } from '@awaken/contract';
-import { EMPTY_USAGE, findJsonIssue } from '@awaken/contract';
+import {
+  EMPTY_USAGE,
+  type FinishReason,
+  type InferenceDraft,
+  type InferenceResponse,
+  type TokenUsage,
+  type ToolCall,
+  addUsage,
+  assertNever,
+  findJsonIssue,
+} from '@awaken/contract';
 import type { RunSession } from './run-session';
 
 /**
@@ -22,8 +31,11 @@ interface OpenBlock {
 }
 
 /**
- * Streams one inference, forwarding text / reasoning / tool call deltas as events. Deltas are
- * collected in arrays and joined once, so long answers never re-copy the accumulated text.
+ * Streams one inference, forwarding text / reasoning / tool call deltas as events, then reports it
+ * with `inference_complete` and adds its usage to the run. A cut stream (abort or model error) still
+ * closes its open text / reasoning block and reports `inference_complete` (finish reason `aborted` or
+ * `error`, with the usage known so far) before the error propagates. Deltas are collected in arrays
+ * and joined once, so long answers never re-copy the accumulated text.
  */
 export async function runInference(
   session: RunSession,
@@ -41,67 +53,94 @@ export async function runInference(
 
   const closeReasoning = async () => {
     if (!reasoning) return;
-    await session.emit({ type: 'reasoning_end', messageId: reasoning.id });
+    await session.events.emit({ type: 'reasoning_end', messageId: reasoning.id });
     reasoning = undefined;
   };
   const closeText = async () => {
     if (!text) return;
-    await session.emit({ type: 'text_end', messageId: text.id });
+    await session.events.emit({ type: 'text_end', messageId: text.id });
     text = undefined;
   };
 
-  const stream = session.agent.model.stream({
-    ...(draft.system === undefined ? {} : { system: draft.system }),
-    messages: session.messages.slice(),
-    tools: draft.tools,
-    ...(draft.toolChoice === undefined ? {} : { toolChoice: draft.toolChoice }),
-    options: draft.options,
-    signal: session.signal,
-  });
-  for await (const part of stream) {
-    switch (part.type) {
-      case 'reasoning_delta':
-        if (!reasoning) {
-          reasoning = { id: session.services.createId(), parts: [] };
-          await session.emit({ type: 'reasoning_start', messageId: reasoning.id });
-        }
-        reasoningParts.push(part.delta);
-        await session.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
-        break;
-      case 'text_delta':
-        await closeReasoning();
-        if (!text) {
-          text = { id: session.services.createId(), parts: [] };
-          await session.emit({ type: 'text_start', messageId: text.id });
-        }
-        textParts.push(part.delta);
-        await session.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
-        break;
-      case 'tool_call_start':
-        await closeReasoning();
-        await closeText();
-        await session.emit({ type: 'tool_call_start', toolCallId: part.toolCallId, toolName: part.toolName });
-        break;
-      case 'tool_call_args_delta':
-        await session.emit({ type: 'tool_call_args_delta', toolCallId: part.toolCallId, delta: part.delta });
-        break;
-      case 'tool_call':
-        toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
-        break;
-      case 'finish':
-        usage = part.usage;
-        finishReason = part.finishReason;
-        if (part.model) model = part.model;
-        break;
-      default: {
-        const exhaustive: never = part;
-        throw new Error(`unknown stream part ${JSON.stringify(exhaustive)}`);
+  // every inference reports once, also when its stream is cut (cancel, timeout, model error), with
+  // whatever usage it had; the run's usage includes it
+  const complete = async (reason: string) => {
+    session.run.record = { ...session.run.record, usage: addUsage(session.run.record.usage, usage) };
+    await session.events.emit({
+      type: 'inference_complete',
+      step: session.run.record.steps,
+      ...(model === undefined ? {} : { model }),
+      usage,
+      durationMs: Math.max(0, session.now() - started),
+      finishReason: reason,
+    });
+  };
+  try {
+    const stream = session.agent.model.stream({
+      ...(draft.system === undefined ? {} : { system: draft.system }),
+      messages: session.run.messages.slice(),
+      tools: draft.tools,
+      ...(draft.toolChoice === undefined ? {} : { toolChoice: draft.toolChoice }),
+      options: draft.options,
+      signal: session.activation.signal,
+    });
+    for await (const part of stream) {
+      switch (part.type) {
+        case 'reasoning_delta':
+          if (!reasoning) {
+            reasoning = { id: session.services.createId(), parts: [] };
+            await session.events.emit({ type: 'reasoning_start', messageId: reasoning.id });
+          }
+          reasoningParts.push(part.delta);
+          await session.events.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+          break;
+        case 'text_delta':
+          await closeReasoning();
+          if (!text) {
+            text = { id: session.services.createId(), parts: [] };
+            await session.events.emit({ type: 'text_start', messageId: text.id });
+          }
+          textParts.push(part.delta);
+          await session.events.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
+          break;
+        case 'tool_call_start':
+          await closeReasoning();
+          await closeText();
+          await session.events.emit({
+            type: 'tool_call_start',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+          });
+          break;
+        case 'tool_call_args_delta':
+          await session.events.emit({
+            type: 'tool_call_args_delta',
+            toolCallId: part.toolCallId,
+            delta: part.delta,
+          });
+          break;
+        case 'tool_call':
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+          break;
+        case 'finish':
+          usage = part.usage;
+          finishReason = part.finishReason;
+          if (part.model) model = part.model;
+          break;
+        default:
+          assertNever(part, 'inference stream part');
       }
     }
+    session.activation.signal.throwIfAborted();
+  } catch (error) {
+    await closeReasoning();
+    await closeText();
+    await complete(session.activation.signal.aborted ? 'aborted' : 'error');
+    throw error;
   }
-  session.signal.throwIfAborted();
   await closeReasoning();
   await closeText();
+  await complete(finishReason);
   return {
     text: textParts.join(''),
     reasoning: reasoningParts.join(''),

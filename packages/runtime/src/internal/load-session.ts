@@ -3,18 +3,20 @@ import {
   EMPTY_USAGE,
   type AgentEvent,
   type Message,
+  type RunContext,
   type RunRecord,
   type RunRequestOrigin,
   type UserMessage,
 } from '@awaken/contract';
-import type { EventChannel } from './event-channel';
+import type { EventChannel } from './run-events';
 import { restorePluginState } from './plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from './resolve-agents';
 import type { RunOwnership } from './run-ownership';
 import { type RuntimeServices, RunSession } from './run-session';
+import type { StoredClientTool } from './run-request';
 import { decodeRunState, encodeRunState } from './run-state';
-import type { WakeSignal } from './wake-signal';
+import type { WakeSignal } from './activation';
 
 export interface SessionPlumbing {
   services: RuntimeServices;
@@ -50,10 +52,9 @@ function build(
 ): RunSession {
   const decoded = decodeRunState(record);
   if (owned.logSeq !== undefined) decoded.bookkeeping.lastSeq = owned.logSeq;
-  const session = new RunSession({
+  const session = new RunSession(plumbing.services, agent, {
     ...plumbing,
     fence: owned.fence,
-    agent,
     record,
     messages,
     calls: decoded.calls,
@@ -70,6 +71,8 @@ export interface NewRunInput {
   threadId: string;
   input: UserMessage[];
   origin: RunRequestOrigin;
+  clientTools?: StoredClientTool[];
+  context?: RunContext;
 }
 
 /**
@@ -100,6 +103,8 @@ export async function createRunRecord(
     threadId: request.threadId,
     agentId: agent.id,
     origin: request.origin,
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.clientTools ? { clientTools: request.clientTools } : {}),
     status: 'created',
     steps: 0,
     usage: { ...EMPTY_USAGE },

@@ -1,6 +1,7 @@
 import { type ToolCall, findJsonIssue, formatJsonIssue, toolFailure } from '@awaken/contract';
 import type { RunSession } from './run-session';
-import { moveCall, settleCall } from './tool-pipeline';
+import { settleCall } from './call-outcome';
+import { moveCall } from './tool-batch';
 
 /**
  * Gives every tool call of a turn a storable id, name and arguments (a model may send an empty id or
@@ -40,7 +41,7 @@ export function sanitizeToolCalls(
  */
 export function failMalformedCalls(session: RunSession, malformed: ReadonlyMap<string, string>): void {
   for (const [id, message] of malformed) {
-    const state = session.calls.get(id);
+    const state = session.batch.byId.get(id);
     if (state?.status !== 'new') continue;
     moveCall(session, state, 'running');
     state.result = toolFailure(`invalid tool call: ${message}`);
@@ -54,7 +55,7 @@ export async function reportMalformedCalls(
   malformed: ReadonlyMap<string, string>,
 ): Promise<void> {
   for (const id of malformed.keys()) {
-    const state = session.calls.get(id);
+    const state = session.batch.byId.get(id);
     if (state?.status === 'failed' && state.result) await settleCall(session, state, state.result);
   }
 }

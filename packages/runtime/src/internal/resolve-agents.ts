@@ -9,6 +9,13 @@ import {
 import type { AgentDefinition } from '../types';
 import { type ResolvedTool, normalizeTools } from './normalize-tools';
 
+/**
+ * The step limit of an agent that declares no `max_rounds` stop condition (Awaken's default of 16
+ * rounds; the AI SDK's is 20 steps): a tool loop ends `stopped{max_rounds}` after this many steps even
+ * when the model never stops calling tools. Declare `{ type: 'max_rounds', rounds }` to change it.
+ */
+export const DEFAULT_MAX_ROUNDS = 16;
+
 /** An agent definition checked once at runtime creation, with its lookups precomputed. */
 export interface ResolvedAgent {
   definition: AgentDefinition;
@@ -30,7 +37,7 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
   const model = definition.model ?? defaultModel;
   if (!model) throw invalid(`agent "${definition.id}" has no model and the runtime has no default model`);
   const tools = normalizeTools(definition.id, definition.tools);
-  const stopConditions = (definition.stopConditions ?? []).map((spec, index) => {
+  const declared = (definition.stopConditions ?? []).map((spec, index) => {
     const parsed = stopConditionSpecSchema.safeParse(spec);
     if (!parsed.success) {
       throw invalid(
@@ -39,6 +46,10 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
     }
     return parsed.data;
   });
+  // a tool loop always ends: without a declared max_rounds, the default limit applies (checked last)
+  const stopConditions = declared.some((spec) => spec.type === 'max_rounds')
+    ? declared
+    : [...declared, { type: 'max_rounds' as const, rounds: DEFAULT_MAX_ROUNDS }];
   const pluginIds = new Set<string>();
   for (const plugin of definition.plugins ?? []) {
     if (pluginIds.has(plugin.id)) throw invalid(`agent "${definition.id}" uses plugin "${plugin.id}" twice`);

@@ -1,4 +1,9 @@
-import type { DecisionReceipt, DecisionRejectionReason, RunRecord, ToolCallDecision } from '@awaken/contract';
+import type {
+  DecisionReceipt,
+  DecisionRejectionReason,
+  RunRecord,
+  ToolCallDecisionInput,
+} from '@awaken/contract';
 import type { RunResult } from '../types';
 
 /** The result a stored run record stands for. */
@@ -16,12 +21,13 @@ export function resultOf(record: RunRecord): RunResult {
 }
 
 export function rejectAll(
-  decisions: readonly ToolCallDecision[],
+  decisions: readonly ToolCallDecisionInput[],
   reason: DecisionRejectionReason,
   message: string,
 ): DecisionReceipt[] {
   return decisions.map((decision) => ({
-    toolCallId: decision.toolCallId,
+    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
+    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
     decisionId: decision.decisionId,
     status: 'rejected',
     reason,

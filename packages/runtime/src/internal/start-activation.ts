@@ -1,15 +1,15 @@
-import type { AgentEvent, RunLease, RunRecord, ToolCallDecision } from '@awaken/contract';
+import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
-import { submitDecisions } from './decisions';
-import { createEventChannel } from './event-channel';
+import { acceptDecisions } from './accept-decisions';
+import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
-import { driveRun } from './run-driver';
-import { applyCancels, createControlWatch, peekControls } from './run-controls';
+import { runLoop } from './run-loop';
+import { createControlWatch, readControls, waitForDecision } from './run-controls';
 import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
 import type { RunSession, RuntimeServices } from './run-session';
-import { createWakeSignal } from './wake-signal';
+import { createWakeSignal } from './activation';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
@@ -24,7 +24,7 @@ export interface StartOptions {
   resumed: boolean;
   onSuspend: OnSuspend;
   signal?: AbortSignal;
-  decisions?: ToolCallDecision[];
+  decisions?: ToolCallDecisionInput[];
   lease?: RunLease;
 }
 
@@ -53,7 +53,7 @@ export function startActivation(
   };
   const detach = (reason: string) => {
     detachReason ??= reason;
-    session?.requestDetach(detachReason);
+    session?.activation.requestDetach(detachReason);
   };
   if (run.signal?.aborted) abort(run.signal.reason);
   else run.signal?.addEventListener('abort', () => abort(run.signal?.reason), { once: true });
@@ -62,14 +62,14 @@ export function startActivation(
     threadId = found.threadId;
     if ('services' in found) {
       session = found;
-      if (detachReason !== undefined) found.requestDetach(detachReason);
+      if (detachReason !== undefined) found.activation.requestDetach(detachReason);
     }
     return found;
   });
   const receipts = loaded.then(async (found) => {
     const decisions = run.decisions ?? [];
     if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`);
-    return decisions.length > 0 ? submitDecisions(found, decisions) : [];
+    return decisions.length > 0 ? acceptDecisions(found, decisions) : [];
   });
   let markIdle: () => void = () => {};
   const idle = new Promise<void>((resolve) => {
@@ -84,20 +84,20 @@ export function startActivation(
       if (!('services' in found)) return resultOf(found);
       await receipts;
       const check = createControlWatch(found);
-      if (services.controlInbox) {
-        unsubscribe = await services.controlInbox.subscribe(found.runId, () => {
+      if (services.inbox) {
+        unsubscribe = await services.inbox.subscribe(found.runId, () => {
           wake.notify();
           check();
         });
       }
-      ownership.keepAlive({ onLost: (error) => found.loseLease(error), onTick: check });
-      applyCancels(found, await peekControls(found));
+      ownership.keepAlive({ onLost: (error) => found.activation.loseLease(error), onTick: check });
+      await readControls(found);
       try {
         // a run prepared by createRun starts here: its first activation is not a resumption
-        const resumed = run.resumed && found.status !== 'created';
+        const resumed = run.resumed && found.run.status !== 'created';
         return await driveRun(found, { resumed, onSuspend: run.onSuspend });
       } finally {
-        found.live = false;
+        found.activation.live = false;
       }
     } catch (error) {
       channel.close(error);
@@ -117,21 +117,27 @@ export function startActivation(
     channel,
     result,
     receipts,
-    async decide(decisions) {
-      const found = await loaded;
-      if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`);
-      if (!found.live) {
-        return found.record.status === 'done'
-          ? rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`)
-          : rejectAll(
-              decisions,
-              'not_live',
-              `run ${ids.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
-            );
-      }
-      return submitDecisions(found, decisions);
-    },
+    loaded,
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
+}
+
+/**
+ * Runs activations until the run is done, or — with `onSuspend: 'return'` — until it waits. With
+ * `wait`, a waiting run stays live: a decision (or a cancel) starts the next activation, which opens
+ * with `run_start { resumed: true }` on the same event stream.
+ */
+async function driveRun(
+  session: RunSession,
+  options: { resumed: boolean; onSuspend: OnSuspend },
+): Promise<RunResult> {
+  let resumed = options.resumed;
+  while (true) {
+    const result = await runLoop(session, resumed);
+    if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
+    await waitForDecision(session);
+    session.activation.throwIfHalted();
+    resumed = true;
+  }
 }

@@ -1,4 +1,5 @@
 import {
+  assertNever,
   type ToolCallState,
   type ToolMessage,
   type ToolResult,
@@ -21,10 +22,8 @@ export function toolContent(result: ToolResult | undefined, cancelReason?: strin
         : { error: result.message, output: result.output };
     case 'pending':
       return { pending: result.suspension.message };
-    default: {
-      const exhaustive: never = result;
-      return exhaustive;
-    }
+    default:
+      return assertNever(result, 'tool result');
   }
 }
 

@@ -1,136 +1,18 @@
 import {
-  type SuspendTicket,
-  type ToolCall,
   type ToolCallState,
-  type ToolCallStatus,
   type ToolGateDecision,
   type ToolResult,
-  findJsonIssue,
-  formatJsonIssue,
+  assertNever,
   isToolResult,
   toolFailure,
   toolSuccess,
-  transitionToolCall,
 } from '@awaken/contract';
-import { baseContext, runHooks } from './plugin-host';
+import { applyResult, cancelCall } from './call-outcome';
+import { baseContext, contextFor, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
-import { jsonOutput, toolContent } from './tool-content';
-
-/** Moves a call through the contract's transition table and re-derives the run status. */
-export function moveCall(session: RunSession, state: ToolCallState, to: ToolCallStatus): void {
-  if (state.status !== to) state.status = transitionToolCall(state.status, to);
-  state.updatedAt = session.now();
-  session.syncStatus();
-}
-
-/** The arguments the tool receives: the decision payload in `pass_decision_to_tool` mode. */
-function effectiveArguments(state: ToolCallState): unknown {
-  if (state.resume && state.ticket?.resumeMode === 'pass_decision_to_tool') return state.resume.result;
-  return state.arguments;
-}
-
-function callOf(state: ToolCallState): ToolCall {
-  return { id: state.callId, name: state.toolName, arguments: effectiveArguments(state) };
-}
-
-function hookContext(session: RunSession, state: ToolCallState, phase: 'ToolGate' | 'BeforeToolExecute') {
-  return {
-    ...baseContext(session, phase),
-    step: state.step,
-    call: callOf(state),
-    ...(state.resume ? { resume: state.resume } : {}),
-    ...(state.ticket ? { ticket: state.ticket } : {}),
-  };
-}
-
-/** Parses and validates arguments; returns the parsed value or a failed result naming the fields. */
-async function prepareArguments(
-  session: RunSession,
-  state: ToolCallState,
-): Promise<{ args: unknown } | { failure: ToolResult }> {
-  const tool = session.agent.tools.get(state.toolName);
-  if (!tool) return { failure: toolFailure(`unknown tool "${state.toolName}"`) };
-  let raw = effectiveArguments(state);
-  if (typeof raw === 'string') {
-    try {
-      raw = JSON.parse(raw);
-    } catch (error) {
-      return { failure: toolFailure(`arguments are not valid JSON: ${(error as Error).message}`) };
-    }
-  }
-  const issue = findJsonIssue(raw);
-  if (issue) return { failure: toolFailure(`arguments cannot be used: ${formatJsonIssue(issue)}`) };
-  const checked = await tool.check(raw);
-  if (!checked.ok) return { failure: toolFailure(`invalid arguments: ${checked.message}`) };
-  return { args: checked.value };
-}
-
-/** Emits the events and runs AfterToolExecute for a call that just reached a result. */
-export async function settleCall(
-  session: RunSession,
-  state: ToolCallState,
-  result: ToolResult,
-): Promise<void> {
-  if (state.status === 'suspended' && state.ticket) {
-    await session.emit({
-      type: 'tool_call_suspended',
-      toolCallId: state.callId,
-      toolName: state.toolName,
-      ticket: state.ticket,
-    });
-  } else if (state.status === 'succeeded' || state.status === 'failed' || state.status === 'cancelled') {
-    await session.emit({
-      type: 'tool_call_done',
-      toolCallId: state.callId,
-      toolName: state.toolName,
-      status: state.status,
-      result,
-      content: toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
-    });
-  }
-  await runHooks(session, 'afterToolExecute', {
-    ...hookContext(session, state, 'BeforeToolExecute'),
-    phase: 'AfterToolExecute',
-    result,
-    status: state.status,
-  });
-}
-
-function cancelReason(state: ToolCallState, result: ToolResult): string {
-  if (state.resume?.action === 'cancel') return state.resume.reason ?? 'cancelled by decision';
-  return result.status === 'error' ? result.message : 'cancelled';
-}
-
-/** Applies a result: success/warning → succeeded, error → failed, pending → suspended with a ticket. */
-export async function applyResult(
-  session: RunSession,
-  state: ToolCallState,
-  result: ToolResult,
-): Promise<void> {
-  if (result.status === 'pending') {
-    const ticket: SuspendTicket = {
-      suspension: result.suspension,
-      pending: { id: state.callId, name: state.toolName, arguments: state.arguments },
-      resumeMode: result.resumeMode ?? 'replay_tool_call',
-    };
-    state.ticket = ticket;
-    state.result = undefined;
-    moveCall(session, state, 'suspended');
-  } else {
-    state.result = result;
-    moveCall(session, state, result.status === 'error' ? 'failed' : 'succeeded');
-  }
-  await settleCall(session, state, result);
-}
-
-/** Marks a call cancelled (through `running` for a call that never started) with `reason`. */
-export async function cancelCall(session: RunSession, state: ToolCallState, reason: string): Promise<void> {
-  if (state.status === 'new') moveCall(session, state, 'running');
-  const result = toolFailure(reason);
-  state.result = result;
-  moveCall(session, state, 'cancelled');
-  await settleCall(session, state, result);
-}
+import { callFields, clientToolSuspension, prepareArguments } from './tool-arguments';
+import { moveCall } from './tool-batch';
+import { jsonOutput } from './tool-content';
 
 /** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */
 function enterRunning(session: RunSession, state: ToolCallState): void {
@@ -140,19 +22,22 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
 /** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
 async function judge(session: RunSession, state: ToolCallState): Promise<ToolGateDecision> {
   const context = {
-    ...hookContext(session, state, 'ToolGate'),
-    batch: session.batch.map((call) => ({ ...call })),
+    ...baseContext(session, 'ToolGate'),
+    ...callFields(state),
+    batch: session.batch.calls.map((call) => ({ ...call })),
   };
   for (const plugin of session.agent.definition.plugins ?? []) {
-    const decision = await plugin.hooks.toolGate?.(context);
+    const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
     if (decision && decision.type !== 'allow') return decision;
   }
   return { type: 'allow' };
 }
 
 /**
- * Stage 1 for one call: argument checks and the ToolGate. Returns true when the call is allowed to
- * execute; otherwise the call has been resolved (failed, suspended, set, cancelled).
+ * Stage 1 for one call: argument checks, the ToolGate, then the unknown-tool check (after the gate,
+ * so a plugin can suspend a call to a tool the server does not have) and, for a client tool, its
+ * suspension. Returns true when the call is allowed to execute here; otherwise the call has been
+ * resolved (failed, suspended, set, cancelled).
  */
 export async function gateCall(session: RunSession, state: ToolCallState): Promise<boolean> {
   if (state.resume && state.ticket?.resumeMode === 'use_decision_as_tool_result') {
@@ -168,6 +53,19 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
   const decision = await judge(session, state);
   switch (decision.type) {
     case 'allow':
+      if ('unknown' in prepared) {
+        enterRunning(session, state);
+        await applyResult(session, state, toolFailure(`unknown tool "${state.toolName}"`));
+        return false;
+      }
+      if (session.run.clientTools.has(state.toolName)) {
+        await applyResult(session, state, {
+          status: 'pending',
+          suspension: clientToolSuspension(state, prepared.args),
+          resumeMode: 'use_decision_as_tool_result',
+        });
+        return false;
+      }
       return true;
     case 'suspend':
       await applyResult(session, state, {
@@ -178,7 +76,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       return false;
     case 'block':
       enterRunning(session, state);
-      if (!decision.continueRun) session.blocked = decision.reason;
+      if (!decision.continueRun) session.batch.blocked = decision.reason;
       await applyResult(session, state, toolFailure(`blocked: ${decision.reason}`));
       return false;
     case 'set_result':
@@ -189,10 +87,8 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       enterRunning(session, state);
       await cancelCall(session, state, decision.reason);
       return false;
-    default: {
-      const exhaustive: never = decision;
-      throw new Error(`unknown gate decision ${JSON.stringify(exhaustive)}`);
-    }
+    default:
+      return assertNever(decision, 'ToolGate decision');
   }
 }
 
@@ -200,10 +96,10 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
 export async function executeCall(session: RunSession, state: ToolCallState): Promise<void> {
   const prepared = await prepareArguments(session, state);
   const tool = session.agent.tools.get(state.toolName);
-  if ('failure' in prepared || !tool) return;
+  if (!('args' in prepared) || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
-  await runHooks(session, 'beforeToolExecute', hookContext(session, state, 'BeforeToolExecute'));
-  const signal = session.signal;
+  await runHooks(session, 'beforeToolExecute', callFields(state));
+  const signal = session.activation.signal;
   state.executions += 1;
   let result: ToolResult;
   let threw = false;
@@ -214,8 +110,9 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       toolCallId: state.callId,
       step: state.step,
       signal,
+      runContext: session.run.context,
       abortSignal: signal,
-      messages: [...session.messages],
+      messages: [...session.run.messages],
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
@@ -231,7 +128,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   // a body that gave up on the abort is cancelled; one that returned did its work, so its result
   // stands (recording it `cancelled` would tell the model a side effect did not happen)
   if (signal.aborted && threw) {
-    await cancelCall(session, state, session.abortMessage());
+    await cancelCall(session, state, session.activation.abortMessage());
     return;
   }
   await applyResult(session, state, result);

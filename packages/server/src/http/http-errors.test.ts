@@ -10,7 +10,7 @@ import { httpStatusOf } from './error-table';
 function breakableStores(): { stores: ServiceStores; fail(error: Error | undefined): void } {
   const memory = createMemoryStores();
   let failure: Error | undefined;
-  const threadRuns = new Proxy(memory.threadRunStore, {
+  const threadRuns = new Proxy(memory.threadRuns, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== 'function') return value;
@@ -23,9 +23,9 @@ function breakableStores(): { stores: ServiceStores; fail(error: Error | undefin
   return {
     stores: {
       threadRuns,
-      mailbox: memory.mailboxStore,
-      eventLog: memory.runEventLog,
-      inbox: memory.controlInbox,
+      mailbox: memory.mailbox,
+      eventLog: memory.eventLog,
+      inbox: memory.inbox,
     },
     fail(error) {
       failure = error;

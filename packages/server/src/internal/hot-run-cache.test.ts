@@ -33,7 +33,10 @@ async function suspendedRun(capacity: number, runs = 1, input = 'approve:1') {
   const real = createMemoryThreadRunStore();
   const counting = countingStore(real);
   const cache = createHotRunCache(counting.store, capacity);
-  const runtime = createAgentRuntime({ agents: [scenarioAgent(memoryCounters())], store: cache.store });
+  const runtime = createAgentRuntime({
+    agents: [scenarioAgent(memoryCounters())],
+    stores: { threadRuns: cache.store },
+  });
   for (let index = 0; index < runs; index += 1) {
     await runtime.createRun({
       agentId: AGENT_ID,
@@ -61,7 +64,10 @@ describe('the hot run cache', () => {
   it('resumes cold when the stored checkpoint moved past the cached copy', async () => {
     const { real, cache, runtime, fullReads } = await suspendedRun(4, 1, 'approve:2');
     // another process applies one decision: the run still waits, at a newer version
-    const other = createAgentRuntime({ agents: [scenarioAgent(memoryCounters())], store: real });
+    const other = createAgentRuntime({
+      agents: [scenarioAgent(memoryCounters())],
+      stores: { threadRuns: real },
+    });
     expect((await other.resumeRun('r0', { decisions: [approve('approve_me_0_0')] }).result).status).toBe(
       'waiting',
     );

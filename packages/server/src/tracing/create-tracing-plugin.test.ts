@@ -71,7 +71,7 @@ describe('tracing plugin', () => {
     const stores = createMemoryStores();
     const runtime = createAgentRuntime({
       agents: [{ id: 'agent', model, tools: [lookup], plugins: [createTracingPlugin({ api })] }],
-      store: stores.threadRunStore,
+      stores,
     });
     await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     expect(spans.map((span) => [span.name, span.parent])).toEqual([

@@ -1,3 +1,4 @@
+import { assertNever } from '@awaken/contract';
 import fc from 'fast-check';
 import type { BackendEnv } from './backend-env';
 import type { DifferentialStores } from './harness';
@@ -79,9 +80,7 @@ export function resolveFence(env: BackendEnv, runId: unknown, ref: FenceRef): un
       return Math.max(0, latest - 1);
     case 'ahead':
       return latest + 1;
-    default: {
-      const exhaustive: never = ref;
-      return exhaustive;
-    }
+    default:
+      return assertNever(ref, 'fence reference');
   }
 }

@@ -1,10 +1,27 @@
-import { type RunControl, type ToolCallDecision, decisionControl } from '@awaken/contract';
+import {
+  type RunControl,
+  type ToolCallDecision,
+  type ToolCallDecisionInput,
+  decisionControl,
+} from '@awaken/contract';
 import { uniqueId } from '../internal/ids';
 
 export function decision(toolCallId: string, overrides: Partial<ToolCallDecision> = {}): RunControl {
   return decisionControl({
     decisionId: uniqueId('decision'),
     toolCallId,
+    action: 'resume',
+    result: { approved: true },
+    updatedAt: 1_700_000_000_000,
+    ...overrides,
+  });
+}
+
+/** A decision naming only its ticket, as a protocol client sends it (an approval or interrupt id). */
+export function ticketDecision(ticketId: string, overrides: Partial<ToolCallDecisionInput> = {}): RunControl {
+  return decisionControl({
+    decisionId: uniqueId('decision'),
+    ticketId,
     action: 'resume',
     result: { approved: true },
     updatedAt: 1_700_000_000_000,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
-import { cancel, decision, ids, input } from './fixtures';
+import { cancel, decision, ids, input, ticketDecision } from './fixtures';
 
 export function putPeekRemoveSpec(ctx: SuiteContext<RunControlInbox>): void {
   describe('put, peek and remove', () => {
@@ -57,6 +57,26 @@ export function putPeekRemoveSpec(ctx: SuiteContext<RunControlInbox>): void {
       expect(await ctx.store.peek(runId)).toEqual([first]);
       await ctx.store.remove(runId, [first.id]);
       expect(await ctx.store.put(runId, other)).toBe('stored');
+    });
+
+    it('stores a decision that names only its ticket; a second pending one for that ticket is a conflict', async () => {
+      const runId = uniqueId('run');
+      const first = ticketDecision('ticket-1');
+      expect(await ctx.store.put(runId, first)).toBe('stored');
+      expect(await ctx.store.put(runId, first)).toBe('duplicate');
+      await expectAwakenError(ctx.store.put(runId, ticketDecision('ticket-1')), 'conflict');
+      if (first.kind !== 'decision') throw new Error('fixture');
+      await expectAwakenError(
+        ctx.store.put(runId, decisionControl({ ...first.decision, ticketId: 'ticket-2' })),
+        'conflict',
+      );
+      const byCall = decision('call-1');
+      expect(await ctx.store.put(runId, byCall)).toBe('stored');
+      expect(await ctx.store.peek(runId)).toEqual([first, byCall]);
+      await ctx.store.remove(runId, [first.id]);
+      const next = ticketDecision('ticket-1');
+      expect(await ctx.store.put(runId, next)).toBe('stored');
+      expect(await ctx.store.peek(runId)).toEqual([byCall, next]);
     });
 
     it('rejects a pending id reused for another call or another kind of command with conflict', async () => {

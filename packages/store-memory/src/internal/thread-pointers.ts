@@ -1,3 +1,4 @@
+import { assertNever } from '@awaken/contract';
 import type { RunRecord, Thread } from '@awaken/contract';
 
 /**
@@ -25,10 +26,8 @@ export function pointersAfterCheckpoint(thread: Thread, run: RunRecord): Thread 
       clearIfThis('activeRunId');
       clearIfThis('openRunId');
       break;
-    default: {
-      const exhaustive: never = run.status;
-      throw new Error(`unknown run status ${String(exhaustive)}`);
-    }
+    default:
+      assertNever(run.status, 'run status');
   }
   return next;
 }

@@ -3,8 +3,9 @@ import { defineLuaScript } from './lua-script';
 
 /**
  * Keys (see run-keys.ts): `P ctq:<r>` (list, pending ids in arrival order), `P cte:<r>` (hash, id ->
- * entry JSON), `P ctc:<r>` (hash, tool call id -> id of its pending decision), `P ctk:<r>` (hash,
- * id -> `<kind>\n<tool call id>`); wake-ups on the channel `P ctl:<r>`. ARGV of every script:
+ * entry JSON), `P ctc:<r>` (hash, decision target -> id of its pending decision; the target is the
+ * contract's `decisionTarget`: `call:<toolCallId>`, or `ticket:<ticketId>` for a decision naming no
+ * call), `P ctk:<r>` (hash, id -> `<kind>\n<decision target>`); wake-ups on the channel `P ctl:<r>`. ARGV of every script:
  * prefix, runId, queueKey, entriesKey, callsKey, kindsKey, ... Entry JSON is built by the caller and
  * stored verbatim; the scripts never decode it (Lua's cjson rejects some escapes JSON.stringify
  * writes), and each checks everything before its first write, so an error leaves nothing half-done.
@@ -14,7 +15,7 @@ local r, q, e, c, k = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 `;
 
 /**
- * ARGV: ..., channel, eventMetaKey, id, kind, toolCallId ('' unless a decision), entryJson.
+ * ARGV: ..., channel, eventMetaKey, id, kind, decision target ('' unless a decision), entryJson.
  * 'stored' | 'duplicate'. When the run's event log is finished (its meta key has a TTL), the inbox
  * keys get the same TTL, so a command that arrives late expires with the run.
  */
@@ -31,7 +32,7 @@ end
 if kind == 'decision' then
   local pending = redis.call('HGET', c, call)
   if pending then
-    return redis.error_reply('AWAKEN conflict tool call ' .. call .. ' of run ' .. r ..
+    return redis.error_reply('AWAKEN conflict ' .. call .. ' of run ' .. r ..
       ' already has pending decision ' .. pending)
   end
   redis.call('HSET', c, call, id)
@@ -59,7 +60,7 @@ return entries
 `);
 
 /**
- * ARGV: ..., id... Removes exactly those entries; unknown ids are ignored. The tool call of a
+ * ARGV: ..., id... Removes exactly those entries; unknown ids are ignored. The target of a
  * decision is what `put` recorded beside it (the text after the first newline of its tag).
  */
 export const REMOVE_CONTROLS = defineMutatingScript(

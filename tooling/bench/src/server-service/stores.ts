@@ -8,16 +8,16 @@ export function redisServiceStores(redis: RedisStores): ServiceStores {
     threadRuns: redis.threadRuns,
     mailbox: redis.mailbox,
     eventLog: redis.eventLog,
-    inbox: redis.controls,
+    inbox: redis.inbox,
   };
 }
 
 export function memoryServiceStores(): ServiceStores {
   const memory = createMemoryStores();
   return {
-    threadRuns: memory.threadRunStore,
-    mailbox: memory.mailboxStore,
-    eventLog: memory.runEventLog,
-    inbox: memory.controlInbox,
+    threadRuns: memory.threadRuns,
+    mailbox: memory.mailbox,
+    eventLog: memory.eventLog,
+    inbox: memory.inbox,
   };
 }

@@ -6,11 +6,15 @@ import { defineStoreInput } from './store-input';
 const byRun = z.object({ runId: storeIdSchema });
 const WELL_FORMED = 'must be well-formed Unicode (no lone surrogate)';
 
-/** A run control as an inbox keeps it: its ids (and a decision's tool call id) are store ids. */
+/** A run control as an inbox keeps it: its ids (and a decision's tool call and ticket ids) are store ids. */
 const storedControlSchema = runControlSchema.superRefine((control, context) => {
   if (!isWellFormedText(control.id)) context.addIssue({ code: 'custom', path: ['id'], message: WELL_FORMED });
-  if (control.kind === 'decision' && !isWellFormedText(control.decision.toolCallId)) {
-    context.addIssue({ code: 'custom', path: ['decision', 'toolCallId'], message: WELL_FORMED });
+  if (control.kind !== 'decision') return;
+  for (const field of ['toolCallId', 'ticketId'] as const) {
+    const value = control.decision[field];
+    if (value !== undefined && !isWellFormedText(value)) {
+      context.addIssue({ code: 'custom', path: ['decision', field], message: WELL_FORMED });
+    }
   }
 });
 

@@ -1,9 +1,10 @@
-import { createTestStore } from '../test-support/recording-store';
+import { createTestStore } from '../../test-support/recording-store';
 import { AwakenError, type StopConditionSpec, toolFailure } from '@awaken/contract';
 import { type ScriptedTurn, createScriptedModel, echoTool, failingTool, slowTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime } from './create-agent-runtime';
-import { createHarness } from '../test-support/harness';
+import { createAgentRuntime } from '../create-agent-runtime';
+import { DEFAULT_MAX_ROUNDS } from '../index';
+import { createHarness } from '../../test-support/harness';
 
 /** A model that always calls echo with a distinct argument (or the given one). */
 function loopingModel(
@@ -30,6 +31,24 @@ describe('stop conditions', () => {
     const { result, calls } = await stopsAfter([{ type: 'max_rounds', rounds: 3 }]);
     expect(result.steps).toBe(3);
     expect(calls).toBe(3);
+  });
+
+  it(`a tool loop without stop conditions stops at the default limit of ${DEFAULT_MAX_ROUNDS} rounds`, async () => {
+    const { result, calls } = await stopsAfter([]);
+    expect(result).toMatchObject({
+      status: 'done',
+      steps: DEFAULT_MAX_ROUNDS,
+      termination: { type: 'stopped', code: 'max_rounds' },
+    });
+    expect(calls).toBe(DEFAULT_MAX_ROUNDS);
+  });
+
+  it('a declared max_rounds replaces the default limit, also a higher one', async () => {
+    const { result } = await stopsAfter([{ type: 'max_rounds', rounds: DEFAULT_MAX_ROUNDS + 4 }]);
+    expect(result).toMatchObject({ steps: DEFAULT_MAX_ROUNDS + 4, termination: { code: 'max_rounds' } });
+    // other conditions keep the default limit next to them
+    const budget = await stopsAfter([{ type: 'token_budget', maxTotal: 1_000_000 }]);
+    expect(budget.result).toMatchObject({ steps: DEFAULT_MAX_ROUNDS, termination: { code: 'max_rounds' } });
   });
 
   it('token_budget stops once cumulative input+output reaches the budget, not before', async () => {
@@ -183,7 +202,7 @@ describe('stop conditions', () => {
     const store = createTestStore();
     const model = createScriptedModel();
     const create = (agent: object) => () =>
-      createAgentRuntime({ agents: [{ id: 'a', ...agent }], store, model });
+      createAgentRuntime({ agents: [{ id: 'a', ...agent }], stores: { threadRuns: store }, model });
     const invalid = (agent: object, text: string) => {
       const error = (() => {
         try {
@@ -199,11 +218,13 @@ describe('stop conditions', () => {
     invalid({ stopConditions: [{ type: 'content_match', pattern: '(' }] }, 'stopConditions[0]');
     invalid({ stopConditions: [{ type: 'max_rounds', round: 3 }] }, 'stopConditions[0]');
     invalid({ tools: [echoTool, echoTool] }, 'declares tool "echo" twice');
-    expect(() => createAgentRuntime({ agents: [{ id: 'a' }, { id: 'a' }], store, model })).toThrow(
-      /defined twice/,
+    expect(() =>
+      createAgentRuntime({ agents: [{ id: 'a' }, { id: 'a' }], stores: { threadRuns: store }, model }),
+    ).toThrow(/defined twice/);
+    expect(() => createAgentRuntime({ agents: [{ id: 'a' }], stores: { threadRuns: store } })).toThrow(
+      /no model/,
     );
-    expect(() => createAgentRuntime({ agents: [{ id: 'a' }], store })).toThrow(/no model/);
-    const runtime = createAgentRuntime({ agents: [{ id: 'a' }], store, model });
+    const runtime = createAgentRuntime({ agents: [{ id: 'a' }], stores: { threadRuns: store }, model });
     expect(() => runtime.run({ agentId: 'ghost' })).toThrow(/unknown agent "ghost"/);
     expect(toolFailure('x').status).toBe('error');
   });

@@ -30,10 +30,10 @@ describe('decisions a caller gets wrong', () => {
     expect(receipts.map((receipt) => receipt.status)).toEqual(['rejected', 'rejected']);
     expect(receipts[0]).toMatchObject({ reason: 'invalid_payload' });
     expect((receipts[0] as { message: string }).message).toMatch(/action/);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(danger.count()).toBe(0);
     expect((await store.getRun(handle.runId))?.status).toBe('waiting');
-    // the call is still suspended and a valid decision still works
+    // the call is still suspended (a valid decision is accepted, not `not_suspended`) and, at the
+    // end, ran exactly once: the rejected decisions never ran it
     expect(await handle.decide(approve('a'))).toMatchObject([{ status: 'accepted' }]);
     expect(await handle.result).toMatchObject({ status: 'done', response: 'all done' });
     await reading;

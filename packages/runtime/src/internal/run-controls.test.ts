@@ -2,9 +2,9 @@ import { decisionControl } from '@awaken/contract';
 import { createMemoryRunControlInbox, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { createControllableTool, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { createAgentRuntime } from './create-agent-runtime';
-import { approvalPlugin, recordingTool } from '../test-support/approval';
-import { approve, historyIsValid } from '../test-support/harness';
+import { createAgentRuntime } from '../create-agent-runtime';
+import { approvalPlugin, recordingTool } from '../../test-support/approval';
+import { approve, historyIsValid } from '../../test-support/harness';
 
 describe('the run-control inbox', () => {
   it('adds injected user input at the next step boundary; the model answers it', async () => {
@@ -19,8 +19,7 @@ describe('the run-control inbox', () => {
     });
     const runtime = createAgentRuntime({
       agents: [{ id: 'agent', model, tools: [work.tool] }],
-      store,
-      controlInbox,
+      stores: { threadRuns: store, inbox: controlInbox },
     });
     const handle = runtime.run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go' });
     await work.started('w');
@@ -64,8 +63,7 @@ describe('the run-control inbox', () => {
           plugins: [approvalPlugin(['danger'])],
         },
       ],
-      store,
-      controlInbox,
+      stores: { threadRuns: store, inbox: controlInbox },
     });
     const waiting = await runtime.runToCompletion({ agentId: 'agent', runId: 'r', input: 'go' });
     // with an inbox, a BigInt payload is refused as invalid_payload, not a raw TypeError

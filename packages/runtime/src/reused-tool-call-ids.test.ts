@@ -56,14 +56,17 @@ describe('tool call ids from the model', () => {
       call('call_0', 'echo', { text: 'b' }),
       { text: 'done' },
     ]);
-    const first = await createAgentRuntime({ agents, store, model }).runToCompletion({
+    const first = await createAgentRuntime({ agents, stores: { threadRuns: store }, model }).runToCompletion({
       agentId: 'agent',
       input: 'hi',
     });
     expect(first.status).toBe('waiting');
-    const resumed = createAgentRuntime({ agents, store, model }).resumeRun(first.runId, {
-      decisions: [{ toolCallId: 'call_0', decisionId: 'd1', action: 'resume', result: true, updatedAt: 1 }],
-    });
+    const resumed = createAgentRuntime({ agents, stores: { threadRuns: store }, model }).resumeRun(
+      first.runId,
+      {
+        decisions: [{ toolCallId: 'call_0', decisionId: 'd1', action: 'resume', result: true, updatedAt: 1 }],
+      },
+    );
     expect(await resumed.receipts).toMatchObject([{ status: 'accepted' }]);
     expect(await resumed.result).toMatchObject({ status: 'done', response: 'done' });
     expect(echo.count()).toBe(2);

@@ -1,10 +1,10 @@
-import { createTestStore } from '../test-support/recording-store';
+import { createTestStore } from '../../test-support/recording-store';
 import { type Plugin, defineStateKey, toolCallStatePath } from '@awaken/contract';
 import { echoTool, pendingTool } from '@awaken/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { readToolCallStates } from './internal/run-state';
-import { createHarness } from '../test-support/harness';
+import { readToolCallStates } from './run-state';
+import { createHarness } from '../../test-support/harness';
 
 describe('checkpoints', () => {
   it('writes a checkpoint at each seed 001 trigger, readable back from the store', async () => {
@@ -59,7 +59,7 @@ describe('checkpoints', () => {
     expect(stored?.status).toBe('waiting');
     expect(stored?.waiting).toMatchObject({
       reason: 'tool_call_suspended',
-      ticketIds: ['ask_q1'],
+      ticketIds: ['ask_1:q1'],
       tickets: [
         { toolCallId: 'q1', toolName: 'ask_human', message: 'color?', resumeMode: 'replay_tool_call' },
       ],
@@ -70,7 +70,7 @@ describe('checkpoints', () => {
     >;
     expect(scope.q1?.tool_call_state).toMatchObject({
       status: 'suspended',
-      ticket: { suspension: { id: 'ask_q1' } },
+      ticket: { suspension: { id: 'ask_1:q1' } },
     });
     expect(scope.q1?.suspended_call).toMatchObject({ pending: { id: 'q1', name: 'ask_human' } });
     expect(store.checkpoints.at(-1)?.trigger).toBe('run_finished');

@@ -1,7 +1,7 @@
 import type { Plugin } from '@awaken/contract';
 import { createScriptedModel, echoTool, failingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
-import { collect, createHarness, historyIsValid, outline } from '../test-support/harness';
+import { collect, createHarness, historyIsValid, outline } from '../../test-support/harness';
 
 const say = (text: string) => ({ text });
 const call = (id: string, name: string, args: unknown) => ({ toolCalls: [{ id, name, arguments: args }] });

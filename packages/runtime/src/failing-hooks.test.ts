@@ -1,16 +1,19 @@
 import type { Plugin } from '@awaken/contract';
-import { createControllableTool, echoTool } from '@awaken/testing';
+import { createControllableTool, createDeferred, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, createHarness, historyIsValid } from '../test-support/harness';
 
 describe('a plugin hook that throws while other parallel calls still run', () => {
   it('ends the run with error only after the running calls settled, never marking a running body cancelled', async () => {
     const slow = createControllableTool('slow');
+    const hookFailed = createDeferred<void>();
     const failing: Plugin = {
       id: 'failing',
       hooks: {
         afterToolExecute(context) {
-          if (context.call.name === 'echo') throw new Error('audit log unavailable');
+          if (context.call.name !== 'echo') return;
+          hookFailed.resolve();
+          throw new Error('audit log unavailable');
         },
       },
     };
@@ -35,8 +38,11 @@ describe('a plugin hook that throws while other parallel calls still run', () =>
     void handle.result.finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // before the fix the run had already ended here and recorded `s` cancelled while its body ran on
+    await hookFailed.promise;
+    // everything the runtime does without the slow call is in-memory promise work; once a macrotask
+    // turn has passed it is done. Before the fix the run had already ended here and recorded `s`
+    // cancelled while its body ran on.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     slow.release('s', { sent: true });
     const result = await handle.result;
