@@ -11,7 +11,13 @@ import { z } from '@hono/zod-openapi';
 export const threadViewSchema = z.object(threadSchema.shape).openapi('Thread');
 export const messageViewSchema = z.object(messageRecordSchema.shape).openapi('Message');
 /** A run as the API shows it: the record without its internal state. */
-export const runViewSchema = z.object(runRecordSchema.omit({ state: true }).shape).openapi('Run');
+// `context` is any JSON object; the contract's recursive JSON schema has no OpenAPI rendering
+export const runViewSchema = z
+  .object({
+    ...runRecordSchema.omit({ state: true, context: true }).shape,
+    context: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('Run');
 export type RunView = z.infer<typeof runViewSchema>;
 export const ticketViewSchema = z.object(runWaitingTicketSchema.shape).openapi('WaitingTicket');
 /** A dispatch as the API shows it: without its claim token. */
