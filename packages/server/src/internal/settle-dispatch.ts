@@ -1,5 +1,6 @@
 import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
+import { enqueueResume } from './enqueue-resume';
 import { finalizeRun } from './finalize-run';
 import { retryDelay } from './retry-delay';
 import type { ServiceContext } from './service-context';
@@ -18,6 +19,12 @@ export async function settleDispatch(
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
       await mailbox.ack(proof);
+      {
+        // a decision that arrived after the activation last looked at the inbox, while this dispatch
+        // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free
+        const record = await context.stores.threadRuns.getRun(dispatch.runId);
+        if (record?.status === 'waiting') await enqueueResume(context, record);
+      }
       return;
     case 'retry': {
       const delay = retryDelay(dispatch.attemptCount + 1, context.config, plan.retryAfterMs);
