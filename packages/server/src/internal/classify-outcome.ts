@@ -1,4 +1,4 @@
-import { AwakenError, type RunDispatchResult, type RunRecord } from '@awaken/contract';
+import { AwakenError, assertNever, type RunDispatchResult, type RunRecord } from '@awaken/contract';
 import type { RunResult } from '@awaken/runtime';
 
 /** How one activation of a claimed dispatch ended. */
@@ -87,9 +87,7 @@ export function classifyOutcome(outcome: ActivationOutcome): DispatchPlan {
       }
       return { action: 'dead_letter', error, finalizeReason: `permanent failure: ${error}` };
     }
-    default: {
-      const never: never = outcome;
-      throw new AwakenError('internal', `unknown activation outcome ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(outcome, 'activation outcome');
   }
 }

@@ -1,5 +1,6 @@
 import {
   AwakenError,
+  assertNever,
   type ToolCallDecision,
   type UserMessage,
   decisionControl,
@@ -89,9 +90,7 @@ export async function injectInput(
       const resume = await enqueueResume(context, view.record);
       return { mode: 'resume', runId: view.runId, ...(resume ? { dispatchId: resume.dispatchId } : {}) };
     }
-    default: {
-      const never: never = request.mode;
-      throw new AwakenError('internal', `unknown inject mode ${String(never)}`);
-    }
+    default:
+      return assertNever(request.mode);
   }
 }

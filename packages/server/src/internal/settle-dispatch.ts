@@ -1,4 +1,4 @@
-import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
+import { AwakenError, assertNever, type ClaimProof, type RunDispatch } from '@awaken/contract';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { enqueueResume } from './enqueue-resume';
 import { finalizeRun } from './finalize-run';
@@ -44,9 +44,7 @@ export async function settleDispatch(
         await finalizeRun(context, dispatch.runId, plan.finalizeReason, dispatch.dispatchId);
       }
       return;
-    default: {
-      const never: never = plan;
-      throw new AwakenError('internal', `unknown dispatch plan ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(plan);
   }
 }
