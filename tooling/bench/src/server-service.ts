@@ -9,7 +9,7 @@
  *     the resume) and cold (cache off: queue → worker → load from the store);
  * (3) runs completed per second with 1, 2 and 4 worker processes on one Redis (scripted model, one
  *     tool call per run, 8 activations per process), against a bare loop that only claims and acks
- *     the same number of dispatches with the same processes.
+ *     the same number of dispatches with the same processes, and the Redis commands per run.
  * Writes results/server-service.md. BENCH_WAITING, BENCH_SAMPLES, BENCH_RUNS scale the three parts.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,6 +21,7 @@ import { startRedisServer } from '@awaken/testing';
 import { percentile } from './internal/stats';
 import { decisionLatencies } from './server-service/latency';
 import { memoryServiceStores, redisServiceStores } from './server-service/stores';
+import { commandsPerRun } from './server-service/round-trips';
 import { runsPerSecond } from './server-service/throughput';
 
 const WAITING = Number(process.env.BENCH_WAITING ?? 10_000);
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
       });
       throughput.push([processes, service, bare]);
     }
+    const commands = await commandsPerRun(server.url, 200);
     const load = loadavg()
       .map((value) => value.toFixed(1))
       .join(' / ');
@@ -151,6 +153,15 @@ async function main(): Promise<void> {
         ([processes, service, bare]) =>
           `| ${processes} | ${service.toFixed(0)} | ${bare.toFixed(0)} | ${(service / bare).toFixed(2)} |`,
       ),
+      '',
+      'Where the difference comes from: Redis commands per run while one worker executes 200 such runs',
+      '(`INFO commandstats`; `evalsha` is one store round trip, every store operation being one script; the',
+      'other rows are the commands those scripts run). The bare loop needs about two round trips per',
+      'dispatch (its claim, amortised over a batch, and its ack).',
+      '',
+      '| command | per run |',
+      '|---|---|',
+      ...commands.map(([name, perRun]) => `| ${name} | ${perRun.toFixed(1)} |`),
       '',
     );
   } finally {
