@@ -7,6 +7,7 @@ import type {
   RunControlInbox,
   RunEventLog,
   RunRecord,
+  RunContext,
   RunRequestOrigin,
   RunWaitingTicket,
   ThreadRunStore,
@@ -92,6 +93,11 @@ export interface SubmitRequest {
   /** 0 = highest, 255 = lowest. Default 128. */
   priority?: number;
   origin?: RunRequestOrigin;
+  /**
+   * The caller's context (identity, tenant, request metadata; a JSON object), stored on the run
+   * record and shown to every hook and tool as `runContext`.
+   */
+  context?: RunContext;
 }
 
 export interface FollowOptions {

@@ -1,6 +1,6 @@
 import type { AgentEventOf } from '@awaken/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpFixture, createHttpFixture, startRun } from '../../test-support/http-fixture';
+import { type HttpFixture, createHttpFixture, parseSse, startRun } from '../../test-support/http-fixture';
 
 let fx: HttpFixture;
 beforeAll(async () => {
@@ -46,6 +46,25 @@ describe('decisions', () => {
     expect(['duplicate', 'accepted']).toContain(again.body.receipts[0].status);
     expect(await untilDone(run.runId)).toMatchObject({ termination: { type: 'natural_end' } });
     expect(await fx.counters.get(`exec:${run.runId}:${decision.toolCallId}`)).toBe(1);
+  });
+
+  it('records who decided: the caller (tenant, subject, request id) travels with the decision', async () => {
+    const run = await waitingRun();
+    const last = run.ids.at(-1) ?? 0;
+    await fx.json(`/v1/runs/${run.runId}/decision`, {
+      body: { toolCallId: run.tickets[0]?.toolCallId, result: { approved: true } },
+      headers: { 'x-request-id': 'req-decide-1' },
+    });
+    await untilDone(run.runId);
+    const continued = parseSse(
+      await (
+        await fx.call(`/v1/runs/${run.runId}/events`, { headers: { 'last-event-id': String(last) } })
+      ).text(),
+    );
+    const resumed = continued.events.find((event) => event.type === 'tool_call_resumed');
+    expect(resumed?.type === 'tool_call_resumed' && resumed.decision.context).toEqual({
+      caller: { tenant: 'acme', subject: 'alice', requestId: 'req-decide-1' },
+    });
   });
 
   it('a decision may name its call by ticket id', async () => {

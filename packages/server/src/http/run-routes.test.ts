@@ -44,6 +44,26 @@ describe('runs', () => {
     expect(busy.body.error.code).toBe('conflict');
   });
 
+  it("stores the caller as run context, next to the client's own context, which cannot claim another caller", async () => {
+    const started = await fx.json('/v1/runs', {
+      body: {
+        agentId: 'ops',
+        input: 'plain',
+        stream: false,
+        context: { team: 'ops', caller: 'someone else' },
+      },
+      headers: { 'x-request-id': 'req-ctx-1' },
+    });
+    const run = await fx.json(`/v1/runs/${started.body.runId}`);
+    expect(run.body.context).toEqual({
+      team: 'ops',
+      caller: { tenant: 'acme', subject: 'alice', requestId: 'req-ctx-1' },
+    });
+    const bad = await fx.json('/v1/runs', { body: { agentId: 'ops', input: 'plain', context: 'me' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toContain('context');
+  });
+
   it('gets a run without its internal state; 404 for an unknown run', async () => {
     const run = await startRun(fx, { input: 'approve:1' });
     const got = await fx.json(`/v1/runs/${run.runId}`);

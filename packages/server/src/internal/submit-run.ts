@@ -2,6 +2,7 @@ import {
   AwakenError,
   type RunDispatch,
   parseWith,
+  runContextSchema,
   runRequestOriginSchema,
   userMessageSchema,
 } from '@awaken/contract';
@@ -24,6 +25,7 @@ export const submitRequestSchema = z.object({
   ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
   priority: z.number().int().min(0).max(255).optional(),
   origin: runRequestOriginSchema.optional(),
+  context: runContextSchema.optional(),
 });
 
 /** Hooks the submit path needs from run control (kept apart to avoid a module cycle). */
@@ -125,6 +127,7 @@ export async function submitRun(
     runId,
     input: request.input,
     ...(request.origin ? { origin: request.origin } : {}),
+    ...(request.context ? { context: request.context } : {}),
   });
   if (ifBusy === 'interrupt') await control.interruptThread(threadId, 'interrupted by newer input');
   const dispatch = await context.stores.mailbox.enqueue({

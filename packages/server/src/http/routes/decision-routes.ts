@@ -3,6 +3,7 @@ import { AwakenError, type ToolCallDecision } from '@awaken/contract';
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { HttpEnv } from '../http-types';
+import { callerOf } from '../internal/run-context';
 import type { RunTarget } from '../../types';
 import {
   commonErrors,
@@ -54,7 +55,6 @@ const batchToThread = createRoute({
 
 /** A decision as the service takes it: addressed, stamped, and carrying who decided. */
 export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDecision {
-  const { tenant, subject, requestId } = c.var.caller;
   return {
     // until the service resolves ticket ids on its own field, a ticket id addresses the call
     toolCallId: body.toolCallId ?? body.ticketId ?? '',
@@ -63,7 +63,7 @@ export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDec
     ...(body.result === undefined ? {} : { result: body.result }),
     ...(body.reason === undefined ? {} : { reason: body.reason }),
     updatedAt: Date.now(),
-    ...({ context: { caller: { tenant, subject, requestId } } } as object),
+    context: { caller: callerOf(c) },
   };
 }
 

@@ -1,6 +1,7 @@
 import { AwakenError, type RunDispatch, type RunDispatchStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
+import { callerOf, runContextOf } from '../internal/run-context';
 import { runInput } from '../internal/run-input';
 import { notFound, toDispatchView } from '../internal/views';
 import {
@@ -92,7 +93,12 @@ async function requireDispatch(c: { var: HttpEnv['Variables'] }, dispatchId: str
 export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
   app.openapi(submit, async (c) => {
     const body = c.req.valid('json');
-    const run = await c.var.service.submit({ ...body, mode: 'background', origin: 'user' });
+    const run = await c.var.service.submit({
+      ...body,
+      mode: 'background',
+      origin: 'user',
+      context: runContextOf(c, body.context),
+    });
     Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
     return c.json({ runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId }, 202);
   });
@@ -170,6 +176,8 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
       ifBusy: 'queue',
       priority: dispatch.priority,
       origin: record.origin,
+      // the original caller's context, and who requeued it
+      context: { ...record.context, requeuedBy: callerOf(c) },
     });
     Object.assign(c.var.ids, { runId: run.runId, dispatchId: run.dispatchId });
     return c.json(

@@ -2,6 +2,7 @@ import type { RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
 import { eventCursor } from '../internal/event-cursor';
+import { runContextOf } from '../internal/run-context';
 import { notFound, toRunView } from '../internal/views';
 import type { HttpMetrics } from '../metrics';
 import {
@@ -93,6 +94,7 @@ export function registerRunRoutes(
       ...(body.threadId ? { threadId: body.threadId } : {}),
       ...(body.runId ? { runId: body.runId } : {}),
       ...(body.priority === undefined ? {} : { priority: body.priority }),
+      context: runContextOf(c, body.context),
     });
     Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
     const submitted = { runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId };

@@ -20,6 +20,11 @@ const submitFields = {
   /** What to do when the thread is busy (see the service's `ifBusy`). */
   ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
   priority: z.number().int().min(0).max(255).optional(),
+  /**
+   * Caller metadata stored with the run (a JSON object) and shown to hooks and tools as `runContext`.
+   * Its `caller` key is always set by the server (tenant, subject, request id).
+   */
+  context: z.record(z.string().max(256), z.unknown()).optional(),
 };
 
 export const startRunBodySchema = z
