@@ -90,6 +90,23 @@ describe('the reference server on memory stores, over real HTTP', () => {
     expect(refused.events.at(-1)?.response).toMatch(/I did not run delete_file/);
   });
 
+  it('an approval with edited arguments runs the tool with the edits, and the agent says so', async () => {
+    const run = await start('delete /tmp/draft.txt');
+    const ticket = run.events.find((event) => event.type === 'tool_call_suspended');
+    const decided = await api(app.url, `/v1/runs/${run.runId}/decision`, {
+      body: {
+        toolCallId: ticket.toolCallId,
+        result: { approved: true, editedArguments: { path: '/tmp/draft-old.txt' } },
+      },
+    });
+    expect(decided.status).toBe(200);
+    await vi.waitFor(async () => {
+      expect((await api(app.url, `/v1/runs/${run.runId}`)).body.response).toBe(
+        'Done: I deleted /tmp/draft-old.txt.',
+      );
+    }, WAIT);
+  });
+
   it('a client tool waits for the client, whose answer becomes the result', async () => {
     const run = await start('pick a color');
     const suspended = run.events.find((event) => event.type === 'tool_call_suspended');
