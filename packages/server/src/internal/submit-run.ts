@@ -2,6 +2,8 @@ import {
   AwakenError,
   type RunDispatch,
   parseWith,
+  clientToolSchema,
+  runContextSchema,
   runRequestOriginSchema,
   userMessageSchema,
 } from '@awaken/contract';
@@ -24,6 +26,8 @@ export const submitRequestSchema = z.object({
   ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
   priority: z.number().int().min(0).max(255).optional(),
   origin: runRequestOriginSchema.optional(),
+  context: runContextSchema.optional(),
+  tools: z.array(clientToolSchema).optional(),
 });
 
 /** Hooks the submit path needs from run control (kept apart to avoid a module cycle). */
@@ -125,6 +129,8 @@ export async function submitRun(
     runId,
     input: request.input,
     ...(request.origin ? { origin: request.origin } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.tools ? { tools: request.tools } : {}),
   });
   if (ifBusy === 'interrupt') await control.interruptThread(threadId, 'interrupted by newer input');
   const dispatch = await context.stores.mailbox.enqueue({
