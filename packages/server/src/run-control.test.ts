@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunWaitingTicket } from '@awaken/contract';
+import { type RunWaitingTicket, answer } from '@awaken/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Counters, memoryCounters } from '../test-support/counters';
 import { AGENT_ID, scenarioAgent } from '../test-support/scenario-agent';
@@ -82,6 +82,28 @@ describe('run control (memory)', () => {
     );
     expect(changed.receipts).toMatchObject([{ status: 'rejected', reason: 'not_suspended' }]);
     expect(await counters.get(`exec:${run.runId}:${first.toolCallId}`)).toBe(1);
+  });
+
+  it('runs a client tool declared by the request, answered by ticket, with the caller context on the run', async () => {
+    const submitted = await service.submit({
+      agentId: AGENT_ID,
+      input: `client #${randomUUID()}`,
+      context: { user: 'ada', tenant: 't1' },
+      tools: [{ name: 'pick_color', description: 'the user picks a colour', parameters: { type: 'object' } }],
+    });
+    const waiting = await submitted.settled();
+    expect(waiting.context).toEqual({ user: 'ada', tenant: 't1' });
+    const [ticket] = waiting.waiting?.tickets ?? [];
+    if (!ticket) throw new Error('the client tool did not wait');
+    const byTicket = { ...answer(ticket.ticketId, { color: 'teal' }), decisionId: 'client-answer' };
+    const decided = await service.control.decide({ threadId: submitted.threadId }, byTicket);
+    expect(decided.receipts).toMatchObject([{ status: 'accepted', toolCallId: ticket.toolCallId }]);
+    const done = await submitted.done();
+    expect(done.response).toBe('done after 1 results');
+    const messages = await service.stores.threadRuns.readMessages(submitted.threadId);
+    const result = messages.find((entry) => entry.message.role === 'tool')?.message;
+    expect(result).toMatchObject({ toolCallId: ticket.toolCallId });
+    expect(JSON.stringify(result)).toContain('teal');
   });
 
   it('refuses bad requests with typed errors before writing anything', async () => {

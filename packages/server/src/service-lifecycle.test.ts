@@ -9,13 +9,7 @@ import { createMailboxService } from './create-mailbox-service';
 import type { MailboxService, MailboxServiceOptions, ServiceStores } from './types';
 
 function sharedStores(): ServiceStores {
-  const memory = createMemoryStores();
-  return {
-    threadRuns: memory.threadRuns,
-    mailbox: memory.mailbox,
-    eventLog: memory.eventLog,
-    inbox: memory.inbox,
-  };
+  return createMemoryStores();
 }
 
 describe('mailbox service lifecycle (memory)', () => {

@@ -1,29 +1,24 @@
 import type {
   AgentEvent,
+  AwakenStores,
+  ClientTool,
   DecisionReceipt,
-  MailboxStore,
   ModelExecutor,
   RunDispatch,
-  RunControlInbox,
-  RunEventLog,
   RunRecord,
   RunContext,
   RunRequestOrigin,
   RunWaitingTicket,
-  ThreadRunStore,
-  ToolCallDecision,
+  ToolCallDecisionInput,
   UserMessage,
 } from '@awaken/contract';
 import type { AgentDefinition, AgentRuntime, RunStateSnapshot } from '@awaken/runtime';
 
-/** The four stores a service runs on; every process of a deployment shares the same ones. */
-export interface ServiceStores {
-  threadRuns: ThreadRunStore;
-  mailbox: MailboxStore;
-  eventLog: RunEventLog;
-  /** The per-run inbox decisions, cancels and injected input are written to first. */
-  inbox: RunControlInbox;
-}
+/**
+ * The four stores a service runs on — the store bundle `createMemoryStores()` and
+ * `createRedisStores(...)` return; every process of a deployment shares the same ones.
+ */
+export type ServiceStores = AwakenStores;
 
 /** Retry timing of transient failures: exponential backoff with jitter. */
 export interface RetryPolicy {
@@ -75,6 +70,10 @@ export type IfBusy = 'interrupt' | 'queue' | 'conflict';
 
 export interface SubmitRequest {
   agentId: string;
+  /** JSON about the caller (identity, tenant, request metadata): stored on the run, seen by every hook. */
+  context?: RunContext;
+  /** Tools the client executes: their calls wait for the client's output as a decision. */
+  tools?: ClientTool[];
   /** Created when missing. */
   threadId?: string;
   runId?: string;
@@ -93,11 +92,6 @@ export interface SubmitRequest {
   /** 0 = highest, 255 = lowest. Default 128. */
   priority?: number;
   origin?: RunRequestOrigin;
-  /**
-   * The caller's context (identity, tenant, request metadata; a JSON object), stored on the run
-   * record and shown to every hook and tool as `runContext`.
-   */
-  context?: RunContext;
 }
 
 export interface FollowOptions {
@@ -170,7 +164,10 @@ export interface InjectResult {
 /** The control surface of runs, usable without HTTP. */
 export interface RunControlService {
   getActiveRun(threadId: string): Promise<ActiveRunView | null>;
-  decide(target: RunTarget, decisions: ToolCallDecision | ToolCallDecision[]): Promise<DecideResult>;
+  decide(
+    target: RunTarget,
+    decisions: ToolCallDecisionInput | ToolCallDecisionInput[],
+  ): Promise<DecideResult>;
   cancelRun(runId: string, reason?: string): Promise<RunRecord>;
   interruptThread(threadId: string, reason?: string): Promise<InterruptResult>;
   injectUserInput(request: InjectRequest): Promise<InjectResult>;

@@ -9,7 +9,8 @@ import type { Counters } from './counters';
  * script is the run's input: turns separated by `then`, each turn's words separated by spaces:
  * - `approve:N` — N calls of `approve_me`, each suspended until a decision;
  * - `plain` — one call of `plain`; `slow:MS` — one call of `slow`, which sleeps MS ms on its first
- *   execution only; `crash` — one call of `crash`, which kills its own process (SIGKILL);
+ *   execution only; `crash` — one call of `crash`, which kills its own process (SIGKILL); `client` —
+ *   one call of the client tool `pick_color` (declared by the run request);
  * - `transient:K[:AFTER]` — this turn's model call fails with a retryable error (retry after AFTER
  *   ms) K times; `permanent` — it fails with a permanent error;
  * - anything else (e.g. `#id`, which makes the input unique) is ignored.
@@ -51,6 +52,7 @@ function turnFor(script: Script): ScriptedTurn {
     else if (kind === 'plain') call('plain', 0);
     else if (kind === 'slow') call('slow', 0, { ms: Number(value) });
     else if (kind === 'crash') call('crash', 0);
+    else if (kind === 'client') call('pick_color', 0);
   }
   return toolCalls.length > 0
     ? { text: `turn ${script.turn}`, toolCalls }

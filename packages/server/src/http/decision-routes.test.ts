@@ -37,7 +37,13 @@ describe('decisions', () => {
     const first = await fx.json(`/v1/runs/${run.runId}/decision`, { body: decision });
     expect(first.status).toBe(200);
     expect(first.body.receipts).toEqual([
-      { toolCallId: decision.toolCallId, decisionId: 'd-1', status: 'accepted' },
+      // the receipt names the call and the ticket the decision answers
+      {
+        toolCallId: decision.toolCallId,
+        ticketId: run.tickets[0]?.ticket.suspension.id,
+        decisionId: 'd-1',
+        status: 'accepted',
+      },
     ]);
     expect(first.body.resumeDispatchId).toEqual(expect.any(String));
     const again = await fx.json(`/v1/runs/${run.runId}/decision`, { body: decision });

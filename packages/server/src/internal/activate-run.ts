@@ -3,6 +3,7 @@ import type { RunHandle } from '@awaken/runtime';
 import { abortableDelay } from './abortable-delay';
 import type { ActivationOutcome } from './classify-outcome';
 import { adoptLeftoverInput } from './leftover-input';
+import { pendingWork } from './pending-work';
 import type { ServiceContext } from './service-context';
 import { checkThreadGate } from './thread-gate';
 
@@ -66,7 +67,10 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       await adoptLeftoverInput(context, record);
       return { type: 'skipped', record };
     }
-    if (record.status === 'waiting' && !(await hasInboxWork(context, record.runId))) {
+    if (
+      record.status === 'waiting' &&
+      pendingWork(record, await context.stores.inbox.peek(record.runId)).length === 0
+    ) {
       return { type: 'skipped', record };
     }
     if (record.status === 'created') {

@@ -3,11 +3,11 @@ import {
   type DecisionReceipt,
   type DecisionRejectionReason,
   type RunRecord,
-  type ToolCallDecision,
+  type ToolCallDecisionInput,
   type ToolCallState,
   decisionControl,
   formatZodIssues,
-  toolCallDecisionSchema,
+  toolCallDecisionInputSchema,
   validateJsonSchema,
 } from '@awaken/contract';
 import { readToolCallStates } from '@awaken/runtime';
@@ -16,12 +16,13 @@ import { enqueueResume } from './enqueue-resume';
 import type { ServiceContext } from './service-context';
 
 function rejected(
-  decision: { toolCallId?: unknown; decisionId?: unknown },
+  decision: { toolCallId?: unknown; ticketId?: unknown; decisionId?: unknown },
   reason: DecisionRejectionReason,
   message: string,
 ): DecisionReceipt {
   return {
-    toolCallId: String(decision.toolCallId ?? ''),
+    ...(typeof decision.toolCallId === 'string' ? { toolCallId: decision.toolCallId } : {}),
+    ...(typeof decision.ticketId === 'string' ? { ticketId: decision.ticketId } : {}),
     decisionId: String(decision.decisionId ?? ''),
     status: 'rejected',
     reason,
@@ -29,11 +30,18 @@ function rejected(
   };
 }
 
-/** The call a decision names, by tool call id or by its ticket (suspension) id. */
-function findCall(calls: readonly ToolCallState[], ref: string): ToolCallState | undefined {
-  return (
-    calls.find((call) => call.callId === ref) ?? calls.find((call) => call.ticket?.suspension.id === ref)
-  );
+/** The call a decision names: by tool call id, else by its ticket (suspension) id. */
+function findCall(
+  calls: readonly ToolCallState[],
+  decision: ToolCallDecisionInput,
+): ToolCallState | undefined {
+  const ticketOf = (call: ToolCallState) => call.ticket?.suspension.id;
+  if (decision.toolCallId !== undefined) {
+    const byId = calls.find((call) => call.callId === decision.toolCallId);
+    // a tool call id may also be given a ticket id (protocol ids are ticket ids)
+    return byId ?? calls.find((call) => ticketOf(call) === decision.toolCallId);
+  }
+  return calls.find((call) => ticketOf(call) === decision.ticketId);
 }
 
 /**
@@ -45,16 +53,21 @@ function findCall(calls: readonly ToolCallState[], ref: string): ToolCallState |
 function checkAgainstWaitingRun(
   record: RunRecord,
   calls: readonly ToolCallState[],
-  decision: ToolCallDecision,
-): ToolCallDecision | DecisionReceipt {
-  const call = findCall(calls, decision.toolCallId);
+  decision: ToolCallDecisionInput,
+): ToolCallDecisionInput | DecisionReceipt {
+  const call = findCall(calls, decision);
+  const named = decision.toolCallId ?? decision.ticketId;
   if (!call)
+    return rejected(decision, 'unknown_tool_call', `run ${record.runId} has no tool call or ticket ${named}`);
+  const ticketId = call.ticket?.suspension.id;
+  if (decision.ticketId !== undefined && decision.ticketId !== ticketId) {
     return rejected(
       decision,
       'unknown_tool_call',
-      `run ${record.runId} has no tool call ${decision.toolCallId}`,
+      `ticket ${decision.ticketId} is not the open ticket of tool call ${call.callId}`,
     );
-  const addressed = { ...decision, toolCallId: call.callId };
+  }
+  const addressed = { ...decision, toolCallId: call.callId, ...(ticketId ? { ticketId } : {}) };
   if (call.resume?.decisionId === decision.decisionId) {
     return { toolCallId: call.callId, decisionId: decision.decisionId, status: 'duplicate' };
   }
@@ -79,15 +92,17 @@ function checkAgainstWaitingRun(
 async function store(
   context: ServiceContext,
   runId: string,
-  decision: ToolCallDecision,
+  decision: ToolCallDecisionInput,
 ): Promise<DecisionReceipt> {
   try {
     const status = await context.stores.inbox.put(runId, decisionControl(decision));
-    return {
-      toolCallId: decision.toolCallId,
+    const target = {
+      // a decision for an executing run may name only its ticket: the run resolves it
+      toolCallId: decision.toolCallId ?? '',
+      ...(decision.ticketId ? { ticketId: decision.ticketId } : {}),
       decisionId: decision.decisionId,
-      status: status === 'stored' ? 'accepted' : 'duplicate',
     };
+    return status === 'stored' ? { ...target, status: 'accepted' } : { ...target, status: 'duplicate' };
   } catch (error) {
     if (!AwakenError.hasCode(error, 'conflict')) throw error;
     return rejected(decision, 'duplicate_conflict', error.message);
@@ -108,7 +123,7 @@ export async function decideRun(
   const receipts: DecisionReceipt[] = [];
   const calls = record.status === 'waiting' ? readToolCallStates(record) : [];
   for (const input of decisions) {
-    const shape = toolCallDecisionSchema.safeParse(input);
+    const shape = toolCallDecisionInputSchema.safeParse(input);
     const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
     if (!shape.success) {
       receipts.push(

@@ -1,5 +1,6 @@
 import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
 import { executeDispatch } from './execute-dispatch';
+import { pendingWork } from './pending-work';
 import type { ServiceContext } from './service-context';
 
 /** The dedupe key of a run's resume dispatch: at most one is queued or claimed at a time. */
@@ -11,13 +12,13 @@ async function existingResume(context: ServiceContext, error: AwakenError): Prom
 }
 
 /**
- * Makes sure a waiting run with something in its inbox has a resume dispatch for the same run id:
+ * Makes sure a waiting run with work in its inbox (see `pendingWork`) has a resume dispatch for the same run id:
  * enqueued once (dedupe key), whoever asks. When this process holds the run in its hot cache, it
  * claims the resume itself at once, so the cached copy is used; otherwise any worker takes it.
  */
 export async function enqueueResume(context: ServiceContext, record: RunRecord): Promise<RunDispatch | null> {
   const { mailbox, inbox } = context.stores;
-  if ((await inbox.peek(record.runId)).length === 0) return null;
+  if (pendingWork(record, await inbox.peek(record.runId)).length === 0) return null;
   let dispatch: RunDispatch;
   try {
     dispatch = await mailbox.enqueue({

@@ -1,4 +1,4 @@
-import { AwakenError, assertNever, type ClaimProof, type RunDispatch } from '@awaken/contract';
+import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { enqueueResume } from './enqueue-resume';
 import { finalizeRun } from './finalize-run';

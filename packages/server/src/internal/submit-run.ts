@@ -2,6 +2,7 @@ import {
   AwakenError,
   type RunDispatch,
   parseWith,
+  clientToolSchema,
   runContextSchema,
   runRequestOriginSchema,
   userMessageSchema,
@@ -26,6 +27,7 @@ export const submitRequestSchema = z.object({
   priority: z.number().int().min(0).max(255).optional(),
   origin: runRequestOriginSchema.optional(),
   context: runContextSchema.optional(),
+  tools: z.array(clientToolSchema).optional(),
 });
 
 /** Hooks the submit path needs from run control (kept apart to avoid a module cycle). */
@@ -128,6 +130,7 @@ export async function submitRun(
     input: request.input,
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.context ? { context: request.context } : {}),
+    ...(request.tools ? { tools: request.tools } : {}),
   });
   if (ifBusy === 'interrupt') await control.interruptThread(threadId, 'interrupted by newer input');
   const dispatch = await context.stores.mailbox.enqueue({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwakenError, type ToolCallDecision } from '@awaken/contract';
+import { AwakenError, type ToolCallDecisionInput } from '@awaken/contract';
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { HttpEnv } from '../http-types';
@@ -54,10 +54,10 @@ const batchToThread = createRoute({
 });
 
 /** A decision as the service takes it: addressed, stamped, and carrying who decided. */
-export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDecision {
+export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDecisionInput {
   return {
-    // until the service resolves ticket ids on its own field, a ticket id addresses the call
-    toolCallId: body.toolCallId ?? body.ticketId ?? '',
+    ...(body.toolCallId === undefined ? {} : { toolCallId: body.toolCallId }),
+    ...(body.ticketId === undefined ? {} : { ticketId: body.ticketId }),
     decisionId: body.decisionId ?? randomUUID(),
     action: body.action ?? 'resume',
     ...(body.result === undefined ? {} : { result: body.result }),

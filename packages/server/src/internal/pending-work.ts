@@ -1,0 +1,24 @@
+import type { RunControl, RunRecord } from '@awaken/contract';
+import { readToolCallStates } from '@awaken/runtime';
+
+/**
+ * The inbox entries a resume of the run would still act on. A decision the run already recorded
+ * (its call no longer waits, or waits on the decision's own id) is not one: an entry stays in the
+ * inbox for a moment after the checkpoint that applied it. A done run acts on nothing; only input
+ * injected too late is still work (it becomes the thread's next run).
+ */
+export function pendingWork(record: RunRecord, controls: readonly RunControl[]): RunControl[] {
+  if (record.status === 'done') return controls.filter((control) => control.kind === 'input');
+  const calls = readToolCallStates(record);
+  return controls.filter((control) => {
+    if (control.kind !== 'decision') return true;
+    const { decision } = control;
+    const ticket = decision.ticketId ?? decision.toolCallId;
+    const call =
+      calls.find((state) => state.callId === decision.toolCallId) ??
+      calls.find((state) => state.ticket?.suspension.id === ticket);
+    // a call the record does not know: let the run judge it (it rejects and drops it)
+    if (!call) return true;
+    return call.status === 'suspended' && call.resume?.decisionId !== decision.decisionId;
+  });
+}
