@@ -1,8 +1,20 @@
-import { AwakenError, type AgentEvent, type ClientTool, type RunEventLog, type Tool } from '@awaken/contract';
+import {
+  type AgentEvent,
+  AwakenError,
+  type ClientTool,
+  type ModelExecutor,
+  type RunEventLog,
+  type Tool,
+} from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import { type AgentDefinition, createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
-import { type ScriptedTurnSource, createScriptedModel } from '@awaken/testing';
+import {
+  type ScriptedModel,
+  type ScriptedTurnSource,
+  createDeferred,
+  createScriptedModel,
+} from '@awaken/testing';
 import {
   createUiMessageStreamResponse,
   encodeUiMessageStream,
@@ -19,6 +31,26 @@ export interface ChatHarnessOptions {
   /** Tool names that need an approval (ext-permission `ask`); everything else is allowed. */
   ask?: string[];
   toolExecution?: AgentDefinition['toolExecution'];
+  /** Holds the model's `call`-th stream (0-based) after `afterParts` parts until `release()`. */
+  hold?: { call: number; afterParts: number };
+}
+
+/** The scripted model, holding one of its streams mid-way until released. */
+function holdingModel(model: ScriptedModel, hold: ChatHarnessOptions['hold']) {
+  const gate = createDeferred<void>();
+  let calls = 0;
+  const executor: ModelExecutor = {
+    modelId: model.modelId,
+    async *stream(request) {
+      const call = calls++;
+      let parts = 0;
+      for await (const part of model.stream(request)) {
+        if (call === hold?.call && parts++ === hold.afterParts) await gate.promise;
+        yield part;
+      }
+    },
+  };
+  return { executor, release: () => gate.resolve() };
 }
 
 /**
@@ -29,6 +61,7 @@ export interface ChatHarnessOptions {
 export function createChatHarness(options: ChatHarnessOptions) {
   const stores = createMemoryStores();
   const model = createScriptedModel(options.turns);
+  const held = holdingModel(model, options.hold);
   const permissions = createPermissionPlugin({
     defaultBehavior: 'allow',
     rules: (options.ask ?? []).map((tool) => ({ tool, behavior: 'ask' as const })),
@@ -43,7 +76,7 @@ export function createChatHarness(options: ChatHarnessOptions) {
       },
     ],
     stores,
-    model,
+    model: held.executor,
   });
   const bodies: string[] = [];
   const requests: unknown[] = [];
@@ -120,6 +153,7 @@ export function createChatHarness(options: ChatHarnessOptions) {
     runtime,
     stores,
     model,
+    release: held.release,
     bodies,
     requests,
     /** Cuts the next POST response after `events` SSE events, as a dropped connection would. */
@@ -153,7 +187,7 @@ function cut(body: ReadableStream<Uint8Array>, events: number): ReadableStream<U
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (seen >= events) {
-        await reader.cancel();
+        void reader.cancel();
         controller.error(new TypeError('network error'));
         return;
       }
