@@ -102,6 +102,19 @@ describe('stream lifecycle with the real ai client', () => {
     expect(chat.lastMessage!.parts.filter((part) => part.type === 'step-start')).toHaveLength(2);
   });
 
+  it('regenerate answers the last user message again as a new assistant message', async () => {
+    const server = createChatHarness({ turns: [{ text: 'First try.' }, { text: 'Second try.' }] });
+    const { chat, errors } = createTestChat({ api: server.api, fetch: server.fetch });
+    await chat.sendMessage({ text: 'hello' });
+    const first = chat.lastMessage!.id;
+    await chat.regenerate();
+    expect(errors).toEqual([]);
+    expect(server.requests[1]).toMatchObject({ trigger: 'regenerate-message' });
+    expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(chat.lastMessage!.id).not.toBe(first);
+    expect(lastParts(chat)).toMatchObject([{ type: 'text', text: 'Second try.' }]);
+  });
+
   it('sends the canonical wire format: headers, one JSON data event per chunk, [DONE] last', async () => {
     const server = createChatHarness({
       turns: [{ text: 'Checking.', toolCalls: [{ id: 'call_1', name: 'echo', arguments: { text: 'x' } }] }],
