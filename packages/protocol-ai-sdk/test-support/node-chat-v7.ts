@@ -32,7 +32,7 @@ class NodeChatV7 extends AbstractChat<UIMessage> {
 
 /** A v7 chat over `DefaultChatTransport`, recording every error the client reports. */
 export function createTestChatV7(
-  options: { api: string; fetch?: typeof fetch } & Omit<ChatInit<UIMessage>, 'transport'>,
+  options: { api: string; fetch?: typeof globalThis.fetch } & Omit<ChatInit<UIMessage>, 'transport'>,
 ) {
   const { api, fetch, ...init } = options;
   const errors: Error[] = [];
