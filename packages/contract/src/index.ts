@@ -2,6 +2,9 @@ export { AwakenError, toAwakenError } from './errors/awaken-error';
 export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
 export { formatZodIssues, parseWith } from './errors/validation';
 export { assertNever } from './errors/assert-never';
+export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/json-value';
+export type { JsonIssue } from './json/json-value';
+export { jsonValueSchema } from './json/json-value-schema';
 
 export { canTransition, transitionIn } from './state/transition-table';
 export type { TransitionTable } from './state/transition-table';
@@ -193,5 +196,19 @@ export type {
   ThreadRunStore,
 } from './stores/thread-run-store';
 export type { ClaimProof, MailboxStore } from './stores/mailbox-store';
-export type { RunEventLog } from './stores/run-event-log';
-export type { DecisionInbox } from './stores/decision-inbox';
+export type { FencedWrite, RunEventLog } from './stores/run-event-log';
+export {
+  MAX_RUN_LEASE_MS,
+  acquireRunInputSchema,
+  fenceSchema,
+  runLeaseProofSchema,
+  runLeaseSchema,
+} from './stores/run-lease';
+export type { AcquireRunInput, RunLease, RunLeaseProof } from './stores/run-lease';
+export {
+  decisionControl,
+  decisionTarget,
+  runControlIdsSchema,
+  runControlSchema,
+} from './stores/run-control-inbox';
+export type { RunControl, RunControlInbox, RunControlKind } from './stores/run-control-inbox';

@@ -1,4 +1,4 @@
-import { AwakenError, answer } from '@awaken/contract';
+import { AwakenError, answer, decisionControl } from '@awaken/contract';
 import { createMemoryStores, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { createScriptedModel, pendingTool } from '@awaken/testing';
 import { describe, expect, it, vi } from 'vitest';
@@ -30,7 +30,7 @@ describe('createAgentRuntime stores', () => {
     expect(waiting.status).toBe('waiting');
     expect((await stores.threadRuns.getRun('r'))?.status).toBe('waiting');
     expect(await stores.eventLog.lastSeq('r')).toBeGreaterThan(0);
-    await stores.inbox.put('r', { ...answer(waiting.waiting!.tickets[0]!, 'because'), toolCallId: 'q' });
+    await stores.inbox.put('r', decisionControl(answer(waiting.waiting!.tickets[0]!, 'because')));
     expect(await runtime.resumeRun('r').result).toMatchObject({ status: 'done', response: 'ok' });
   });
 
@@ -79,7 +79,7 @@ describe('createAgentRuntime stores', () => {
     const result = runtime.runToCompletion({ agentId: 'a', runId: 'r', input: 'go', onSuspend: 'wait' });
     await vi.waitFor(async () => expect((await stores.threadRuns.getRun('r'))?.status).toBe('waiting'));
     const waiting = await stores.threadRuns.getRun('r');
-    await stores.inbox.put('r', { ...answer(waiting!.waiting!.tickets[0]!, 'because'), toolCallId: 'q' });
+    await stores.inbox.put('r', decisionControl(answer(waiting!.waiting!.tickets[0]!, 'because')));
     expect(await result).toMatchObject({ status: 'done', response: 'ok' });
   });
 });

@@ -1,3 +1,4 @@
+import { decisionControl } from '@awaken/contract';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { forkRunWorker, runInWorker } from '../test-support/fork-run-worker';
 import { historyIsValid } from '../test-support/harness';
@@ -14,7 +15,8 @@ import {
  * The `crash` scenario: one assistant turn asks for `plain` (call_1) then the approval-gated `slow`
  * (call_2), sequential executor. Process A runs it live (`onSuspend: 'wait'`): call_1 runs and its
  * result is checkpointed while call_2 waits; the approval arrives through the Redis inbox; A is
- * killed with SIGKILL while call_2 executes. A fresh process B resumes from Redis alone.
+ * killed with SIGKILL while call_2 executes. A fresh process B resumes from Redis alone once A's
+ * lease lapsed.
  */
 describe('a process killed mid-run, resumed by a fresh process on Redis', () => {
   const url = inject('redisUrl');
@@ -28,14 +30,16 @@ describe('a process killed mid-run, resumed by a fresh process on Redis', () => 
   it('does not re-run the checkpointed call or re-ask the model, and runs the uncommitted call again', async () => {
     const test = openTestBed(url, 'crash');
     bed = test;
-    const a = forkRunWorker(test.job({ action: 'run', onSuspend: 'wait', slowMs: 60_000 }));
+    const a = forkRunWorker(test.job({ action: 'run', onSuspend: 'wait', slowMs: 60_000, leaseMs: 1_000 }));
     try {
       await vi.waitFor(async () => expect(await test.suspended()).toEqual(['call_2']), {
         timeout: 15_000,
         interval: 50,
       });
       expect(toolResults(await test.messages()).has('call_1')).toBe(true);
-      expect(await test.stores.inbox.put(test.runId, approveWith('call_2', 'go slow'))).toBe('stored');
+      expect(await test.stores.inbox.put(test.runId, decisionControl(approveWith('call_2', 'go slow')))).toBe(
+        'stored',
+      );
       await vi.waitFor(
         async () => expect(await test.stores.redis.get(testKeys(test.stores.prefix).slowStarted)).toBe('1'),
         { timeout: 5_000, interval: 10 },
@@ -48,7 +52,8 @@ describe('a process killed mid-run, resumed by a fresh process on Redis', () => 
     expect(await test.completions('call_2')).toBe(0);
     const eventsBefore = await test.events();
 
-    const b = await runInWorker(test.job({ action: 'resume', slowMs: 10 }));
+    // B takes the run over once A's lease lapsed (a killed process renews nothing)
+    const b = await runInWorker(test.job({ action: 'resume', slowMs: 10, retryBusyMs: 10_000 }));
     expect(b.result).toMatchObject({ status: 'done', termination: { type: 'natural_end' } });
     expect(b.result.response).toBe('done after 2 results');
 

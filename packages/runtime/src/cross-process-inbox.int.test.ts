@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@awaken/contract';
+import { type AgentEvent, answer, decisionControl } from '@awaken/contract';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { forkRunWorker } from '../test-support/fork-run-worker';
 import { type RedisTestBed, approveWith, openTestBed, toolResults } from '../test-support/redis-harness';
@@ -19,7 +19,7 @@ describe('the decision inbox across processes on Redis', () => {
     bed = undefined;
   });
 
-  it('wakes a live waiting run in another process, which applies each decision to its own call only', async () => {
+  it('wakes a live waiting run in another process, which applies each decision (by call or ticket) to its own call only', async () => {
     const test = openTestBed(url, 'approvals');
     bed = test;
     const inbox = test.stores.inbox;
@@ -29,17 +29,20 @@ describe('the decision inbox across processes on Redis', () => {
         timeout: 15_000,
         interval: 50,
       });
-      expect((await test.run()).status).toBe('waiting');
+      const waiting = await test.run();
+      expect(waiting.status).toBe('waiting');
+      const ticketB = waiting.waiting?.tickets.find((ticket) => ticket.toolCallId === 'call_b')?.ticketId;
+      expect(ticketB).toBeDefined();
 
       // A decision naming a call that is not suspended (call_n already succeeded) is not redirected.
-      expect(await inbox.put(test.runId, approveWith('call_n', 'stray'))).toBe('stored');
+      expect(await inbox.put(test.runId, decisionControl(approveWith('call_n', 'stray')))).toBe('stored');
       await vi.waitFor(async () => expect(rejections(await test.events())).toHaveLength(1), {
         timeout: 5_000,
         interval: 20,
       });
       expect(await test.suspended()).toEqual(['call_a', 'call_b']);
 
-      expect(await inbox.put(test.runId, approveWith('call_a', 'for a'))).toBe('stored');
+      expect(await inbox.put(test.runId, decisionControl(approveWith('call_a', 'for a')))).toBe('stored');
       await vi.waitFor(async () => expect(await test.suspended()).toEqual(['call_b']), {
         timeout: 5_000,
         interval: 20,
@@ -47,7 +50,9 @@ describe('the decision inbox across processes on Redis', () => {
       expect(await test.executions('call_a')).toBe(1);
 
       // A second, different decision for call_a (no longer suspended) must not reach call_b.
-      expect(await inbox.put(test.runId, approveWith('call_a', 'stale', 'late_a'))).toBe('stored');
+      expect(await inbox.put(test.runId, decisionControl(approveWith('call_a', 'stale', 'late_a')))).toBe(
+        'stored',
+      );
       await vi.waitFor(async () => expect(rejections(await test.events())).toHaveLength(2), {
         timeout: 5_000,
         interval: 20,
@@ -55,7 +60,9 @@ describe('the decision inbox across processes on Redis', () => {
       expect(await test.suspended()).toEqual(['call_b']);
       expect(await test.executions('call_b')).toBe(0);
 
-      expect(await inbox.put(test.runId, approveWith('call_b', 'for b'))).toBe('stored');
+      // A decision naming only its ticket (a protocol's approval id) reaches its call.
+      const byTicket = answer(ticketB ?? '', { note: 'for b' }, { decisionId: 'ok_call_b' });
+      expect(await inbox.put(test.runId, decisionControl(byTicket))).toBe('stored');
       const report = await worker.done;
       expect(report.result).toMatchObject({ status: 'done', termination: { type: 'natural_end' } });
     } finally {

@@ -1,23 +1,24 @@
-import { defineTool } from '@awaken/contract';
-import { createMemoryDecisionInbox } from '@awaken/store-memory';
+import { decisionControl, defineTool } from '@awaken/contract';
+import { createMemoryRunControlInbox, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { createDeferred, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntime } from './create-agent-runtime';
 import { approvalPlugin } from '../test-support/approval';
 import { approve, until } from '../test-support/harness';
-import { createTestStore } from '../test-support/recording-store';
+import { mortal } from '../test-support/mortal';
 
 const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }, { text: 'done' }];
 
 describe('decisions taken from the inbox', () => {
   it('survive a process that dies after taking one: a fresh runtime on the same stores replays the call', async () => {
-    const store = createTestStore();
-    const decisionInbox = createMemoryDecisionInbox();
+    let time = 1_000_000;
+    const store = createMemoryThreadRunStore({ now: () => time });
+    const controlInbox = createMemoryRunControlInbox();
     const executions: string[] = [];
     const hang = createDeferred<void>();
-    // The first process's tool never returns: the process "dies" while the replay executes.
-    const runtimeFor = (label: string, body: () => Promise<void>, script = turns()) =>
+    const process = { dead: false };
+    const runtimeFor = (label: string, body: () => Promise<void>, script = turns(), dying = false) =>
       createAgentRuntime({
         agents: [
           {
@@ -38,15 +39,23 @@ describe('decisions taken from the inbox', () => {
             plugins: [approvalPlugin(['danger'])],
           },
         ],
-        stores: { threadRuns: store, inbox: decisionInbox },
+        stores: {
+          threadRuns: dying ? mortal(store, process) : store,
+          inbox: dying ? mortal(controlInbox, process) : controlInbox,
+        },
+        runLease: { leaseMs: 1_000 },
       });
 
-    const first = runtimeFor('first', () => hang.promise);
+    // The first process's tool never returns: the process "dies" while the replay executes.
+    const first = runtimeFor('first', () => hang.promise, turns(), true);
     void first.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' }).result;
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
-    expect(await decisionInbox.put('r', approve('a', { ok: 1 }))).toBe('stored');
+    expect(await controlInbox.put('r', decisionControl(approve('a', { ok: 1 })))).toBe('stored');
     await until(() => executions.length === 1);
-    expect(await decisionInbox.peek('r')).toEqual([]);
+    // the decision was recorded by a checkpoint before the inbox let go of it
+    expect(await controlInbox.peek('r')).toEqual([]);
+    process.dead = true;
+    time += 5_000; // its lease lapses: a dead process renews nothing
 
     // The second process: its model answers only the final turn (the first turn is committed).
     const second = runtimeFor('second', async () => {}, [{ text: 'done' }]);

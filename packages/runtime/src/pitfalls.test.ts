@@ -193,8 +193,13 @@ describe('peer pitfalls', () => {
       { tools: [echoRuns.tool] },
       { store: createCrashingStore(store, 3), turns },
     );
-    const failed = await crashing.runtime.runToCompletion({ agentId: 'agent', runId: 'r', input: 'go' });
-    expect(failed.termination.type).toBe('error');
+    // the store refuses every later write: the run cannot even be ended, so it stays resumable
+    await expect(
+      crashing.runtime.runToCompletion({ agentId: 'agent', runId: 'r', input: 'go' }),
+    ).rejects.toMatchObject({
+      code: 'store_failure',
+    });
+    expect((await store.getRun('r'))?.status).toBe('running');
     expect(echoRuns.count('w')).toBe(1);
     const retry = createHarness({ tools: [echoRuns.tool] }, { store, turns: [{ text: 'finished' }] });
     expect(await retry.runtime.resumeRun('r').result).toMatchObject({ status: 'done', response: 'finished' });

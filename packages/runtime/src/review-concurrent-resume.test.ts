@@ -19,13 +19,13 @@ describe('resuming one run twice in the same runtime', () => {
     const waiting = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     expect(waiting.status).toBe('waiting');
     const first = runtime.resumeRun(waiting.runId, { decisions: [approve('a')] });
-    let conflict: unknown;
+    let busy: unknown;
     try {
       runtime.resumeRun(waiting.runId, { decisions: [approve('a', true, 'd_other')] });
     } catch (error) {
-      conflict = error;
+      busy = error;
     }
-    expect(AwakenError.hasCode(conflict, 'conflict')).toBe(true);
+    expect(AwakenError.hasCode(busy, 'run_busy')).toBe(true);
     expect(await first.result).toMatchObject({ status: 'done', response: 'ok' });
     expect(danger.count()).toBe(1);
     expect((await store.getRun(waiting.runId))?.termination).toEqual({ type: 'natural_end' });

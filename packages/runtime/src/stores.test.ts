@@ -1,5 +1,5 @@
-import type { RunEventLog } from '@awaken/contract';
-import { createMemoryDecisionInbox, createMemoryRunEventLog } from '@awaken/store-memory';
+import { type RunEventLog, decisionControl } from '@awaken/contract';
+import { createMemoryRunControlInbox, createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
 import { approve, collect, createHarness, until } from '../test-support/harness';
@@ -7,16 +7,16 @@ import { createTestStore } from '../test-support/recording-store';
 
 const turns = () => [{ toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] }, { text: 'done' }];
 
-describe('event log and decision inbox', () => {
+describe('event log and control inbox', () => {
   it('appends every event to the event log before yielding it, with consecutive seq', async () => {
     // a slow log: each append completes a macrotask later, so an event yielded before its append
     // finished would be seen here while the log does not hold it yet
     const memoryLog = createMemoryRunEventLog();
     const eventLog: RunEventLog = {
       ...memoryLog,
-      async append(runId, events) {
+      async append(runId, events, options) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        return memoryLog.append(runId, events);
+        return memoryLog.append(runId, events, options);
       },
     };
     const danger = recordingTool('danger');
@@ -36,33 +36,36 @@ describe('event log and decision inbox', () => {
   });
 
   it('a decision written to the inbox by another process wakes and resumes a hot waiting run', async () => {
-    const decisionInbox = createMemoryDecisionInbox();
+    const controlInbox = createMemoryRunControlInbox();
     const store = createTestStore();
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), decisionInbox, store },
+      { turns: turns(), inbox: controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
-    expect(await decisionInbox.put('r', approve('a'))).toBe('stored');
+    expect(await controlInbox.put('r', decisionControl(approve('a')))).toBe('stored');
     expect(await handle.result).toMatchObject({ status: 'done', response: 'done' });
     expect(danger.count('a')).toBe(1);
   });
 
-  it('decisions given to the handle are also written to the inbox, idempotently', async () => {
-    const decisionInbox = createMemoryDecisionInbox();
+  it('decisions given to the handle are also written to the inbox, and applied once', async () => {
+    const controlInbox = createMemoryRunControlInbox();
     const store = createTestStore();
     const danger = recordingTool('danger');
     const { runtime } = createHarness(
       { tools: [danger.tool], plugins: [approvalPlugin(['danger'])] },
-      { turns: turns(), decisionInbox, store },
+      { turns: turns(), inbox: controlInbox, store },
     );
     const handle = runtime.run({ agentId: 'agent', runId: 'r', input: 'go', onSuspend: 'wait' });
     await until(async () => (await store.getRun('r'))?.status === 'waiting');
     expect(await handle.decide(approve('a'))).toMatchObject([{ status: 'accepted' }]);
     await handle.result;
-    expect(await decisionInbox.put('r', approve('a'))).toBe('duplicate');
+    // applied and recorded, so the inbox let go of it; a late re-send changes nothing
+    expect(await controlInbox.peek('r')).toEqual([]);
+    expect(await controlInbox.put('r', decisionControl(approve('a')))).toBe('stored');
+    expect(await runtime.resumeRun('r').result).toMatchObject({ status: 'done', response: 'done' });
     expect(danger.count('a')).toBe(1);
   });
 });

@@ -8,6 +8,7 @@ import type {
   ModelExecutor,
   Plugin,
   RunContext,
+  RunLease,
   RunRequestOrigin,
   RunStatus,
   RunWaitingState,
@@ -79,6 +80,12 @@ export interface ResumeRunOptions {
   decisions?: ToolCallDecisionInput[];
   signal?: AbortSignal;
   onSuspend?: OnSuspend;
+  /**
+   * A lease of this run the caller already holds (from `store.acquireRun`, e.g. under its mailbox
+   * claim). The activation writes under its fence and neither renews nor releases it: the caller
+   * does. Without it the runtime acquires, renews and releases its own lease.
+   */
+  lease?: RunLease;
 }
 
 export interface RunResult {
@@ -115,6 +122,13 @@ export interface RunHandle extends AsyncIterable<AgentEvent> {
   readonly receipts: Promise<DecisionReceipt[]>;
   /** Cancels the run: the model call and tools are aborted; the run ends `cancelled`. */
   cancel(reason?: string): void;
+  /**
+   * Stops this activation at its next safe point (before the next model call, tool execution or
+   * decision) without writing a terminal state, and gives the run up: `result` rejects with
+   * `detached`, and any process can continue the run with `resumeRun`. Work already under way (a
+   * model call, running tools) finishes and is checkpointed first.
+   */
+  detach(reason?: string): void;
 }
 
 /** A tool call state change, reported to `onStateChange` (diagnostics and tests). */
@@ -128,8 +142,11 @@ export interface RunStateSnapshot {
 /**
  * The stores a runtime uses: the contract's `AwakenStores` bundle as `createMemoryStores()` or
  * `createRedisStores(...)` return it, or just the parts the runtime needs. `threadRuns` is required;
- * with `eventLog`, every event is appended before it is yielded; with `inbox`, decisions from other
- * processes reach a live run. The runtime does not use `mailbox` (the server does).
+ * with `eventLog`, every event is appended before it is yielded; with `inbox` (the run-control inbox
+ * shared by every process serving these runs), decisions, cancel and user input from any process
+ * reach a live run. Without an inbox a run live in another process cannot be reached: decisions
+ * must come with `resumeRun` once it is free, and `cancelRun` waits for its lease. The runtime does
+ * not use `mailbox` (the server does).
  */
 export type RuntimeStores = Pick<AwakenStores, 'threadRuns'> & Partial<Omit<AwakenStores, 'threadRuns'>>;
 
@@ -138,6 +155,10 @@ export interface AgentRuntimeOptions {
   stores: RuntimeStores;
   /** Default model for agents without one. */
   model?: ModelExecutor;
+  /** The lease an activation holds on its run (default 30 s, renewed every third of it). */
+  runLease?: { leaseMs?: number };
+  /** How long `cancelRun` waits for a run held by another process to end (default 30 s). */
+  cancelWaitMs?: number;
   now?: () => number;
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */
@@ -155,8 +176,20 @@ export interface AgentRuntimeOptions {
 export interface AgentRuntime {
   run(request: RunRequest): RunHandle;
   runToCompletion(request: RunRequest): Promise<RunResult>;
-  /** Continues a waiting or interrupted run from the store alone; a finished run returns its result. */
+  /**
+   * Continues a waiting or interrupted run from the store alone; a finished run returns its result.
+   * The activation first takes the run's lease: while another activation (in any process) holds it,
+   * `result` and `receipts` reject with `run_busy` and nothing happens (in this runtime the call
+   * throws `run_busy` at once).
+   */
   resumeRun(runId: string, options?: ResumeRunOptions): RunHandle;
-  /** Cancels a run: a live one through its signal, a waiting or interrupted one by a cold activation. */
+  /**
+   * Cancels a run and resolves with what the store holds once it is done: a live one through its
+   * signal, one live in another process through the control inbox (its owner ends it), a waiting or
+   * interrupted one by a cold activation. Rejects — never reports `cancelled` — when the cancellation
+   * could not be stored.
+   */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
+  /** Detaches every live activation of this runtime (process shutdown) and resolves once they stopped. */
+  shutdown(): Promise<void>;
 }

@@ -20,6 +20,9 @@ export function createCrashingStore(inner: ThreadRunStore, commitsBeforeCrash: n
     createRun: (record) => inner.createRun(record),
     getRun: (id) => inner.getRun(id),
     listRuns: (id, query) => inner.listRuns(id, query),
+    acquireRun: (id, input) => inner.acquireRun(id, input),
+    renewRun: (proof) => inner.renewRun(proof),
+    releaseRun: (proof) => inner.releaseRun(proof),
     async commitCheckpoint(checkpoint) {
       if (commits >= commitsBeforeCrash) throw new AwakenError('store_failure', 'simulated crash');
       commits += 1;

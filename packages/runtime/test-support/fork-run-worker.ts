@@ -21,6 +21,10 @@ export interface RunJob {
   onSuspend?: OnSuspend;
   /** How long the crash scenario's `slow` tool sleeps. */
   slowMs?: number;
+  /** The run lease of the worker's activations (default: the runtime's). */
+  leaseMs?: number;
+  /** A resume refused with `run_busy` is tried again until this many ms passed (a killed holder's lease lapses). */
+  retryBusyMs?: number;
 }
 
 export interface WorkerReport {

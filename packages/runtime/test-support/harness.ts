@@ -1,8 +1,8 @@
 import { createTestStore } from './recording-store';
 import {
   type AgentEvent,
-  type DecisionInbox,
   type ModelExecutor,
+  type RunControlInbox,
   type RunEventLog,
   type RunRecord,
   type ThreadRunStore,
@@ -22,10 +22,10 @@ export function createHarness(
     store?: ThreadRunStore;
     model?: ModelExecutor;
     eventLog?: RunEventLog;
-    decisionInbox?: DecisionInbox;
+    inbox?: RunControlInbox;
   } & Partial<Omit<AgentRuntimeOptions, 'agents' | 'stores' | 'model'>> = {},
 ) {
-  const { turns, store: given, eventLog, decisionInbox, ...rest } = options;
+  const { turns, store: given, eventLog, inbox, ...rest } = options;
   const store = given ?? createTestStore();
   const model = options.model ?? createScriptedModel(turns ?? []);
   const snapshots: RunStateSnapshot[] = [];
@@ -36,7 +36,7 @@ export function createHarness(
     stores: {
       threadRuns: store,
       ...(eventLog ? { eventLog } : {}),
-      ...(decisionInbox ? { inbox: decisionInbox } : {}),
+      ...(inbox ? { inbox } : {}),
     },
     model,
     createId: options.createId ?? (() => `id_${++counter}`),

@@ -13,15 +13,17 @@ type Redis = RedisStores['redis'];
  * tests assert (tool executions, model calls, model requests) lives in Redis so it survives the
  * processes.
  */
-export type ScenarioName = 'approvals' | 'crash';
+export type ScenarioName = 'approvals' | 'crash' | 'race';
 
-/** Redis keys of the counters, under the test's prefix. */
+/** Redis keys of the counters, under the test's prefix (tool counters per run and call). */
 export const testKeys = (prefix: string) => ({
-  executions: (toolCallId: string) => `${prefix}test:exec:${toolCallId}`,
-  completions: (toolCallId: string) => `${prefix}test:done:${toolCallId}`,
+  executions: (runId: string, toolCallId: string) => `${prefix}test:exec:${runId}:${toolCallId}`,
+  completions: (runId: string, toolCallId: string) => `${prefix}test:done:${runId}:${toolCallId}`,
   modelCalls: `${prefix}test:model-calls`,
   requests: `${prefix}test:requests`,
   slowStarted: `${prefix}test:slow-started`,
+  /** When (ms since the epoch) a `slow` tool body saw its abort signal fire. */
+  slowAbortedAt: `${prefix}test:slow-aborted-at`,
 });
 
 /** Tool calls of the first assistant turn, per scenario. */
@@ -35,6 +37,7 @@ export const SCENARIO_CALLS = {
     { id: 'call_1', name: 'plain', arguments: { target: 'first' } },
     { id: 'call_2', name: 'slow', arguments: { target: 'second' } },
   ],
+  race: [{ id: 'call_s', name: 'slow', arguments: { target: 'raced' } }],
 } as const;
 
 /** The model: tool calls after the user message, a final answer once every call has its result. */
@@ -67,9 +70,9 @@ function countedTool(
     description: `${name} tool`,
     parameters: z.object({ target: z.string() }),
     async execute(args, context) {
-      await redis.incr(keys.executions(context.toolCallId));
+      await redis.incr(keys.executions(context.runId, context.toolCallId));
       await body(context.signal);
-      await redis.incr(keys.completions(context.toolCallId));
+      await redis.incr(keys.completions(context.runId, context.toolCallId));
       return { tool: name, args, approval: context.resume?.result ?? null };
     },
   });
@@ -77,8 +80,8 @@ function countedTool(
 
 /**
  * `approvals`: two calls of the approval-gated `approve_me` and one `plain` call, parallel executor.
- * `crash`: `plain` then the approval-gated `slow` (sleeps `slowMs`, setting `slowStarted` first),
- * sequential executor.
+ * `crash`: `plain` then the approval-gated `slow` (sleeps `slowMs`, setting `slowStarted` first and
+ * `slowAbortedAt` when aborted), sequential executor. `race`: the approval-gated `slow` alone.
  */
 export function scenarioAgent(
   redis: Redis,
@@ -99,13 +102,20 @@ export function scenarioAgent(
   }
   const slow = countedTool(redis, prefix, 'slow', async (signal) => {
     await redis.set(testKeys(prefix).slowStarted, '1');
+    signal.addEventListener(
+      'abort',
+      () => void redis.set(testKeys(prefix).slowAbortedAt, String(Date.now())),
+      {
+        once: true,
+      },
+    );
     await abortableSleep(options.slowMs ?? 0, signal);
   });
   return {
     id: 'agent',
     model,
     toolExecution: 'sequential',
-    tools: [plain, slow],
+    tools: scenario === 'race' ? [slow] : [plain, slow],
     plugins: [approvalPlugin(['slow'])],
   };
 }

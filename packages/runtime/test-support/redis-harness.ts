@@ -52,8 +52,8 @@ export function openTestBed(url: string, scenario: RunJob['scenario']): RedisTes
     runId,
     threadId,
     job: (overrides) => ({ url, prefix: stores.prefix, scenario, runId, threadId, ...overrides }),
-    executions: (id) => count(keys.executions(id)),
-    completions: (id) => count(keys.completions(id)),
+    executions: (id) => count(keys.executions(runId, id)),
+    completions: (id) => count(keys.completions(runId, id)),
     modelCalls: () => count(keys.modelCalls),
     async modelRequests() {
       const raw = await stores.redis.lrange(keys.requests, 0, -1);

@@ -4,7 +4,7 @@
  * over Redis stores (threads/runs, event log, decision inbox), runs or resumes the run, reports the
  * result through `process.send` and exits. Nothing is kept in memory between processes.
  */
-import type { DecisionReceipt } from '@awaken/contract';
+import { AwakenError, type DecisionReceipt } from '@awaken/contract';
 import { createRedisStores } from '@awaken/store-redis';
 import { createAgentRuntime } from '../src/create-agent-runtime';
 import type { RunResult } from '../src/types';
@@ -17,8 +17,9 @@ async function main(job: RunJob): Promise<{ result: RunResult; receipts: Decisio
     const runtime = createAgentRuntime({
       agents: [scenarioAgent(stores.redis, stores.prefix, job.scenario, { slowMs: job.slowMs ?? 0 })],
       stores,
+      ...(job.leaseMs ? { runLease: { leaseMs: job.leaseMs } } : {}),
     });
-    const handle =
+    const start = () =>
       job.action === 'run'
         ? runtime.run({
             agentId: 'agent',
@@ -31,8 +32,17 @@ async function main(job: RunJob): Promise<{ result: RunResult; receipts: Decisio
             decisions: job.decisions ?? [],
             onSuspend: job.onSuspend ?? 'return',
           });
-    const [result, receipts] = await Promise.all([handle.result, handle.receipts]);
-    return { result, receipts };
+    const deadline = Date.now() + (job.retryBusyMs ?? 0);
+    while (true) {
+      const handle = start();
+      try {
+        const [result, receipts] = await Promise.all([handle.result, handle.receipts]);
+        return { result, receipts };
+      } catch (error) {
+        if (!AwakenError.hasCode(error, 'run_busy') || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100, error.retryAfterMs ?? 100)));
+      }
+    }
   } finally {
     await stores.close();
   }

@@ -1,6 +1,7 @@
 import type { RunEventLog } from '@awaken/contract';
 import { describe } from 'vitest';
 import { appendReadSpec } from './event-log/append-read.spec';
+import { fenceSpec } from './event-log/fence.spec';
 import { finishSpec } from './event-log/finish.spec';
 import { runIdsSpec } from './event-log/run-ids.spec';
 import { tailSpec } from './event-log/tail.spec';
@@ -15,5 +16,6 @@ export function describeRunEventLogConformance(harness: StoreHarness<RunEventLog
     tailSpec(ctx);
     finishSpec(ctx);
     runIdsSpec(ctx);
+    fenceSpec(ctx);
   });
 }

@@ -5,6 +5,7 @@ import { createSuiteContext } from './suite-context';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
+import { runLeaseSpec } from './thread-run/run-lease.spec';
 import { runsSpec } from './thread-run/runs.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadsSpec } from './thread-run/threads.spec';
@@ -19,5 +20,6 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     checkpointSpec(ctx);
     pointersSpec(ctx);
     threadIdsSpec(ctx);
+    runLeaseSpec(ctx);
   });
 }

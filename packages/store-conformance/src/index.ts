@@ -1,7 +1,7 @@
 export { describeThreadRunStoreConformance } from './describe-thread-run-store-conformance';
 export { describeMailboxStoreConformance } from './describe-mailbox-store-conformance';
 export { describeRunEventLogConformance } from './describe-run-event-log-conformance';
-export { describeDecisionInboxConformance } from './describe-decision-inbox-conformance';
+export { describeRunControlInboxConformance } from './describe-run-control-inbox-conformance';
 export { createManualClock } from './manual-clock';
 export type { ManualClock } from './manual-clock';
 export type {

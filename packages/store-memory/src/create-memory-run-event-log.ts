@@ -3,6 +3,7 @@ import {
   AwakenError,
   type RunEventLog,
   agentEventSchema,
+  fenceSchema,
   parseWith,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
@@ -19,6 +20,26 @@ interface RunLog {
   events: AgentEvent[];
   expiresAt?: number;
   waiters: Set<() => void>;
+  /** The highest run fence any write presented (0 when none did). */
+  fence: number;
+}
+
+const newLog = (): RunLog => ({ events: [], waiters: new Set<() => void>(), fence: 0 });
+
+/** Validates a write's fence and rejects one lower than the log's with `stale_claim`; returns it. */
+function checkFence(runId: string, log: RunLog | undefined, fence: unknown): number {
+  const given = parseWith(fenceSchema, fence ?? 0, 'fence');
+  const current = log?.fence ?? 0;
+  if (given < current) {
+    throw new AwakenError(
+      'stale_claim',
+      `the event log of run ${runId} is at fence ${current}, the writer has ${given}`,
+      {
+        details: { runId, fence: current, given },
+      },
+    );
+  }
+  return given;
 }
 
 /**
@@ -26,7 +47,8 @@ interface RunLog {
  * continue the stored seq exactly (`conflict` otherwise, nothing written) and are validated with the
  * contract's `agentEventSchema`; `tail` wakes as soon as an event is appended and returns `[]` at once
  * for a finished log with nothing newer; an append to a finished log is rejected (`conflict`). A
- * finished log is dropped `ttlMs` after `finish` on the store's clock.
+ * finished log is dropped `ttlMs` after `finish` on the store's clock. Writes are fenced: a fence lower
+ * than the highest one the log has seen → `stale_claim`, nothing written.
  */
 export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}): RunEventLog {
   const clock = storeClock(options);
@@ -62,10 +84,11 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   };
 
   return {
-    async append(runId, events) {
+    async append(runId, events, appendOptions) {
+      const fence = checkFence(runId, live(runId), appendOptions?.fence);
       if (events.length === 0) return;
       const parsed = events.map((event) => parseWith(agentEventSchema, event, 'agent event'));
-      const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = live(runId) ?? newLog();
       if (log.expiresAt !== undefined)
         throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
       parsed.forEach((event, index) => {
@@ -79,6 +102,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
         }
       });
       log.events.push(...parsed);
+      log.fence = fence;
       logs.set(runId, log);
       const waiters = [...log.waiters];
       log.waiters.clear();
@@ -97,10 +121,11 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       };
       const immediate = ready();
       if (immediate !== undefined) return immediate;
-      const log = logs.get(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = logs.get(runId) ?? newLog();
       logs.set(runId, log);
       await waitForSignal({ waiters: log.waiters, waitMs: query.waitMs, signal: query.signal });
-      const unused = log.events.length === 0 && log.waiters.size === 0 && log.expiresAt === undefined;
+      const unused =
+        log.events.length === 0 && log.waiters.size === 0 && log.expiresAt === undefined && log.fence === 0;
       if (unused && logs.get(runId) === log) logs.delete(runId);
       return ready() ?? [];
     },
@@ -114,8 +139,10 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       if (!Number.isFinite(ttlMs) || ttlMs < 0) {
         throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
       }
+      const fence = checkFence(runId, live(runId), finishOptions?.fence);
       sweepExpired();
-      const log = live(runId) ?? { events: [], waiters: new Set<() => void>() };
+      const log = live(runId) ?? newLog();
+      log.fence = fence;
       log.expiresAt = clock() + ttlMs;
       logs.set(runId, log);
       finished.add(runId);
@@ -126,6 +153,17 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
 
     async isFinished(runId) {
       return live(runId)?.expiresAt !== undefined;
+    },
+
+    async raiseFence(runId, fence) {
+      if (!Number.isSafeInteger(fence) || fence < 1) {
+        throw new AwakenError('validation_failed', `invalid fence: must be a positive integer, got ${fence}`);
+      }
+      const given = checkFence(runId, live(runId), fence);
+      const log = live(runId) ?? newLog();
+      log.fence = given;
+      logs.set(runId, log);
+      return log.events.length;
     },
   };
 }

@@ -12,14 +12,7 @@ describe('createMemoryStores', () => {
     await stores.eventLog.finish('run-1', { ttlMs: 10 });
     now = 2_010;
     expect(await stores.eventLog.isFinished('run-1')).toBe(false);
-    const decision = {
-      decisionId: 'd1',
-      toolCallId: 'c1',
-      action: 'resume' as const,
-      result: 1,
-      updatedAt: 1,
-    };
-    expect(await stores.inbox.put('run-1', decision)).toBe('stored');
+    expect(await stores.inbox.put('run-1', { kind: 'cancel', id: 'x1', at: 1 })).toBe('stored');
   });
 
   it('never lets a caller mutate stored records through objects it passed in or got back', async () => {

@@ -1,7 +1,7 @@
 import type { AwakenStores } from '@awaken/contract';
-import { createMemoryDecisionInbox } from './create-memory-decision-inbox';
 import { createMemoryMailboxStore } from './create-memory-mailbox-store';
 import { type MemoryRunEventLogOptions, createMemoryRunEventLog } from './create-memory-run-event-log';
+import { createMemoryRunControlInbox } from './create-memory-run-control-inbox';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
 /** The four Awaken stores in the contract's bundle shape, as `createAgentRuntime` and the server take them. */
@@ -16,6 +16,6 @@ export function createMemoryStores(options: MemoryRunEventLogOptions = {}): Memo
     threadRuns: createMemoryThreadRunStore(options),
     mailbox: createMemoryMailboxStore(options),
     eventLog: createMemoryRunEventLog(options),
-    inbox: createMemoryDecisionInbox(),
+    inbox: createMemoryRunControlInbox(),
   };
 }

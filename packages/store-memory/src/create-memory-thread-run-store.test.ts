@@ -1,5 +1,15 @@
-import { AwakenError, type RunRecord, runRecordSchema, threadSchema } from '@awaken/contract';
-import { describeThreadRunStoreConformance } from '@awaken/store-conformance';
+import {
+  AwakenError,
+  type RunRecord,
+  type ThreadRunStore,
+  runRecordSchema,
+  threadSchema,
+} from '@awaken/contract';
+import {
+  type ManualClock,
+  createManualClock,
+  describeThreadRunStoreConformance,
+} from '@awaken/store-conformance';
 import { describe, expect, it } from 'vitest';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
@@ -103,5 +113,22 @@ describeThreadRunStoreConformance({
   name: 'memory',
   async create() {
     return createMemoryThreadRunStore();
+  },
+});
+
+const clocks = new WeakMap<ThreadRunStore, ManualClock>();
+
+describeThreadRunStoreConformance({
+  name: 'memory (manual clock)',
+  async create() {
+    const clock = createManualClock();
+    const store = createMemoryThreadRunStore({ now: clock.now });
+    clocks.set(store, clock);
+    return store;
+  },
+  clock: {
+    async advance(store, ms) {
+      clocks.get(store)?.advance(ms);
+    },
   },
 });

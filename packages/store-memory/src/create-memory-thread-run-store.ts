@@ -21,6 +21,14 @@ import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
 import { decodeCursor, pageLimit, toPage } from './internal/paging';
+import {
+  type RunOwnership,
+  acquire,
+  checkFence,
+  parseProof,
+  release,
+  renew,
+} from './internal/run-lease-state';
 import { pointersAfterCheckpoint } from './internal/thread-pointers';
 
 interface ThreadEntry {
@@ -34,6 +42,7 @@ interface ThreadEntry {
 interface RunEntry {
   position: number;
   record: RunRecord;
+  ownership: RunOwnership;
 }
 
 /**
@@ -44,7 +53,7 @@ interface RunEntry {
  * without yielding between its checks and its writes, so a checkpoint is all-or-nothing and two
  * concurrent writers with the same expected version / message count see exactly one succeed. Records
  * are copied in and out; inputs are validated with the contract's zod schemas (`validation_failed`).
- * Nothing survives the process.
+ * Run leases are timed on this store's clock (`options.now`). Nothing survives the process.
  */
 export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
   const now = storeClock(options);
@@ -152,7 +161,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       }
       const entry = requireThread(record.threadId);
       if (runs.has(record.runId)) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
-      runs.set(record.runId, { position: nextPosition++, record: clone(record) });
+      runs.set(record.runId, { position: nextPosition++, record: clone(record), ownership: { fence: 0 } });
       entry.runIds.add(record.runId);
       entry.thread = { ...entry.thread, latestRunId: record.runId, updatedAt: now() };
       return clone(record);
@@ -187,6 +196,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       }
       const stored = runs.get(run.runId);
       if (stored === undefined) throw notFound('run', run.runId);
+      checkFence(run.runId, stored.ownership, checkpoint.fence);
       if (run.version !== stored.record.version + 1) {
         throw new AwakenError(
           'stale_version',
@@ -211,6 +221,25 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       thread.state = threadState;
       thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: now() };
       return clone(run);
+    },
+
+    async acquireRun(runId, input) {
+      const entry = runs.get(runId);
+      if (entry === undefined) throw notFound('run', runId);
+      return acquire(runId, entry.ownership, input, now());
+    },
+
+    async renewRun(proof) {
+      const lease = parseProof(proof, 'renewRun proof');
+      const entry = runs.get(lease.runId);
+      if (entry === undefined) throw notFound('run', lease.runId);
+      return renew(entry.ownership, { ...lease, leaseMs: proof.leaseMs }, now());
+    },
+
+    async releaseRun(proof) {
+      const lease = parseProof(proof, 'releaseRun proof');
+      const entry = runs.get(lease.runId);
+      return entry === undefined ? false : release(entry.ownership, lease);
     },
   };
 }

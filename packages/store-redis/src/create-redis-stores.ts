@@ -1,8 +1,8 @@
 import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { RedisDecisionInbox } from './redis-decision-inbox';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 
@@ -25,13 +25,13 @@ export interface RedisStores extends AwakenStores {
   mailbox: RedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
-  inbox: RedisDecisionInbox;
+  inbox: RedisRunControlInbox;
   /** Closes the dedicated blocking and pub/sub connections, and the shared one if it was created here. */
   close(): Promise<void>;
 }
 
 /**
- * Creates every Redis store on one command connection. The event log's blocking reads and the inbox's
+ * Creates every Redis store on one command connection. The event log's blocking reads and the control inbox's
  * subscriptions each use their own duplicated connections, opened on first use.
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
@@ -42,7 +42,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
   });
-  const inbox = new RedisDecisionInbox({ redis: client, prefix });
+  const inbox = new RedisRunControlInbox({ redis: client, prefix });
   return {
     redis: client,
     prefix,

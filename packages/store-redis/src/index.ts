@@ -6,7 +6,7 @@ export { RedisThreadRunStore, createRedisThreadRunStore } from './redis-thread-r
 export type { RedisThreadRunStoreOptions } from './redis-thread-run-store';
 export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log';
 export type { RedisRunEventLogOptions } from './redis-run-event-log';
-export { RedisDecisionInbox, createRedisDecisionInbox } from './redis-decision-inbox';
-export type { RedisDecisionInboxOptions } from './redis-decision-inbox';
+export { RedisRunControlInbox, createRedisRunControlInbox } from './redis-run-control-inbox';
+export type { RedisRunControlInboxOptions } from './redis-run-control-inbox';
 export { MAILBOX_LUA } from './mailbox-lua-sources';
 export type { RedisInput } from './internal/redis-connection';

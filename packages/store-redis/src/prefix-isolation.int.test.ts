@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent } from '@awaken/contract';
+import { type AgentEvent, decisionControl } from '@awaken/contract';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
 import { deleteKeys } from './testing/redis-harness';
@@ -44,7 +44,7 @@ describe('key prefixes on one Redis', () => {
     const unsubscribeSentinel = await b.inbox.subscribe('sentinel', () => {
       sentinelWakeUps += 1;
     });
-    const decision = { decisionId: 'd1', toolCallId: 'c1', action: 'resume' as const, updatedAt: 1 };
+    const decision = decisionControl({ decisionId: 'd1', toolCallId: 'c1', action: 'resume', updatedAt: 1 });
     expect(await a.inbox.put('run-1', decision)).toBe('stored');
     // b's subscriber gets messages in publish order: once the later sentinel arrived, a wake-up
     // wrongly caused by a's put would have arrived before it

@@ -1,13 +1,15 @@
 import {
   type AgentEvent,
   AwakenError,
+  type FencedWrite,
   type RunEventLog,
   agentEventSchema,
+  fenceSchema,
   parseWith,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
-import { APPEND_EVENTS, FINISH_LOG } from './internal/event-log-lua';
+import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
 
@@ -25,7 +27,8 @@ type StreamEntries = [id: string, fields: string[]][];
 
 /**
  * Per-run event logs as Redis streams (entry id `0-<seq>`), so `XRANGE`/`XREAD` from any seq is an
- * index lookup. `append` is a Lua script that only continues the stored last seq; `tail` blocks with
+ * index lookup. `append` is a Lua script that only continues the stored last seq and checks the
+ * writer's fence against the highest one the log has seen (`raiseFence`); `tail` blocks with
  * `XREAD BLOCK` on a dedicated pooled connection, bounded by `waitMs`, and wakes as soon as another
  * process appends. `finish` sets the expiry of the run's keys.
  */
@@ -45,8 +48,8 @@ export class RedisRunEventLog implements RunEventLog {
     this.#ttlMs = options.finishedTtlMs ?? DAY_MS;
   }
 
-  async append(runId: string, events: readonly AgentEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  async append(runId: string, events: readonly AgentEvent[], options: FencedWrite = {}): Promise<void> {
+    const fence = parseWith(fenceSchema, options.fence ?? 0, 'fence');
     const first = events[0]?.seq ?? 0;
     const bodies = events.map((event, index) => {
       const parsed = parseWith(agentEventSchema, event, 'agent event');
@@ -55,7 +58,7 @@ export class RedisRunEventLog implements RunEventLog {
       }
       return JSON.stringify(parsed);
     });
-    await APPEND_EVENTS.run(this.redis, [], [this.prefix, runId, first, ...bodies]);
+    await APPEND_EVENTS.run(this.redis, [], [this.prefix, runId, fence, first, ...bodies]);
   }
 
   async read(runId: string, query: { afterSeq?: number; limit?: number } = {}): Promise<AgentEvent[]> {
@@ -97,13 +100,21 @@ export class RedisRunEventLog implements RunEventLog {
     return Number((await this.#call(() => this.redis.hget(`${this.prefix}evm:${runId}`, 'last'))) ?? 0);
   }
 
-  async finish(runId: string, options: { ttlMs?: number } = {}): Promise<void> {
+  async finish(runId: string, options: { ttlMs?: number } & FencedWrite = {}): Promise<void> {
+    const fence = parseWith(fenceSchema, options.fence ?? 0, 'fence');
     const ttlMs = options.ttlMs ?? this.#ttlMs;
     if (!Number.isFinite(ttlMs) || ttlMs < 0) {
       throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
     }
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    await FINISH_LOG.run(this.redis, [], [this.prefix, runId, ttl]);
+    await FINISH_LOG.run(this.redis, [], [this.prefix, runId, ttl, fence]);
+  }
+
+  async raiseFence(runId: string, fence: number): Promise<number> {
+    if (!Number.isSafeInteger(fence) || fence < 1) {
+      throw new AwakenError('validation_failed', `invalid fence: must be a positive integer, got ${fence}`);
+    }
+    return Number(await RAISE_FENCE.run(this.redis, [], [this.prefix, runId, fence]));
   }
 
   async isFinished(runId: string): Promise<boolean> {

@@ -1,19 +1,25 @@
 import {
+  AwakenError,
   type Checkpoint,
   type CreateThreadInput,
   type MessageRecord,
   type NewMessage,
   type Page,
   type PageRequest,
+  type RunLease,
+  type RunLeaseProof,
   type RunRecord,
   type RunStatus,
   type Thread,
   type ThreadRunStore,
   type Visibility,
+  acquireRunInputSchema,
   canTransitionRunStatus,
+  fenceSchema,
   newMessageSchema,
   parseWith,
   runRecordSchema,
+  runLeaseProofSchema,
   runStatusSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
@@ -33,8 +39,10 @@ export interface RedisThreadRunStoreOptions {
 
 /**
  * Threads, message logs, run records and checkpoints on Redis. Appends and checkpoints are single Lua
- * scripts: the expected message count and the run version are checked and the message delta, run
- * record, thread pointers and thread state are written in one atomic step, or nothing is written.
+ * scripts: the fence, the expected message count and the run version are checked and the message
+ * delta, run record, thread pointers and thread state are written in one atomic step, or nothing is
+ * written. Run leases (`acquireRun`, `renewRun`, `releaseRun`) are scripts timed by Redis `TIME`, so
+ * the clocks of the processes sharing the store never matter.
  */
 export class RedisThreadRunStore implements ThreadRunStore {
   readonly redis: Redis;
@@ -147,6 +155,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord> {
     const run = parseWith(runRecordSchema, checkpoint.run, 'checkpoint run');
+    const fence = parseWith(fenceSchema, checkpoint.fence ?? 0, 'checkpoint fence');
     const args = [
       checkpoint.threadId,
       JSON.stringify(checkpoint.threadId),
@@ -157,10 +166,41 @@ export class RedisThreadRunStore implements ThreadRunStore {
       run.status,
       RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
+      fence,
       ...checkpoint.messages.map(messageBody),
     ];
     await this.#run(S.commitCheckpoint, args);
     return run;
+  }
+
+  async acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<RunLease> {
+    const { owner, leaseMs } = parseWith(acquireRunInputSchema, input, 'acquireRun input');
+    const reply = (await this.#run(S.acquireRun, [runId, owner, leaseMs])) as string[];
+    if (reply[0] === 'busy') {
+      const [, holder, until, now] = reply;
+      throw new AwakenError('run_busy', `run ${runId} is held by ${holder} until ${until}`, {
+        retryable: true,
+        retryAfterMs: Number(until) - Number(now) + 1,
+        details: { runId, owner: holder, leaseUntil: Number(until) },
+      });
+    }
+    return { runId, owner, fence: Number(reply[1]), leaseUntil: Number(reply[2]) };
+  }
+
+  async renewRun(proof: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
+    const lease = parseWith(runLeaseProofSchema, proof, 'renewRun proof');
+    const { leaseMs } = parseWith(
+      acquireRunInputSchema,
+      { owner: lease.owner, leaseMs: proof.leaseMs },
+      'renewRun input',
+    );
+    const until = await this.#run(S.renewRun, [lease.runId, lease.owner, lease.fence, leaseMs]);
+    return { ...lease, leaseUntil: Number(until) };
+  }
+
+  async releaseRun(proof: RunLeaseProof): Promise<boolean> {
+    const lease = parseWith(runLeaseProofSchema, proof, 'releaseRun proof');
+    return Number(await this.#run(S.releaseRun, [lease.runId, lease.owner, lease.fence])) === 1;
   }
 
   /** Closes the connection if the store created it. */

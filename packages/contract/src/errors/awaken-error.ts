@@ -3,6 +3,11 @@ const AWAKEN_ERROR_MARKER = Symbol.for('awaken.error');
 /**
  * Every error code an Awaken package may raise. The server maps each code to one HTTP status in a
  * single table; clients may switch on it. Codes are stable across minor versions.
+ *
+ * `run_busy`: another activation holds the run's lease; nothing was done (retry after
+ * `retryAfterMs`, or send the decision / cancel through the run-control inbox). `detached`: an
+ * activation stopped without ending its run (detach, shutdown, or its lease was taken over); the run
+ * is continued by the next `resumeRun`, in any process.
  */
 export type AwakenErrorCode =
   | 'invalid_transition'
@@ -15,6 +20,8 @@ export type AwakenErrorCode =
   | 'stale_append'
   | 'stale_version'
   | 'decision_rejected'
+  | 'run_busy'
+  | 'detached'
   | 'model_transient'
   | 'model_permanent'
   | 'store_failure'

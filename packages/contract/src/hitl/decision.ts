@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonValueSchema } from '../json/json-value-schema';
 import { runContextSchema } from '../run/run-context';
 
 /** `resume` proceeds per the ticket's resume mode; `cancel` moves the call to `cancelled`. */
@@ -7,13 +8,15 @@ export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
 
 /**
  * A human's decision for one suspended call (seed 002 `ToolCallResume`). `decisionId` is the
- * idempotency key: delivering the same decision twice applies it once. `context` says who decided
- * (identity, tenant, request metadata); it is stored with the decision.
+ * idempotency key: delivering the same decision twice applies it once. `result` must be a value JSON
+ * holds faithfully (no BigInt, NaN, cycle, or nesting beyond the depth limit), so whatever is
+ * accepted can be stored. `context` says who decided (identity, tenant, request metadata); it is
+ * stored with the decision.
  */
 export const toolCallResumeSchema = z.object({
   decisionId: z.string().min(1),
   action: resumeDecisionActionSchema,
-  result: z.unknown().optional(),
+  result: jsonValueSchema.optional(),
   reason: z.string().optional(),
   updatedAt: z.number().int().nonnegative(),
   context: runContextSchema.optional(),

@@ -1,5 +1,5 @@
-import type { DecisionInbox } from './decision-inbox';
 import type { MailboxStore } from './mailbox-store';
+import type { RunControlInbox } from './run-control-inbox';
 import type { RunEventLog } from './run-event-log';
 import type { ThreadRunStore } from './thread-run-store';
 
@@ -15,6 +15,6 @@ export interface AwakenStores {
   mailbox: MailboxStore;
   /** Every `AgentEvent` of a run, appended before it is sent, readable from any seq. */
   eventLog: RunEventLog;
-  /** Decisions on their way to a run, durable and idempotent by id. */
-  inbox: DecisionInbox;
+  /** Commands for a run (decisions, cancel, user input), durable and idempotent by id. */
+  inbox: RunControlInbox;
 }

@@ -4,6 +4,7 @@ import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { Thread } from '../run/thread';
 import type { Page, PageRequest } from './paging';
+import type { RunLease, RunLeaseProof } from './run-lease';
 
 /** Why a checkpoint is written (seed 001's triggers). */
 export type CheckpointTrigger =
@@ -26,6 +27,11 @@ export interface Checkpoint {
   run: RunRecord;
   /** Thread-scoped persistent plugin state to store with the thread (replaces the whole map). */
   threadState?: Record<string, unknown>;
+  /**
+   * The writer's fence (its lease's `fence`; default 0, which matches only a run never acquired).
+   * A fence other than the run's current one is rejected with `stale_claim`, before anything else.
+   */
+  fence?: number;
 }
 
 export interface CreateThreadInput {
@@ -47,7 +53,15 @@ export interface CreateThreadInput {
  *   `activeRunId`, of a `waiting` run sets `openRunId` (clearing `activeRunId`), of a `done` run clears
  *   both when they point at it;
  * - unknown ids → `null` from getters, `not_found` from writers; creating an existing id → `conflict`;
- * - every record read back passes the contract's zod schema.
+ * - every record read back passes the contract's zod schema;
+ * - run ownership (one activation per run across every process sharing the store): `acquireRun`
+ *   grants a lease of `leaseMs` on the **store's** clock and a fence one higher than any fence the run
+ *   had, and is refused with `run_busy` (retryable, `retryAfterMs` until the lease ends) while another
+ *   lease of the run is live (`now <= leaseUntil`); `renewRun` extends a lease while its fence is the
+ *   current one and it was not released (also after it lapsed, if nobody took the run meanwhile),
+ *   otherwise `stale_claim`; `releaseRun` ends it early (the fence stays, so the next acquisition
+ *   still gets a higher one) and reports whether it was still held; `commitCheckpoint` writes only
+ *   with the current fence (`stale_claim` otherwise). Invalid input → `validation_failed`.
  */
 export interface ThreadRunStore {
   createThread(input: CreateThreadInput): Promise<Thread>;
@@ -77,4 +91,11 @@ export interface ThreadRunStore {
   listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>>;
   /** Writes a checkpoint atomically; returns the stored run record. */
   commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord>;
+
+  /** Takes the run for one activation: `run_busy` while another lease is live, `not_found` for an unknown run. */
+  acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<RunLease>;
+  /** Extends a held lease to `now + leaseMs`; `stale_claim` when the run was taken over or released. */
+  renewRun(proof: RunLeaseProof & { leaseMs: number }): Promise<RunLease>;
+  /** Ends a lease early. Resolves `false` (and changes nothing) when the proof no longer holds the run. */
+  releaseRun(proof: RunLeaseProof): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import {
   type CheckpointTrigger,
+  type RunRecord,
   type RunWaitingState,
   type RunWaitingTicket,
   isTerminalToolCallStatus,
@@ -13,10 +14,10 @@ import { toolMessageFor } from './tool-content';
 
 /** Appends tool messages for the longest answered prefix of the batch, in call order. */
 export function flushToolMessages(session: RunSession): void {
-  for (const state of session.batch) {
+  for (const state of session.batch.calls) {
     if (state.resultCommitted) continue;
     if (!isTerminalToolCallStatus(state.status)) return;
-    session.addMessage(toolMessageFor(state), state.step);
+    session.run.addMessage(toolMessageFor(state), state.step);
     state.resultCommitted = true;
   }
 }
@@ -24,7 +25,7 @@ export function flushToolMessages(session: RunSession): void {
 /** The waiting state of a run whose batch has suspended calls. */
 export function waitingState(session: RunSession): RunWaitingState | undefined {
   const tickets: RunWaitingTicket[] = [];
-  for (const state of session.batch) {
+  for (const state of session.batch.calls) {
     if (state.status !== 'suspended' || !state.ticket) continue;
     const { suspension, pending, resumeMode } = state.ticket;
     tickets.push({
@@ -52,16 +53,19 @@ export async function commitCheckpoint(
   trigger: CheckpointTrigger,
   options: { eventsAfter?: number } = {},
 ): Promise<void> {
+  session.activation.throwIfLost();
   flushToolMessages(session);
   // before the record is built, so the snapshot's seq is covered by the checkpoint's lastSeq
   await emitStateSnapshotIfChanged(session);
+  // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
+  await session.events.settled;
   const now = session.now();
-  const { record } = session;
-  const waiting = session.status === 'waiting' ? waitingState(session) : undefined;
-  const response = session.status === 'done' ? lastAssistantText(session) : record.response;
+  const { record } = session.run;
+  const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
+  const response = session.run.status === 'done' ? lastAssistantText(session) : record.response;
   const run = {
     ...record,
-    status: session.status,
+    status: session.run.status,
     waiting,
     response,
     version: record.version + 1,
@@ -69,39 +73,45 @@ export async function commitCheckpoint(
     state: encodeRunState({
       lifecycle: {
         id: record.runId,
-        status: session.status,
+        status: session.run.status,
         ...(record.termination ? { doneReason: record.termination } : {}),
         updatedAt: now,
       },
       // only the current batch: earlier calls are answered by committed tool messages
-      calls: session.batch,
-      pendingDecisions: session.queue,
+      calls: session.batch.calls,
+      pendingDecisions: session.decisions.pending,
       bookkeeping: {
-        ...session.bookkeeping,
+        ...session.run.bookkeeping,
         // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume
-        lastSeq: session.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
-        decisionIds: [...session.decisionIds],
+        lastSeq: session.run.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
+        decisionIds: [...session.decisions.applied],
       },
       pluginState: persistentRunState(session),
     }),
   };
-  if (trigger !== 'user_message' && session.pending.length > 0) {
-    const from = record.outputRange?.from ?? session.committedCount + 1;
-    run.outputRange = { from, to: session.committedCount + session.pending.length };
+  if (trigger !== 'user_message' && session.run.pending.length > 0) {
+    const from = record.outputRange?.from ?? session.run.committedCount + 1;
+    run.outputRange = { from, to: session.run.committedCount + session.run.pending.length };
   }
   if (run.waiting === undefined) delete run.waiting;
   if (run.response === undefined) delete run.response;
-  const messages = session.pending;
+  const messages = session.run.pending;
   const threadState = persistentThreadState(session);
-  const stored = await session.services.store.commitCheckpoint({
-    trigger,
-    threadId: session.threadId,
-    expectedMessageCount: session.committedCount,
-    messages,
-    run,
-    ...(threadState ? { threadState } : {}),
-  });
-  session.record = stored;
-  session.committedCount += messages.length;
-  session.pending = [];
+  let stored: RunRecord;
+  try {
+    stored = await session.services.store.commitCheckpoint({
+      trigger,
+      threadId: session.threadId,
+      expectedMessageCount: session.run.committedCount,
+      messages,
+      run,
+      ...(threadState ? { threadState } : {}),
+      fence: session.activation.fence,
+    });
+  } catch (error) {
+    throw session.activation.writeFailed(error);
+  }
+  session.run.record = stored;
+  session.run.committedCount += messages.length;
+  session.run.pending = [];
 }

@@ -5,6 +5,7 @@ import {
   type ToolCallDecision,
   type ToolCallDecisionInput,
   type ToolCallState,
+  decisionControl,
   declinedCallMessage,
   formatZodIssues,
   readApproval,
@@ -12,6 +13,7 @@ import {
   validateJsonSchema,
 } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
+import { applyCancels, peekControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 import { cancelCall, moveCall } from './tool-pipeline';
 
@@ -31,7 +33,7 @@ function reject(decision: Named, reason: DecisionRejectionReason, message: strin
 /** The call waiting (or that waited) on a ticket; a suspended one first. */
 function callWithTicket(session: RunSession, ticketId: string): ToolCallState | undefined {
   let found: ToolCallState | undefined;
-  for (const state of session.calls.values()) {
+  for (const state of session.batch.byId.values()) {
     if (state.ticket?.suspension.id !== ticketId) continue;
     if (state.status === 'suspended') return state;
     found ??= state;
@@ -75,7 +77,7 @@ function resolveCall(
     }
     return { state };
   }
-  const state = toolCallId === undefined ? undefined : session.calls.get(toolCallId);
+  const state = toolCallId === undefined ? undefined : session.batch.byId.get(toolCallId);
   if (!state) {
     return {
       receipt: reject(decision, 'unknown_tool_call', `run ${session.runId} has no tool call ${toolCallId}`),
@@ -99,8 +101,8 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
   }
   const { decisionId } = input;
   if (
-    session.decisionIds.has(decisionId) ||
-    session.queue.some((queued) => queued.decisionId === decisionId)
+    session.decisions.applied.has(decisionId) ||
+    session.decisions.pending.some((queued) => queued.decisionId === decisionId)
   ) {
     const known =
       input.toolCallId ??
@@ -114,10 +116,10 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
       },
     };
   }
-  if (session.status === 'done') {
+  if (session.run.status === 'done') {
     return { receipt: reject(input, 'run_finished', `run ${session.runId} is finished`) };
   }
-  if (session.runController.signal.aborted) {
+  if (session.activation.runController.signal.aborted) {
     return { receipt: reject(input, 'run_finished', `run ${session.runId} is being cancelled`) };
   }
   const resolved = resolveCall(session, input);
@@ -130,7 +132,7 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
       receipt: reject(named, 'not_suspended', `tool call ${toolCallId} is ${state.status}, not suspended`),
     };
   }
-  if (session.queue.some((queued) => queued.toolCallId === toolCallId)) {
+  if (session.decisions.pending.some((queued) => queued.toolCallId === toolCallId)) {
     return {
       receipt: reject(named, 'duplicate_conflict', `tool call ${toolCallId} already has a pending decision`),
     };
@@ -172,19 +174,19 @@ export async function submitDecisions(
     const validated = validateDecision(session, input);
     let receipt = validated.receipt;
     const decision = validated.decision;
-    if (decision && session.services.decisionInbox) {
+    if (decision && session.services.inbox) {
       try {
-        const stored = await session.services.decisionInbox.put(session.runId, decision);
+        const stored = await session.services.inbox.put(session.runId, decisionControl(decision));
         if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
       } catch (error) {
         if (!AwakenError.hasCode(error, 'conflict')) throw error;
         receipt = reject(decision, 'duplicate_conflict', error.message);
       }
     }
-    if (decision && receipt.status === 'accepted') session.queue.push(decision);
+    if (decision && receipt.status === 'accepted') session.decisions.pending.push(decision);
     receipts.push(receipt);
   }
-  if (receipts.some((receipt) => receipt.status === 'accepted')) session.wake.notify();
+  if (receipts.some((receipt) => receipt.status === 'accepted')) session.activation.wake.notify();
   return receipts;
 }
 
@@ -195,8 +197,8 @@ async function applyOne(
 ): Promise<void> {
   const { toolCallId, ticketId: _ticketId, ...resume } = decision;
   state.resume = resume;
-  session.decisionIds.add(decision.decisionId);
-  await session.emit({ type: 'tool_call_resumed', toolCallId, decision });
+  session.decisions.applied.add(decision.decisionId);
+  await session.events.emit({ type: 'tool_call_resumed', toolCallId, decision });
   if (decision.action === 'cancel') {
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
@@ -214,51 +216,37 @@ async function applyOne(
 }
 
 /**
- * Makes the decisions read from the inbox durable in the run record before the inbox forgets them:
- * a checkpoint records the applied ones (ids, the resumed calls with their decisions), then the
- * inbox is drained. Decisions that arrived after the peek are queued and checkpointed as pending.
- * A process that dies after taking a decision therefore never loses it.
- */
-async function acknowledgeInbox(
-  session: RunSession,
-  peeked: readonly ToolCallDecision[],
-  applied: number,
-): Promise<void> {
-  const inbox = session.services.decisionInbox;
-  if (!inbox || peeked.length === 0) return;
-  if (applied > 0) await commitCheckpoint(session, 'tool_results_committed');
-  const seen = new Set(peeked.map((decision) => decision.decisionId));
-  const known = (id: string) =>
-    seen.has(id) || session.decisionIds.has(id) || session.queue.some((queued) => queued.decisionId === id);
-  const late = (await inbox.drain(session.runId)).filter((decision) => !known(decision.decisionId));
-  if (late.length === 0) return;
-  session.queue.push(...late);
-  await commitCheckpoint(session, 'tool_results_committed');
-}
-
-/**
  * The RESUME_TOOL_CALL gate: takes queued and inbox decisions and moves each matching suspended
- * call to `resuming` (or `cancelled`). Decisions that no longer match are dropped with an `error`
- * event. Inbox decisions are peeked, and drained only once checkpointed. Returns the calls that changed.
+ * call to `resuming` (or `cancelled`). Inbox decisions may name their call by tool call id or by
+ * ticket id, like the ones given to `decide`; each is validated (and bound to its ticket) here.
+ * Decisions that no longer match are dropped with an `error` event. Inbox entries are only peeked:
+ * the ones applied are recorded by a checkpoint before exactly the entries read are removed, so a
+ * process that dies in between loses nothing, and a decision that arrived after the peek stays for
+ * the next gate. Returns the calls that changed.
  */
 export async function applyDecisions(session: RunSession): Promise<ToolCallState[]> {
-  const drained = session.queue;
-  session.queue = [];
-  const inbox = session.services.decisionInbox;
-  const peeked = inbox ? await inbox.peek(session.runId) : [];
-  drained.push(...peeked);
+  const candidates: ToolCallDecisionInput[] = session.decisions.pending;
+  session.decisions.pending = [];
+  const controls = await peekControls(session);
+  applyCancels(session, controls);
+  const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
+  candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];
-  for (const queued of drained) {
-    if (session.decisionIds.has(queued.decisionId)) continue;
-    const { receipt, decision, state } = validateDecision(session, queued);
+  for (const candidate of candidates) {
+    if (session.decisions.applied.has(candidate.decisionId)) continue;
+    const { receipt, decision, state } = validateDecision(session, candidate);
     if (!decision || !state) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
-      await session.emit({ type: 'error', code: 'decision_rejected', message });
+      await session.events.emit({ type: 'error', code: 'decision_rejected', message });
       continue;
     }
     await applyOne(session, state, decision);
     changed.push(state);
   }
-  await acknowledgeInbox(session, peeked, changed.length);
+  if (changed.length > 0 && read.length > 0) await commitCheckpoint(session, 'tool_results_committed');
+  await removeControls(
+    session,
+    read.map((control) => control.id),
+  );
   return changed;
 }

@@ -7,14 +7,19 @@ import {
   type ToolCall,
   addUsage,
   assertNever,
+  findJsonIssue,
 } from '@awaken/contract';
 import type { RunSession } from './run-session';
 
-/** Parses tool call input JSON; unparseable text is kept as the raw string (the tool round fails it). */
+/**
+ * Parses tool call input JSON. Unparseable text, and JSON that could not be stored again (nested
+ * beyond the depth limit), is kept as the raw string: the tool round fails the call with the reason.
+ */
 export function parseToolInput(input: string): unknown {
   if (input.trim() === '') return {};
   try {
-    return JSON.parse(input);
+    const parsed: unknown = JSON.parse(input);
+    return findJsonIssue(parsed) ? input : parsed;
   } catch {
     return input;
   }
@@ -48,22 +53,22 @@ export async function runInference(
 
   const closeReasoning = async () => {
     if (!reasoning) return;
-    await session.emit({ type: 'reasoning_end', messageId: reasoning.id });
+    await session.events.emit({ type: 'reasoning_end', messageId: reasoning.id });
     reasoning = undefined;
   };
   const closeText = async () => {
     if (!text) return;
-    await session.emit({ type: 'text_end', messageId: text.id });
+    await session.events.emit({ type: 'text_end', messageId: text.id });
     text = undefined;
   };
 
   // every inference reports once, also when its stream is cut (cancel, timeout, model error), with
   // whatever usage it had; the run's usage includes it
   const complete = async (reason: string) => {
-    session.record = { ...session.record, usage: addUsage(session.record.usage, usage) };
-    await session.emit({
+    session.run.record = { ...session.run.record, usage: addUsage(session.run.record.usage, usage) };
+    await session.events.emit({
       type: 'inference_complete',
-      step: session.record.steps,
+      step: session.run.record.steps,
       ...(model === undefined ? {} : { model }),
       usage,
       durationMs: Math.max(0, session.now() - started),
@@ -73,42 +78,42 @@ export async function runInference(
   try {
     const stream = session.agent.model.stream({
       ...(draft.system === undefined ? {} : { system: draft.system }),
-      messages: session.messages.slice(),
+      messages: session.run.messages.slice(),
       tools: draft.tools,
       ...(draft.toolChoice === undefined ? {} : { toolChoice: draft.toolChoice }),
       options: draft.options,
-      signal: session.signal,
+      signal: session.activation.signal,
     });
     for await (const part of stream) {
       switch (part.type) {
         case 'reasoning_delta':
           if (!reasoning) {
             reasoning = { id: session.services.createId(), parts: [] };
-            await session.emit({ type: 'reasoning_start', messageId: reasoning.id });
+            await session.events.emit({ type: 'reasoning_start', messageId: reasoning.id });
           }
           reasoningParts.push(part.delta);
-          await session.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+          await session.events.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
           break;
         case 'text_delta':
           await closeReasoning();
           if (!text) {
             text = { id: session.services.createId(), parts: [] };
-            await session.emit({ type: 'text_start', messageId: text.id });
+            await session.events.emit({ type: 'text_start', messageId: text.id });
           }
           textParts.push(part.delta);
-          await session.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
+          await session.events.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
           break;
         case 'tool_call_start':
           await closeReasoning();
           await closeText();
-          await session.emit({
+          await session.events.emit({
             type: 'tool_call_start',
             toolCallId: part.toolCallId,
             toolName: part.toolName,
           });
           break;
         case 'tool_call_args_delta':
-          await session.emit({
+          await session.events.emit({
             type: 'tool_call_args_delta',
             toolCallId: part.toolCallId,
             delta: part.delta,
@@ -126,11 +131,11 @@ export async function runInference(
           assertNever(part, 'inference stream part');
       }
     }
-    session.signal.throwIfAborted();
+    session.activation.signal.throwIfAborted();
   } catch (error) {
     await closeReasoning();
     await closeText();
-    await complete(session.signal.aborted ? 'aborted' : 'error');
+    await complete(session.activation.signal.aborted ? 'aborted' : 'error');
     throw error;
   }
   await closeReasoning();

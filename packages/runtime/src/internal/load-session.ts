@@ -10,7 +10,9 @@ import {
 } from '@awaken/contract';
 import type { EventChannel } from './event-channel';
 import { restorePluginState } from './plugin-host';
+import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from './resolve-agents';
+import type { RunOwnership } from './run-ownership';
 import { type RuntimeServices, RunSession } from './run-session';
 import type { StoredClientTool } from './run-request';
 import { decodeRunState, encodeRunState } from './run-state';
@@ -21,11 +23,23 @@ export interface SessionPlumbing {
   channel: EventChannel<AgentEvent>;
   wake: WakeSignal;
   runController: AbortController;
+  ownership: RunOwnership;
 }
 
 async function readHistory(services: RuntimeServices, threadId: string): Promise<Message[]> {
   const records = await services.store.readMessages(threadId);
   return records.map((record) => record.message);
+}
+
+/**
+ * Takes the run's lease (or uses the one handed in) and shuts every earlier activation out of the
+ * event log. Returns the fence and the seq to continue from: the log's, when there is one (it is the
+ * truth even when a run_finish after a checkpoint never landed), else the checkpoint's.
+ */
+async function own(plumbing: SessionPlumbing, runId: string): Promise<{ fence: number; logSeq?: number }> {
+  const { fence } = await plumbing.ownership.acquire();
+  const log = plumbing.services.eventLog;
+  return log ? { fence, logSeq: await log.raiseFence(runId, fence) } : { fence };
 }
 
 function build(
@@ -34,13 +48,13 @@ function build(
   record: RunRecord,
   messages: Message[],
   threadState: Record<string, unknown>,
-  lastSeq: number,
+  owned: { fence: number; logSeq?: number },
 ): RunSession {
   const decoded = decodeRunState(record);
-  decoded.bookkeeping.lastSeq = Math.max(decoded.bookkeeping.lastSeq, lastSeq);
-  const session = new RunSession({
+  if (owned.logSeq !== undefined) decoded.bookkeeping.lastSeq = owned.logSeq;
+  const session = new RunSession(plumbing.services, agent, {
     ...plumbing,
-    agent,
+    fence: owned.fence,
     record,
     messages,
     calls: decoded.calls,
@@ -72,6 +86,7 @@ export async function createSession(
   const bookkeeping = {
     lastSeq: 0,
     decisionIds: [],
+    controlIds: [],
     input: request.input,
     inputCommitted: false,
     stepEnded: 0,
@@ -99,28 +114,41 @@ export async function createSession(
     createdAt: at,
     updatedAt: at,
   });
+  const owned = await own(plumbing, request.runId);
   const [messages, threadState] = await Promise.all([
     readHistory(plumbing.services, request.threadId),
     store.getThreadState(request.threadId),
   ]);
-  return build(plumbing, agent, record, messages, threadState, 0);
+  return build(plumbing, agent, record, messages, threadState, owned);
 }
 
-/** Loads a stored run for a cold resume; the event seq continues from the state or the event log. */
+/**
+ * Loads a stored run for a cold resume, under the run's lease (`run_busy` while another activation
+ * holds it). A finished run is returned as its record, its event log completed if it was left open.
+ */
 export async function loadSession(
   plumbing: SessionPlumbing,
   agentFor: (agentId: string) => ResolvedAgent,
   runId: string,
 ): Promise<RunSession | RunRecord> {
-  const { store, eventLog } = plumbing.services;
-  const record = await store.getRun(runId);
-  if (!record) throw new AwakenError('not_found', `run ${runId} not found`);
-  if (record.status === 'done') return record;
-  const agent = agentFor(record.agentId);
-  const [messages, threadState, lastSeq] = await Promise.all([
+  const { store } = plumbing.services;
+  const found = await store.getRun(runId);
+  if (!found) throw new AwakenError('not_found', `run ${runId} not found`);
+  if (found.status === 'done') {
+    await repairFinishedLog(plumbing.services, found, plumbing.ownership);
+    return found;
+  }
+  const agent = agentFor(found.agentId);
+  const owned = await own(plumbing, runId);
+  // read again under the lease: the previous holder may have written since the first read
+  const record = (await store.getRun(runId)) ?? found;
+  if (record.status === 'done') {
+    await repairFinishedLog(plumbing.services, record, plumbing.ownership);
+    return record;
+  }
+  const [messages, threadState] = await Promise.all([
     readHistory(plumbing.services, record.threadId),
     store.getThreadState(record.threadId),
-    eventLog ? eventLog.lastSeq(runId) : Promise.resolve(0),
   ]);
-  return build(plumbing, agent, record, messages, threadState, lastSeq);
+  return build(plumbing, agent, record, messages, threadState, owned);
 }

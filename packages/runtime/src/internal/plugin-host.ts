@@ -11,7 +11,7 @@ import {
 import type { RunSession } from './run-session';
 
 function storeFor(session: RunSession, key: StateKey<unknown>): Map<string, unknown> {
-  return key.scope === 'run' ? session.runState : session.threadState;
+  return key.scope === 'run' ? session.run.plugins.run : session.run.plugins.thread;
 }
 
 function restore<T>(key: StateKey<T>, stored: unknown): T {
@@ -100,7 +100,7 @@ export function contextFor<C extends HookContext>(session: RunSession, plugin: P
 export function restorePluginState(session: RunSession): void {
   for (const key of persistentKeys(session)) {
     const name = stateKeyStorageName(key);
-    const source = key.scope === 'run' ? session.record.state : session.storedThreadState;
+    const source = key.scope === 'run' ? session.run.record.state : session.run.plugins.storedThread;
     if (name in source) storeFor(session, key).set(name, restore(key, source[name]));
   }
 }
@@ -110,7 +110,8 @@ export function persistentRunState(session: RunSession): Record<string, unknown>
   const values: Record<string, unknown> = {};
   for (const key of persistentKeys(session)) {
     const name = stateKeyStorageName(key);
-    if (key.scope === 'run' && session.runState.has(name)) values[name] = session.runState.get(name);
+    if (key.scope === 'run' && session.run.plugins.run.has(name))
+      values[name] = session.run.plugins.run.get(name);
   }
   return values;
 }
@@ -119,10 +120,10 @@ export function persistentRunState(session: RunSession): Record<string, unknown>
 export function persistentThreadState(session: RunSession): Record<string, unknown> | undefined {
   const keys = persistentKeys(session).filter((key) => key.scope === 'thread');
   if (keys.length === 0) return undefined;
-  const values: Record<string, unknown> = { ...session.storedThreadState };
+  const values: Record<string, unknown> = { ...session.run.plugins.storedThread };
   for (const key of keys) {
     const name = stateKeyStorageName(key);
-    if (session.threadState.has(name)) values[name] = session.threadState.get(name);
+    if (session.run.plugins.thread.has(name)) values[name] = session.run.plugins.thread.get(name);
   }
   return values;
 }
@@ -133,11 +134,11 @@ export function baseContext(session: RunSession, phase: Phase): HookContext {
     runId: session.runId,
     threadId: session.threadId,
     agentId: session.agent.id,
-    step: session.record.steps,
+    step: session.run.record.steps,
     state: UNBOUND_STATE,
-    signal: session.signal,
-    messages: session.messages,
-    runContext: session.runContext,
+    signal: session.activation.signal,
+    messages: session.run.messages,
+    runContext: session.run.context,
   };
 }
 

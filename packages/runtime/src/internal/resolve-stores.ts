@@ -11,9 +11,12 @@ const REQUIRED_METHODS = {
     'createRun',
     'getRun',
     'commitCheckpoint',
+    'acquireRun',
+    'renewRun',
+    'releaseRun',
   ],
-  eventLog: ['append', 'lastSeq', 'finish'],
-  inbox: ['put', 'peek', 'drain', 'subscribe'],
+  eventLog: ['append', 'read', 'finish', 'isFinished', 'raiseFence'],
+  inbox: ['put', 'peek', 'remove', 'subscribe'],
 } as const;
 
 function invalid(message: string): AwakenError {

@@ -1,16 +1,25 @@
 import type { OnSuspend, RunResult } from '../types';
 import { activate } from './run-activation';
+import { applyCancels, peekControls } from './run-controls';
 import type { RunSession } from './run-session';
 
+/** True when the control inbox holds a decision this run has not applied yet (a cancel is applied). */
 async function hasInboxDecisions(session: RunSession): Promise<boolean> {
-  const inbox = session.services.decisionInbox;
-  return inbox ? (await inbox.peek(session.runId)).length > 0 : false;
+  const controls = await peekControls(session);
+  applyCancels(session, controls);
+  return controls.some(
+    (control) => control.kind === 'decision' && !session.decisions.applied.has(control.decision.decisionId),
+  );
 }
 
-/** Parks a waiting run until a decision arrives or the run is cancelled. */
+/** Parks a waiting run until a decision arrives, the run is cancelled or the activation detaches. */
 async function waitForWake(session: RunSession): Promise<void> {
-  while (!session.runController.signal.aborted && session.queue.length === 0) {
-    const woken = session.wake.wait();
+  while (
+    !session.activation.runController.signal.aborted &&
+    !session.activation.halt &&
+    session.decisions.pending.length === 0
+  ) {
+    const woken = session.activation.wake.wait();
     if (await hasInboxDecisions(session)) return;
     await woken;
   }
@@ -30,6 +39,7 @@ export async function driveRun(
     const result = await activate(session, resumed);
     if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
     await waitForWake(session);
+    session.activation.throwIfHalted();
     resumed = true;
   }
 }

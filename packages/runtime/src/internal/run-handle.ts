@@ -11,6 +11,7 @@ export interface RunHandleParts {
   receipts: Promise<DecisionReceipt[]>;
   decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   cancel(reason?: string): void;
+  detach(reason?: string): void;
 }
 
 /** Wraps the parts of a run as its public handle; rejections are observed so none goes unhandled. */
@@ -27,6 +28,7 @@ export function createRunHandle(parts: RunHandleParts): RunHandle {
     receipts: parts.receipts,
     decide: (decisions) => parts.decide(Array.isArray(decisions) ? decisions : [decisions]),
     cancel: parts.cancel,
+    detach: parts.detach,
     [Symbol.asyncIterator]: () => parts.channel[Symbol.asyncIterator](),
   };
 }

@@ -1,32 +1,31 @@
-import {
-  type AgentEvent,
-  type AgentEventInput,
-  type DecisionInbox,
-  type Message,
-  type NewMessage,
-  type RunContext,
-  type RunEventLog,
-  type RunRecord,
-  type RunStatus,
-  type TerminationReason,
-  type ThreadRunStore,
-  type ToolCallDecision,
-  type ToolCallState,
-  deriveRunStatus,
-  transitionRunStatus,
+import type {
+  AgentEvent,
+  Message,
+  RunControlInbox,
+  RunEventLog,
+  RunRecord,
+  ThreadRunStore,
+  ToolCallDecision,
+  ToolCallState,
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../types';
+import { Activation } from './activation';
+import { DecisionQueue } from './decision-queue';
 import type { EventChannel } from './event-channel';
 import type { ResolvedAgent } from './resolve-agents';
-import { type StoredClientTool, clientToolsOf } from './run-request';
+import { RunEvents } from './run-events';
+import { RunRecordState } from './run-record-state';
 import type { RuntimeBookkeeping } from './run-state';
+import { ToolBatch } from './tool-batch';
 import type { WakeSignal } from './wake-signal';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {
   store: ThreadRunStore;
   eventLog?: RunEventLog;
-  decisionInbox?: DecisionInbox;
+  inbox?: RunControlInbox;
+  /** The lease an activation takes on its run, and how often it is renewed. */
+  lease: { leaseMs: number; renewEveryMs: number };
   now: () => number;
   createId: () => string;
   onStateChange?: (snapshot: RunStateSnapshot) => void;
@@ -47,153 +46,60 @@ export interface RunSessionInit {
   channel: EventChannel<AgentEvent>;
   wake: WakeSignal;
   runController: AbortController;
+  /** The fence every write of this session carries. */
+  fence: number;
 }
 
 /**
- * The in-memory state of one run in this process: the last stored record, the history the model
- * sees, tool call states, the decision queue and the event sequence. Owns the run's abort controller.
+ * One run in this process, in five parts: `run` (the record, history and bookkeeping a checkpoint
+ * stores), `batch` (the tool calls of the last turn), `decisions` (accepted, not yet applied),
+ * `events` (the run's event stream) and `activation` (the lease, halt, cancel and deadline).
  */
 export class RunSession {
-  readonly services: RuntimeServices;
-  readonly agent: ResolvedAgent;
-  record: RunRecord;
-  status: RunStatus;
-  readonly messages: Message[];
-  /** Thread messages already stored. */
-  committedCount: number;
-  pending: NewMessage[] = [];
-  readonly calls: Map<string, ToolCallState>;
-  queue: ToolCallDecision[];
-  readonly bookkeeping: RuntimeBookkeeping;
-  readonly decisionIds: Set<string>;
-  readonly runState = new Map<string, unknown>();
-  readonly threadState: Map<string, unknown>;
-  readonly storedThreadState: Record<string, unknown>;
-  readonly channel: EventChannel<AgentEvent>;
-  readonly wake: WakeSignal;
-  readonly runController: AbortController;
-  /** The signal of the current activation: run cancellation plus the timeout deadline. */
-  signal: AbortSignal;
-  deadlineFired = false;
-  activationStartedAt = 0;
-  /** Set by a ToolGate `block` without `continueRun`. */
-  blocked: string | undefined;
-  /** The current batch (calls of the last assistant turn). */
-  batch: ToolCallState[] = [];
-  live = true;
-  /** JSON of the last `state_snapshot` of this activation; undefined before the first check. */
-  lastStateSnapshot: string | undefined;
-  /** The step whose `step_start` this activation emitted and whose `step_end` it has not (framing). */
-  openStep: number | undefined;
-  /** The client tools the run request declared, by name. */
-  readonly clientTools: Map<string, StoredClientTool>;
-  /** The run request's context, as every hook and tool sees it. */
-  readonly runContext: Readonly<RunContext>;
+  readonly run: RunRecordState;
+  readonly batch: ToolBatch;
+  readonly decisions: DecisionQueue;
+  readonly events: RunEvents;
+  readonly activation: Activation;
 
-  constructor(init: RunSessionInit) {
-    this.services = init.services;
-    this.agent = init.agent;
-    this.record = init.record;
-    this.status = init.record.status;
-    this.messages = init.messages;
-    this.committedCount = init.messages.length;
-    this.calls = init.calls;
-    this.queue = init.pendingDecisions;
-    this.bookkeeping = init.bookkeeping;
-    this.decisionIds = new Set(init.bookkeeping.decisionIds);
-    this.storedThreadState = init.threadState;
-    let memory = init.services.threadMemory.get(init.record.threadId);
+  constructor(
+    readonly services: RuntimeServices,
+    readonly agent: ResolvedAgent,
+    init: Omit<RunSessionInit, 'services' | 'agent'>,
+  ) {
+    let memory = services.threadMemory.get(init.record.threadId);
     if (!memory) {
       memory = new Map();
-      init.services.threadMemory.set(init.record.threadId, memory);
+      services.threadMemory.set(init.record.threadId, memory);
     }
-    this.threadState = memory;
-    this.channel = init.channel;
-    this.wake = init.wake;
-    this.runController = init.runController;
-    this.signal = init.runController.signal;
-    this.clientTools = clientToolsOf(init.record.clientTools);
-    this.runContext = Object.freeze(structuredClone(init.record.context ?? {}));
+    this.run = new RunRecordState({
+      record: init.record,
+      messages: init.messages,
+      bookkeeping: init.bookkeeping,
+      plugins: { run: new Map(), thread: memory, storedThread: init.threadState },
+    });
+    this.batch = new ToolBatch(init.calls);
+    this.decisions = new DecisionQueue(init.pendingDecisions, init.bookkeeping.decisionIds);
+    this.activation = new Activation(init.record.runId, init);
+    this.events = new RunEvents({
+      runId: init.record.runId,
+      channel: init.channel,
+      eventLog: services.eventLog,
+      now: services.now,
+      bookkeeping: init.bookkeeping,
+      activation: this.activation,
+    });
   }
 
   get runId(): string {
-    return this.record.runId;
+    return this.run.record.runId;
   }
 
   get threadId(): string {
-    return this.record.threadId;
+    return this.run.record.threadId;
   }
 
   now(): number {
     return this.services.now();
-  }
-
-  /** Stamps, logs (before yielding) and yields one event. */
-  async emit(input: AgentEventInput): Promise<void> {
-    this.bookkeeping.lastSeq += 1;
-    const event = {
-      ...input,
-      runId: this.runId,
-      seq: this.bookkeeping.lastSeq,
-      at: this.now(),
-    } as AgentEvent;
-    if (this.services.eventLog) await this.services.eventLog.append(this.runId, [event]);
-    this.channel.push(event);
-    if (event.type === 'step_start') this.openStep = event.step;
-    else if (event.type === 'step_end') this.openStep = undefined;
-  }
-
-  /**
-   * Closes the step this activation opened with a `step_end` event (framing only: the StepEnd phase
-   * runs when a step's tool round completes). Every exit path calls it, so adapters always see
-   * `step_start` … `step_end`.
-   */
-  async closeOpenStep(): Promise<void> {
-    if (this.openStep !== undefined) await this.emit({ type: 'step_end', step: this.openStep });
-  }
-
-  setStatus(to: RunStatus): void {
-    if (this.status === to) return;
-    this.status = transitionRunStatus(this.status, to);
-  }
-
-  /** Re-derives the run status from the batch (seed 000) and reports the change. */
-  syncStatus(): void {
-    const derived = deriveRunStatus(this.batch);
-    if (derived === 'waiting' && this.status === 'running') this.setStatus('waiting');
-    if (derived === 'running' && this.status === 'waiting') this.setStatus('running');
-    this.services.onStateChange?.({
-      runId: this.runId,
-      status: this.status,
-      derived,
-      calls: this.batch.map((call) => structuredClone(call)),
-    });
-  }
-
-  /** Appends a message to the history; it is stored with the next checkpoint. */
-  addMessage(message: Message, step?: number): void {
-    this.messages.push(message);
-    this.pending.push({
-      runId: this.runId,
-      step: step ?? this.record.steps,
-      visibility: 'external',
-      message,
-    });
-  }
-
-  /** The reason the current activation is aborting, as a termination. */
-  abortTermination(): TerminationReason {
-    if (this.deadlineFired) {
-      return { type: 'stopped', code: 'timeout', detail: 'the run exceeded its timeout' };
-    }
-    const reason = this.runController.signal.reason;
-    return { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
-  }
-
-  /** The human-readable reason given to calls cancelled by a run exit. */
-  abortMessage(): string {
-    if (this.deadlineFired) return 'the run exceeded its timeout';
-    const reason = this.runController.signal.reason;
-    return typeof reason === 'string' ? reason : 'the run was cancelled';
   }
 }

@@ -15,6 +15,8 @@ export interface RuntimeBookkeeping {
   lastSeq: number;
   /** Every decision id ever applied to this run (idempotency across activations). */
   decisionIds: string[];
+  /** Ids of the other run-control commands (cancel, input) this run applied. */
+  controlIds: string[];
   /** The request input, kept until the user_message checkpoint commits it. */
   input?: UserMessage[];
   inputCommitted: boolean;
@@ -65,6 +67,7 @@ export function decodeRunState(record: RunRecord): DecodedRunState {
     bookkeeping: {
       lastSeq: raw.lastSeq ?? 0,
       decisionIds: raw.decisionIds ?? [],
+      controlIds: raw.controlIds ?? [],
       input: raw.input,
       inputCommitted: raw.inputCommitted ?? true,
       stepEnded: raw.stepEnded ?? 0,
@@ -82,16 +85,19 @@ export interface EncodeRunStateInput {
   pluginState: Record<string, unknown>;
 }
 
-/** Builds RunRecord.state: seed 001 paths, runtime bookkeeping and persistent run-scoped plugin keys. */
+/**
+ * Builds RunRecord.state: seed 001 paths, runtime bookkeeping and persistent run-scoped plugin keys.
+ * Maps keyed by tool call id have no prototype, so an id like `__proto__` stays an ordinary key.
+ */
 export function encodeRunState(input: EncodeRunStateInput): Record<string, unknown> {
-  const scope: Scope = {};
+  const scope: Scope = Object.create(null);
   for (const call of input.calls) {
     scope[call.callId] =
       call.status === 'suspended' && call.ticket
         ? { tool_call_state: call, suspended_call: call.ticket }
         : { tool_call_state: call };
   }
-  const decisions: Record<string, ToolCallDecision> = {};
+  const decisions: Record<string, ToolCallDecision> = Object.create(null);
   for (const decision of input.pendingDecisions) decisions[decision.toolCallId] = decision;
   const { input: requestInput, ...rest } = input.bookkeeping;
   return {

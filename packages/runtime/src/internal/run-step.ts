@@ -1,7 +1,8 @@
 import type { InferenceDraft, TerminationReason, ToolCall } from '@awaken/contract';
 import { commitCheckpoint } from './checkpoint';
-import { loadBatch } from './history';
+import { loadBatch } from './tool-batch';
 import { runInference } from './inference';
+import { failMalformedCalls, reportMalformedCalls, sanitizeToolCalls } from './malformed-calls';
 import { baseContext, runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 import { evaluateStopConditions, recordStepCalls } from './stop-conditions';
@@ -20,10 +21,10 @@ export async function runStepEnd(session: RunSession, evaluate: boolean): Promis
       stopped ??= { type: 'stopped', code, ...(detail === undefined ? {} : { detail }) };
     },
   });
-  if (session.bookkeeping.stepEnded < session.record.steps) recordStepCalls(session);
-  session.bookkeeping.stepEnded = session.record.steps;
+  if (session.run.bookkeeping.stepEnded < session.run.record.steps) recordStepCalls(session);
+  session.run.bookkeeping.stepEnded = session.run.record.steps;
   if (evaluate) stopped ??= evaluateStopConditions(session);
-  await session.emit({ type: 'step_end', step: session.record.steps });
+  await session.events.emit({ type: 'step_end', step: session.run.record.steps });
   return evaluate ? stopped : undefined;
 }
 
@@ -32,16 +33,16 @@ export async function runStepEnd(session: RunSession, evaluate: boolean): Promis
  * turn. Returns a termination when the step ends the run; otherwise the tool round follows.
  */
 export async function runInferenceStep(session: RunSession): Promise<TerminationReason | undefined> {
-  if (session.status !== 'running') session.setStatus('running');
-  session.record = { ...session.record, steps: session.record.steps + 1 };
-  const step = session.record.steps;
-  await session.emit({ type: 'step_start', step });
+  if (session.run.status !== 'running') session.run.setStatus('running');
+  session.run.record = { ...session.run.record, steps: session.run.record.steps + 1 };
+  const step = session.run.record.steps;
+  await session.events.emit({ type: 'step_start', step });
   await runHooks(session, 'stepStart', baseContext(session, 'StepStart'));
 
   const { definition, descriptors } = session.agent;
   const draft: InferenceDraft = {
     system: definition.systemPrompt,
-    tools: [...descriptors, ...session.clientTools.values()].map((descriptor) => ({ ...descriptor })),
+    tools: [...descriptors, ...session.run.clientTools.values()].map((descriptor) => ({ ...descriptor })),
     toolChoice: undefined,
     options: { ...definition.inferenceOptions },
   };
@@ -72,7 +73,9 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
       terminated = detail ?? 'terminated by a plugin';
     },
   });
-  session.addMessage(
+  const sanitized = sanitizeToolCalls(calls, session.services.createId);
+  calls = sanitized.calls;
+  session.run.addMessage(
     {
       role: 'assistant',
       text: response.text,
@@ -82,23 +85,25 @@ export async function runInferenceStep(session: RunSession): Promise<Termination
     step,
   );
   // a new turn's calls start fresh, even when the model reuses an id of an earlier turn (`call_0`)
-  for (const call of calls) session.calls.delete(call.id);
+  for (const call of calls) session.batch.byId.delete(call.id);
   // a text-only turn keeps the previous (answered) batch, so the run record still shows the last round
   const batch = loadBatch(session);
-  if (batch.length > 0) session.batch = batch;
+  if (batch.length > 0) session.batch.calls = batch;
+  failMalformedCalls(session, sanitized.malformed);
   await commitCheckpoint(session, 'assistant_turn_committed');
   const streamed = new Set(response.toolCalls.map((call) => call.id));
   for (const call of calls) {
     if (!streamed.has(call.id)) {
-      await session.emit({ type: 'tool_call_start', toolCallId: call.id, toolName: call.name });
+      await session.events.emit({ type: 'tool_call_start', toolCallId: call.id, toolName: call.name });
     }
-    await session.emit({
+    await session.events.emit({
       type: 'tool_call_ready',
       toolCallId: call.id,
       toolName: call.name,
       arguments: call.arguments,
     });
   }
+  await reportMalformedCalls(session, sanitized.malformed);
   if (terminated !== undefined) {
     await runStepEnd(session, false);
     return { type: 'behavior_requested', detail: terminated };

@@ -14,8 +14,8 @@ export function persistentState(session: RunSession): Record<string, unknown> {
 export async function emitStateSnapshotIfChanged(session: RunSession): Promise<void> {
   const state = persistentState(session);
   const text = JSON.stringify(state);
-  const previous = session.lastStateSnapshot;
-  session.lastStateSnapshot = text;
+  const previous = session.events.lastSnapshot;
+  session.events.lastSnapshot = text;
   const unchanged = previous === undefined ? Object.keys(state).length === 0 : previous === text;
-  if (!unchanged) await session.emit({ type: 'state_snapshot', state });
+  if (!unchanged) await session.events.emit({ type: 'state_snapshot', state });
 }

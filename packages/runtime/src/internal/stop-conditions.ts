@@ -21,9 +21,9 @@ const RECENT_LIMIT = 256;
  * StepEnd): consecutive failed results and the latest call signatures.
  */
 export function recordStepCalls(session: RunSession): void {
-  const { bookkeeping } = session;
-  for (const call of session.batch) {
-    if (call.step !== session.record.steps) continue;
+  const { bookkeeping } = session.run;
+  for (const call of session.batch.calls) {
+    if (call.step !== session.run.record.steps) continue;
     if (call.status === 'failed') bookkeeping.consecutiveErrors += 1;
     else if (call.status === 'succeeded') bookkeeping.consecutiveErrors = 0;
     bookkeeping.recentCalls.push(`${call.toolName}:${stableStringify(call.arguments)}`);
@@ -34,8 +34,8 @@ export function recordStepCalls(session: RunSession): void {
 }
 
 function repeatedCall(session: RunSession, window: number): string | undefined {
-  const recent = session.bookkeeping.recentCalls;
-  const inStep = session.batch.filter((call) => call.step === session.record.steps).length;
+  const recent = session.run.bookkeeping.recentCalls;
+  const inStep = session.batch.calls.filter((call) => call.step === session.run.record.steps).length;
   for (let index = recent.length - 1; index >= recent.length - inStep && index >= 0; index -= 1) {
     const earlier = recent.slice(Math.max(0, index - window + 1), index);
     if (earlier.includes(recent[index] as string)) return (recent[index] as string).split(':')[0];
@@ -44,12 +44,12 @@ function repeatedCall(session: RunSession, window: number): string | undefined {
 }
 
 function check(session: RunSession, spec: StopConditionSpec): string | undefined {
-  const { record } = session;
+  const { record } = session.run;
   switch (spec.type) {
     case 'max_rounds':
       return record.steps >= spec.rounds ? `reached ${record.steps} of ${spec.rounds} rounds` : undefined;
     case 'timeout': {
-      const elapsed = session.now() - session.activationStartedAt;
+      const elapsed = session.now() - session.activation.startedAt;
       return elapsed >= spec.seconds * 1000 ? `ran ${elapsed} ms, limit ${spec.seconds} s` : undefined;
     }
     case 'token_budget': {
@@ -57,11 +57,11 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
       return used >= spec.maxTotal ? `used ${used} of ${spec.maxTotal} tokens` : undefined;
     }
     case 'consecutive_errors': {
-      const count = session.bookkeeping.consecutiveErrors;
+      const count = session.run.bookkeeping.consecutiveErrors;
       return count >= spec.max ? `${count} consecutive failed tool calls` : undefined;
     }
     case 'stop_on_tool': {
-      const ran = session.batch.some(
+      const ran = session.batch.calls.some(
         (call) =>
           call.toolName === spec.toolName && (call.status === 'succeeded' || call.status === 'failed'),
       );

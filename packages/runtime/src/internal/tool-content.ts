@@ -1,5 +1,11 @@
-import { assertNever } from '@awaken/contract';
-import type { ToolCallState, ToolMessage, ToolResult } from '@awaken/contract';
+import {
+  assertNever,
+  type ToolCallState,
+  type ToolMessage,
+  type ToolResult,
+  findJsonIssue,
+  formatJsonIssue,
+} from '@awaken/contract';
 
 /** The content of the tool message the model reads for a finished call. */
 export function toolContent(result: ToolResult | undefined, cancelReason?: string): unknown {
@@ -43,13 +49,13 @@ function cancelledReasonOf(state: ToolCallState): string {
 /**
  * The JSON form of a tool's output, as every store and the model will see it: a Date becomes its
  * ISO string, `undefined` becomes `null`, `toJSON` is honoured. A value JSON cannot hold (BigInt,
- * a cycle, a function) yields an error message instead, so the call fails like a throwing tool.
+ * a cycle, a function, NaN, nesting beyond the depth limit) yields an error message instead, so the
+ * call fails like a throwing tool.
  */
 export function jsonOutput(value: unknown): { value: unknown } | { error: string } {
   if (value === undefined) return { value: null };
-  if (typeof value === 'function' || typeof value === 'symbol') {
-    return { error: `tool output is not JSON: a ${typeof value}` };
-  }
+  const issue = findJsonIssue(value);
+  if (issue) return { error: `tool output is not JSON: ${formatJsonIssue(issue)}` };
   try {
     const text = JSON.stringify(value);
     return { value: text === undefined ? null : JSON.parse(text) };

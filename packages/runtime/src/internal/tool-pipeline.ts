@@ -10,6 +10,8 @@ import {
   type ToolResult,
   assertNever,
   callInstanceKey,
+  findJsonIssue,
+  formatJsonIssue,
   formatZodIssues,
   isToolResult,
   toolFailure,
@@ -20,13 +22,14 @@ import {
 import { baseContext, contextFor, runHooks } from './plugin-host';
 import type { StoredClientTool } from './run-request';
 import type { RunSession } from './run-session';
+import { syncRunStatus } from './tool-batch';
 import { jsonOutput, toolContent } from './tool-content';
 
 /** Moves a call through the contract's transition table and re-derives the run status. */
 export function moveCall(session: RunSession, state: ToolCallState, to: ToolCallStatus): void {
   if (state.status !== to) state.status = transitionToolCall(state.status, to);
   state.updatedAt = session.now();
-  session.syncStatus();
+  syncRunStatus(session);
 }
 
 /**
@@ -62,7 +65,7 @@ function prepareArguments(
   state: ToolCallState,
 ): { args: unknown } | { failure: ToolResult } | { unknown: true } {
   const tool = session.agent.tools.get(state.toolName);
-  const clientTool = session.clientTools.get(state.toolName);
+  const clientTool = session.run.clientTools.get(state.toolName);
   const check = tool
     ? (raw: unknown) => checkServerArguments(tool, raw)
     : clientTool
@@ -77,6 +80,8 @@ function prepareArguments(
       return { failure: toolFailure(`arguments are not valid JSON: ${(error as Error).message}`) };
     }
   }
+  const issue = findJsonIssue(raw);
+  if (issue) return { failure: toolFailure(`arguments cannot be used: ${formatJsonIssue(issue)}`) };
   return check(raw);
 }
 
@@ -110,16 +115,20 @@ function clientToolSuspension(state: ToolCallState, args: unknown): Suspension {
 }
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
-async function settleCall(session: RunSession, state: ToolCallState, result: ToolResult): Promise<void> {
+export async function settleCall(
+  session: RunSession,
+  state: ToolCallState,
+  result: ToolResult,
+): Promise<void> {
   if (state.status === 'suspended' && state.ticket) {
-    await session.emit({
+    await session.events.emit({
       type: 'tool_call_suspended',
       toolCallId: state.callId,
       toolName: state.toolName,
       ticket: state.ticket,
     });
   } else if (state.status === 'succeeded' || state.status === 'failed' || state.status === 'cancelled') {
-    await session.emit({
+    await session.events.emit({
       type: 'tool_call_done',
       toolCallId: state.callId,
       toolName: state.toolName,
@@ -181,7 +190,7 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
 async function judge(session: RunSession, state: ToolCallState): Promise<ToolGateDecision> {
   const context = {
     ...hookContext(session, state, 'ToolGate'),
-    batch: session.batch.map((call) => ({ ...call })),
+    batch: session.batch.calls.map((call) => ({ ...call })),
   };
   for (const plugin of session.agent.definition.plugins ?? []) {
     const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
@@ -215,7 +224,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
         await applyResult(session, state, toolFailure(`unknown tool "${state.toolName}"`));
         return false;
       }
-      if (session.clientTools.has(state.toolName)) {
+      if (session.run.clientTools.has(state.toolName)) {
         await applyResult(session, state, {
           status: 'pending',
           suspension: clientToolSuspension(state, prepared.args),
@@ -233,7 +242,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       return false;
     case 'block':
       enterRunning(session, state);
-      if (!decision.continueRun) session.blocked = decision.reason;
+      if (!decision.continueRun) session.batch.blocked = decision.reason;
       await applyResult(session, state, toolFailure(`blocked: ${decision.reason}`));
       return false;
     case 'set_result':
@@ -256,9 +265,10 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   if (!('args' in prepared) || !tool) return;
   if (state.status !== 'running') moveCall(session, state, 'running');
   await runHooks(session, 'beforeToolExecute', hookContext(session, state, 'BeforeToolExecute'));
-  const signal = session.signal;
+  const signal = session.activation.signal;
   state.executions += 1;
   let result: ToolResult;
+  let threw = false;
   try {
     const output = await tool.execute(prepared.args, {
       runId: session.runId,
@@ -266,7 +276,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       toolCallId: state.callId,
       step: state.step,
       signal,
-      runContext: session.runContext,
+      runContext: session.run.context,
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
@@ -276,10 +286,13 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
     }
   } catch (error) {
+    threw = true;
     result = toolFailure(error instanceof Error ? error.message : String(error));
   }
-  if (signal.aborted) {
-    await cancelCall(session, state, session.abortMessage());
+  // a body that gave up on the abort is cancelled; one that returned did its work, so its result
+  // stands (recording it `cancelled` would tell the model a side effect did not happen)
+  if (signal.aborted && threw) {
+    await cancelCall(session, state, session.activation.abortMessage());
     return;
   }
   await applyResult(session, state, result);

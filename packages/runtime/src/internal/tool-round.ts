@@ -8,9 +8,9 @@ const RUNNABLE = new Set(['new', 'running', 'resuming']);
 /** True when the executor has work to do in this batch right now. */
 export function hasRunnableCalls(session: RunSession): boolean {
   if (session.agent.toolExecution === 'parallel') {
-    return session.batch.some((state) => RUNNABLE.has(state.status));
+    return session.batch.calls.some((state) => RUNNABLE.has(state.status));
   }
-  const next = session.batch.find((state) => !isTerminalToolCallStatus(state.status));
+  const next = session.batch.calls.find((state) => !isTerminalToolCallStatus(state.status));
   return next !== undefined && RUNNABLE.has(next.status);
 }
 
@@ -19,11 +19,12 @@ export function hasRunnableCalls(session: RunSession): boolean {
  * stay `new` and run once it resolves) and at a block that ends the run.
  */
 async function runSequential(session: RunSession): Promise<void> {
-  for (const state of session.batch) {
+  for (const state of session.batch.calls) {
     if (isTerminalToolCallStatus(state.status)) continue;
-    if (state.status === 'suspended' || session.signal.aborted) return;
+    // a detach stops the round between calls; the calls that ran are checkpointed first
+    if (state.status === 'suspended' || session.activation.signal.aborted || session.activation.halt) return;
     await processCall(session, state);
-    if ((state.status as ToolCallStatus) === 'suspended' || session.blocked !== undefined) return;
+    if ((state.status as ToolCallStatus) === 'suspended' || session.batch.blocked !== undefined) return;
   }
 }
 
@@ -35,11 +36,11 @@ async function runSequential(session: RunSession): Promise<void> {
 async function runParallel(session: RunSession): Promise<void> {
   const allowed: ToolCallState[] = [];
   const replays: ToolCallState[] = [];
-  for (const state of session.batch) {
+  for (const state of session.batch.calls) {
     if (state.status === 'resuming') replays.push(state);
     if (state.status !== 'new' && state.status !== 'running') continue;
     if (await gateCall(session, state)) allowed.push(state);
-    if (session.blocked !== undefined || session.signal.aborted) return;
+    if (session.batch.blocked !== undefined || session.activation.signal.aborted) return;
   }
   const running = new Set<Promise<void>>();
   const start = (task: Promise<void>) => {
@@ -48,10 +49,10 @@ async function runParallel(session: RunSession): Promise<void> {
   };
   for (const state of allowed) start(executeCall(session, state));
   for (const state of replays) start(processCall(session, state));
-  let woke = session.queue.length > 0;
+  let woke = session.decisions.pending.length > 0;
   try {
     while (running.size > 0) {
-      if (woke && !session.signal.aborted) {
+      if (woke && !session.activation.signal.aborted && !session.activation.halt) {
         for (const state of await applyDecisions(session)) {
           if (state.status === 'resuming') start(processCall(session, state));
         }
@@ -59,8 +60,8 @@ async function runParallel(session: RunSession): Promise<void> {
       woke =
         (await Promise.race([
           Promise.race(running).then(() => false),
-          session.wake.wait().then(() => true),
-        ])) || session.queue.length > 0;
+          session.activation.wake.wait().then(() => true),
+        ])) || session.decisions.pending.length > 0;
     }
   } catch (error) {
     // a hook or store failure ends the run, but only once the calls still executing have settled:

@@ -12,6 +12,12 @@ export function clone<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = clone((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const item = clone((value as Record<string, unknown>)[key]);
+    // an own `__proto__` key (a tool call id, say) must stay data, not become the copy's prototype
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
   return copy as T;
 }

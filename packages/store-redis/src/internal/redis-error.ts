@@ -11,6 +11,7 @@ const SCRIPT_CODES: ReadonlySet<AwakenErrorCode> = new Set<AwakenErrorCode>([
   'stale_version',
   'validation_failed',
   'invalid_transition',
+  'run_busy',
 ]);
 
 /**

@@ -4,7 +4,8 @@
  *                        latestRunId, createdAt, updatedAt
  *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
  *   P thr:<id>    zset   the thread's run ids by creation seq
- *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status
+ *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status, fence (the run's
+ *                        current fence, absent = 0) and, while a lease is held, owner, leaseUntil
  *   P threads     zset   thread ids by creation seq
  *   P tseq        string creation counter
  * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and

@@ -57,14 +57,18 @@ return 1
 /**
  * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
  * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
- * (keep), body... Everything is checked before anything is written.
+ * (keep), fence, body... Everything is checked before anything is written, the fence first.
  */
 const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
 local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
 local tk = thkey(thread)
 if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
-local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status')
+local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status', 'fence')
 if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
+local fence = tonumber(stored[4] or '0')
+if tonumber(ARGV[11]) ~= fence then
+  return fail('stale_claim', 'run ' .. run .. ': the checkpoint carries fence ' .. ARGV[11] .. ', the run is at fence ' .. num(fence))
+end
 if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
 local length = redis.call('LLEN', thmkey(thread))
 if length ~= expected then
@@ -77,7 +81,7 @@ if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
   return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
 end
 local now = now_ms()
-local records = append_messages(thread, ARGV[3], { unpack(ARGV, 11) }, now)
+local records = append_messages(thread, ARGV[3], { unpack(ARGV, 12) }, now)
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
 local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
 if status == 'running' then
@@ -95,7 +99,49 @@ redis.call('HSET', tk, 'updatedAt', num(now))
 return records
 `;
 
+/**
+ * ARGV: prefix, runId, owner, leaseMs. Run hash fields: fence (0 when never acquired), owner and
+ * leaseUntil while held. Returns {'ok', fence, leaseUntil} or, while another lease is live,
+ * {'busy', owner, leaseUntil, now}.
+ */
+const ACQUIRE_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+if redis.call('EXISTS', key) == 0 then return fail('not_found', 'run ' .. ARGV[2] .. ' not found') end
+local held = redis.call('HMGET', key, 'owner', 'leaseUntil', 'fence')
+local now = now_ms()
+if held[1] and held[2] and now <= tonumber(held[2]) then return { 'busy', held[1], held[2], num(now) } end
+local fence = tonumber(held[3] or '0') + 1
+local until_ms = now + tonumber(ARGV[4])
+redis.call('HSET', key, 'fence', num(fence), 'owner', ARGV[3], 'leaseUntil', num(until_ms))
+return { 'ok', num(fence), num(until_ms) }
+`;
+
+/** ARGV: prefix, runId, owner, fence, leaseMs. Returns the new leaseUntil. */
+const RENEW_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+if redis.call('EXISTS', key) == 0 then return fail('not_found', 'run ' .. ARGV[2] .. ' not found') end
+local held = redis.call('HMGET', key, 'owner', 'fence')
+if held[1] ~= ARGV[3] or tonumber(held[2] or '0') ~= tonumber(ARGV[4]) then
+  return fail('stale_claim', 'run ' .. ARGV[2] .. ': fence ' .. ARGV[4] .. ' of ' .. ARGV[3] .. ' no longer holds it')
+end
+local until_ms = now_ms() + tonumber(ARGV[5])
+redis.call('HSET', key, 'leaseUntil', num(until_ms))
+return num(until_ms)
+`;
+
+/** ARGV: prefix, runId, owner, fence. Returns 1 when released, 0 when the proof no longer held it. */
+const RELEASE_RUN = `${THREAD_PRELUDE}
+local key = runkey(ARGV[2])
+local held = redis.call('HMGET', key, 'owner', 'fence')
+if held[1] ~= ARGV[3] or tonumber(held[2] or '0') ~= tonumber(ARGV[4]) then return 0 end
+redis.call('HDEL', key, 'owner', 'leaseUntil')
+return 1
+`;
+
 export const THREAD_SCRIPTS = {
+  acquireRun: defineLuaScript(ACQUIRE_RUN),
+  renewRun: defineLuaScript(RENEW_RUN),
+  releaseRun: defineLuaScript(RELEASE_RUN),
   createThread: defineLuaScript(CREATE_THREAD),
   updateMetadata: defineLuaScript(UPDATE_METADATA),
   deleteThread: defineLuaScript(DELETE_THREAD),

@@ -1,10 +1,10 @@
-import type { DecisionInbox } from '@awaken/contract';
+import type { RunControlInbox } from '@awaken/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
-import { decision } from './fixtures';
+import { cancel, decision } from './fixtures';
 
-export function subscribeSpec(ctx: SuiteContext<DecisionInbox>): void {
+export function subscribeSpec(ctx: SuiteContext<RunControlInbox>): void {
   describe('subscribe', () => {
     it('wakes a subscriber after a put from another client, and only for its run', async () => {
       const runId = uniqueId('run');
@@ -17,9 +17,9 @@ export function subscribeSpec(ctx: SuiteContext<DecisionInbox>): void {
       const unsubscribeOther = await ctx.store.subscribe(uniqueId('run'), () => {
         otherWakeUps += 1;
       });
-      await writer.put(runId, decision('call-1'));
+      await writer.put(runId, cancel());
       await vi.waitFor(() => expect(wakeUps).toBe(1), { timeout: 5_000 });
-      expect(await ctx.store.drain(runId)).toHaveLength(1);
+      expect(await ctx.store.peek(runId)).toHaveLength(1);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(otherWakeUps).toBe(0);
       await unsubscribe();

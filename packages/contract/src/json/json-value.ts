@@ -1,0 +1,95 @@
+/** The deepest nesting of arrays and objects a stored JSON value may have. */
+export const MAX_JSON_DEPTH = 256;
+
+/** Why a value cannot be stored as JSON, and where: `path` is like `result.items[2].price`. */
+export interface JsonIssue {
+  path: string;
+  message: string;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'bigint') return 'a BigInt';
+  if (typeof value === 'number') return `the number ${String(value)}`;
+  return `a ${typeof value}`;
+}
+
+function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+/**
+ * Finds the first part of `value` that JSON cannot hold faithfully, walking it as `JSON.stringify`
+ * would (honouring `toJSON`, skipping `undefined`, functions and symbols inside objects): a BigInt, a
+ * NaN or infinite number, a cycle, nesting deeper than `maxDepth` (default {@link MAX_JSON_DEPTH}),
+ * or a function / symbol as the value itself. Returns `undefined` when the value can be stored.
+ *
+ * Guarantees: never throws (a throwing `toJSON` is reported as an issue) and never recurses deeper
+ * than `maxDepth + 1`, so a value nested tens of thousands deep is reported, not a stack overflow.
+ */
+export function findJsonIssue(
+  value: unknown,
+  options: { maxDepth?: number; path?: string } = {},
+): JsonIssue | undefined {
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  const ancestors = new Set<object>();
+
+  const visit = (current: unknown, path: string, depth: number, inObject: boolean): JsonIssue | undefined => {
+    let item = current;
+    if (item !== null && (typeof item === 'object' || typeof item === 'bigint')) {
+      const toJSON = (item as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        try {
+          item = toJSON.call(item, '');
+        } catch (error) {
+          return { path, message: `toJSON threw: ${error instanceof Error ? error.message : String(error)}` };
+        }
+      }
+    }
+    switch (typeof item) {
+      case 'string':
+      case 'boolean':
+        return undefined;
+      case 'number':
+        return Number.isFinite(item) ? undefined : { path, message: `${describe(item)} is not JSON` };
+      case 'bigint':
+        return { path, message: 'a BigInt is not JSON' };
+      case 'undefined':
+        return undefined;
+      case 'function':
+      case 'symbol':
+        return inObject ? undefined : { path, message: `${describe(item)} is not JSON` };
+      case 'object': {
+        if (item === null) return undefined;
+        if (ancestors.has(item)) return { path, message: 'a cycle is not JSON' };
+        if (depth >= maxDepth) return { path, message: `nests deeper than ${maxDepth} levels` };
+        ancestors.add(item);
+        try {
+          if (Array.isArray(item)) {
+            for (let index = 0; index < item.length; index += 1) {
+              const issue = visit(item[index], join(path, index), depth + 1, false);
+              if (issue) return issue;
+            }
+            return undefined;
+          }
+          for (const key of Object.keys(item)) {
+            const issue = visit((item as Record<string, unknown>)[key], join(path, key), depth + 1, true);
+            if (issue) return issue;
+          }
+          return undefined;
+        } finally {
+          ancestors.delete(item);
+        }
+      }
+      default:
+        return { path, message: `${describe(item)} is not JSON` };
+    }
+  };
+
+  return visit(value, options.path ?? '', 0, false);
+}
+
+/** The issue as one line: `path: message` (or just the message at the root). */
+export function formatJsonIssue(issue: JsonIssue): string {
+  return issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`;
+}

@@ -1,0 +1,74 @@
+import { AwakenError } from '@awaken/contract';
+import type { RunHandle, RunResult } from '../types';
+import { resultOf } from './run-result';
+import type { RuntimeServices } from './run-session';
+import type { LiveRun } from './start-activation';
+
+export interface CancelRunContext {
+  services: RuntimeServices;
+  live: Map<string, LiveRun>;
+  /** A cold activation of the run whose signal is already aborted. */
+  resumeCancelled(runId: string, reason: string): RunHandle;
+  waitMs: number;
+}
+
+/** The stored outcome once a live activation of this runtime ended; its failure when nothing was stored. */
+async function settledLive(context: CancelRunContext, runId: string, entry: LiveRun): Promise<RunResult> {
+  const failure = await entry.result.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await entry.idle;
+  const record = await context.services.store.getRun(runId);
+  if (record?.status === 'done') return resultOf(record);
+  throw failure ?? new AwakenError('conflict', `run ${runId} was not cancelled: its activation ended first`);
+}
+
+/**
+ * Cancels a run and resolves with the stored result once the store holds it done. A run live in
+ * this runtime is aborted through its signal; a run held by another process gets a cancel command
+ * in the control inbox (its owner aborts at once and ends the run) while this waits — and takes the
+ * run over if the owner's lease lapses; any other run is cancelled by a cold activation.
+ */
+export async function cancelRun(
+  context: CancelRunContext,
+  runId: string,
+  reason: string,
+): Promise<RunResult> {
+  const { services } = context;
+  const deadline = Date.now() + context.waitMs;
+  let announced = false;
+  while (true) {
+    const entry = context.live.get(runId);
+    let busy: AwakenError;
+    if (entry) {
+      entry.cancel(reason);
+      try {
+        return await settledLive(context, runId, entry);
+      } catch (error) {
+        // that activation could not take the run: it is held elsewhere, so go through the inbox
+        if (!AwakenError.hasCode(error, 'run_busy')) throw error;
+      }
+    }
+    try {
+      return await context.resumeCancelled(runId, reason).result;
+    } catch (error) {
+      if (!AwakenError.hasCode(error, 'run_busy')) throw error;
+      busy = error;
+      // started meanwhile in this runtime: cancel that activation on the next round
+      if (context.live.has(runId) && Date.now() < deadline) continue;
+    }
+    const inbox = services.inbox;
+    if (!inbox || Date.now() >= deadline) throw busy;
+    if (!announced) {
+      await inbox.put(runId, {
+        kind: 'cancel',
+        id: `cancel_${services.createId()}`,
+        reason,
+        at: services.now(),
+      });
+      announced = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(5, busy.retryAfterMs ?? 50))));
+  }
+}

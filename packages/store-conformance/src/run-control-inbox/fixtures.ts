@@ -1,0 +1,45 @@
+import {
+  type RunControl,
+  type ToolCallDecision,
+  type ToolCallDecisionInput,
+  decisionControl,
+} from '@awaken/contract';
+import { uniqueId } from '../internal/ids';
+
+export function decision(toolCallId: string, overrides: Partial<ToolCallDecision> = {}): RunControl {
+  return decisionControl({
+    decisionId: uniqueId('decision'),
+    toolCallId,
+    action: 'resume',
+    result: { approved: true },
+    updatedAt: 1_700_000_000_000,
+    ...overrides,
+  });
+}
+
+/** A decision naming only its ticket, as a protocol client sends it (an approval or interrupt id). */
+export function ticketDecision(ticketId: string, overrides: Partial<ToolCallDecisionInput> = {}): RunControl {
+  return decisionControl({
+    decisionId: uniqueId('decision'),
+    ticketId,
+    action: 'resume',
+    result: { approved: true },
+    updatedAt: 1_700_000_000_000,
+    ...overrides,
+  });
+}
+
+export function cancel(reason = 'stop'): RunControl {
+  return { kind: 'cancel', id: uniqueId('cancel'), reason, at: 1_700_000_000_000 };
+}
+
+export function input(content: string): RunControl {
+  return {
+    kind: 'input',
+    id: uniqueId('input'),
+    messages: [{ role: 'user', content }],
+    at: 1_700_000_000_000,
+  };
+}
+
+export const ids = (controls: readonly RunControl[]): string[] => controls.map((control) => control.id);

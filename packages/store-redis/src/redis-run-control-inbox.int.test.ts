@@ -1,0 +1,9 @@
+import { describeRunControlInboxConformance } from '@awaken/store-conformance';
+import { inject } from 'vitest';
+import { RedisRunControlInbox } from './redis-run-control-inbox';
+import { redisHarnessParts } from './testing/redis-harness';
+
+describeRunControlInboxConformance({
+  name: 'redis',
+  ...redisHarnessParts(inject('redisUrl'), (options) => new RedisRunControlInbox(options)),
+});
