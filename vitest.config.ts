@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tooling/*/src/**/*.test.ts'],
+    // run by vitest.pack.config.ts, after this suite
+    exclude: ['**/node_modules/**', '**/*.pack.test.ts'],
     globalSetup: ['@awaken/vitest-setup/redis-global-setup'],
     reporters: ['default', '@awaken/vitest-setup/summary-reporter'],
     testTimeout: 30_000,

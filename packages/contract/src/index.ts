@@ -67,7 +67,17 @@ export type { ToolResult } from './tool/tool-result';
 export { defineTool } from './tool/tool';
 export { CLIENT_TOOL_ACTION, clientToolSchema, isClientToolTicket } from './tool/client-tool';
 export type { ClientTool } from './tool/client-tool';
-export type { Tool, ToolExecuteContext } from './tool/tool';
+export type { InferToolInput, Tool, ToolExecuteContext } from './tool/tool';
+export { JSON_SCHEMA_INPUT_MARKER, jsonSchemaInput } from './tool/tool-input-schema';
+export type {
+  JsonSchemaInput,
+  JsonSchemaInputValidation,
+  StandardSchemaIssueLike,
+  StandardSchemaLike,
+  StandardSchemaResultLike,
+  ToolInputSchema,
+} from './tool/tool-input-schema';
+export type { AiSdkTool, ToolSet } from './tool/ai-sdk-tool';
 
 export {
   jsonSchemaSchema,
@@ -108,8 +118,8 @@ export {
   readApproval,
 } from './hitl/approval';
 export type { ApprovalPayload, ApproveOptions, DecisionOptions, TicketReference } from './hitl/approval';
-export { validateJsonSchema } from './hitl/validate-json-schema';
-export type { JsonSchemaIssue } from './hitl/validate-json-schema';
+export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
+export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 
 export {
   assistantMessageSchema,

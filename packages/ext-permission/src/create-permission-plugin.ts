@@ -69,7 +69,7 @@ function runtimeRulesOf(state: PluginStateAccess): PermissionRuntimeRules {
 }
 
 /**
- * Creates the permission plugin (seed 002 ask mode). Every rule is parsed now; an invalid rule throws
+ * Creates the permission plugin (allow / ask / deny; ask suspends the call). Every rule is parsed now; an invalid rule throws
  * `AwakenError('invalid_config')` naming it, its position and the reason.
  *
  * - ToolGate: allow → `allow`; deny → `block` naming the rule (the model is told and the run goes on,

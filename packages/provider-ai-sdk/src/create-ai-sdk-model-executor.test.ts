@@ -338,8 +338,8 @@ describe('createAiSdkModelExecutor', () => {
     expect(createAiSdkModelExecutor(model, { modelId: 'fast' }).modelId).toBe('fast');
   });
 
-  it('rejects a model that is not a V3 language model', () => {
+  it('rejects a model that is neither a V3 nor a V4 language model', () => {
     const legacy = { specificationVersion: 'v2' } as unknown as MockLanguageModelV3;
-    expect(() => createAiSdkModelExecutor(legacy)).toThrow(/specificationVersion 'v3'/);
+    expect(() => createAiSdkModelExecutor(legacy)).toThrow(/specificationVersion 'v3' or 'v4'/);
   });
 });

@@ -1,10 +1,11 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import {
   AwakenError,
   type InferenceRequest,
   type InferenceStreamPart,
   type ModelExecutor,
 } from '@awaken/contract';
+import { type AiSdkLanguageModel, SUPPORTED_SPECIFICATION_VERSIONS } from './ai-sdk-language-model';
 import { classifyModelError } from './classify-model-error';
 import { type CallDefaults, toCallOptions } from './internal/to-call-options';
 import type { InlineSystemMessages } from './internal/to-prompt';
@@ -30,9 +31,10 @@ export interface AiSdkModelExecutorOptions {
 }
 
 /**
- * Uses any AI SDK v6 language model (`LanguageModelV3` from `@ai-sdk/provider`: `@ai-sdk/openai`,
- * `@ai-sdk/anthropic`, `@ai-sdk/google`, `@ai-sdk/openai-compatible`, ...) as the runtime's model
- * executor, through its `doStream`.
+ * Uses any AI SDK language model — `LanguageModelV3` (AI SDK 6 providers) or `LanguageModelV4` (AI
+ * SDK 7 providers): `@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/google`,
+ * `@ai-sdk/openai-compatible`, ... — as the runtime's model executor, through its `doStream`. The
+ * prompt and call options sent are valid for both specifications.
  *
  * Guarantees:
  * - the prompt pairs every assistant tool call with exactly one tool result right after it (failed
@@ -45,13 +47,14 @@ export interface AiSdkModelExecutorOptions {
  *   request's signal aborts, the provider stream is cancelled and the signal's reason is thrown.
  */
 export function createAiSdkModelExecutor(
-  model: LanguageModelV3,
+  model: AiSdkLanguageModel,
   options: AiSdkModelExecutorOptions = {},
 ): ModelExecutor {
-  if (model?.specificationVersion !== 'v3') {
+  const version = (model as Partial<AiSdkLanguageModel> | undefined)?.specificationVersion;
+  if (version === undefined || !SUPPORTED_SPECIFICATION_VERSIONS.includes(version)) {
     throw new AwakenError(
       'invalid_config',
-      `expected an AI SDK v6 language model (specificationVersion 'v3'), got '${String(model?.specificationVersion)}'`,
+      `expected an AI SDK 6 or 7 language model (specificationVersion 'v3' or 'v4'), got '${String(version)}'`,
     );
   }
   const settings = {
@@ -65,8 +68,13 @@ export function createAiSdkModelExecutor(
   };
 }
 
+/** The one call the executor makes; V3 and V4 share the shapes it sends and reads. */
+type StreamCall = (
+  options: LanguageModelV3CallOptions,
+) => PromiseLike<{ stream: ReadableStream<LanguageModelV3StreamPart> }>;
+
 async function* streamInference(
-  model: LanguageModelV3,
+  model: AiSdkLanguageModel,
   request: InferenceRequest,
   settings: Parameters<typeof toCallOptions>[1],
 ): AsyncGenerator<InferenceStreamPart> {
@@ -79,7 +87,8 @@ async function* streamInference(
   };
   signal.addEventListener('abort', cancelReader, { once: true });
   try {
-    const started = model.doStream(toCallOptions(request, settings));
+    const doStream = model.doStream.bind(model) as unknown as StreamCall;
+    const started = doStream(toCallOptions(request, settings));
     const result = await untilAborted(started, signal).catch((error: unknown) => {
       // A provider that ignored the signal may still answer: cancel that stream, nobody will read it.
       if (signal.aborted)

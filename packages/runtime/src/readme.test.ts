@@ -93,6 +93,54 @@ describe('README examples', () => {
     expect(deletions).toBe(2);
   });
 
+  it('applies a decision another process writes to the inbox by ticket id to the live run', async () => {
+    let deletions = 0;
+    const deleteFile = contract.defineTool({
+      name: 'delete_file',
+      description: 'Deletes a file.',
+      parameters: z.object({ path: z.string() }),
+      execute: ({ path }) => {
+        deletions += 1;
+        return { deleted: path };
+      },
+    });
+    const model = createScriptedModel((request) =>
+      request.messages.at(-1)?.role === 'user'
+        ? { toolCalls: [{ name: 'delete_file', arguments: { path: '/tmp/c' } }] }
+        : { text: 'Deleted.' },
+    );
+    const approval: contract.Plugin = {
+      id: 'approval',
+      hooks: {
+        toolGate: (context) =>
+          context.resume
+            ? undefined
+            : {
+                type: 'suspend',
+                suspension: {
+                  id: `ok_${contract.callInstanceKey(context)}`,
+                  action: 'approve',
+                  message: 'Delete?',
+                  parameters: context.call.arguments,
+                },
+              },
+      },
+    };
+    const stores = storeMemory.createMemoryStores();
+    const runtime = runtimeExports.createAgentRuntime({
+      agents: [{ id: 'ops', model, tools: [deleteFile], plugins: [approval] }],
+      stores,
+    });
+    const { finished } = await runSnippet(
+      snippetAfter('Decisions from another process'),
+      { runtime, stores },
+      ['finished'],
+    );
+    expect(finished).toMatchObject({ status: 'done', response: 'Deleted.' });
+    expect(deletions).toBe(1);
+    expect(await stores.inbox.peek((finished as { runId: string }).runId)).toEqual([]);
+  });
+
   it('runs a client tool through the client and shows the caller context to hooks', async () => {
     const contexts: unknown[] = [];
     const model = createScriptedModel((request) =>

@@ -17,6 +17,7 @@ import type {
   TokenUsage,
   Tool,
   ToolCallDecisionInput,
+  ToolSet,
   ToolCallState,
   UserMessage,
 } from '@awaken/contract';
@@ -27,7 +28,12 @@ export interface AgentDefinition {
   systemPrompt?: string;
   /** Overrides the runtime's default model executor. */
   model?: ModelExecutor;
-  tools?: Tool[];
+  /**
+   * Awaken tools (`defineTool`), or a record keyed by tool name whose values are AI SDK tools
+   * (`tool({ description, inputSchema, execute })`, AI SDK 5–7) or Awaken tools. Checked when the
+   * runtime is created: a wrong shape is `invalid_config` naming the tool and the field.
+   */
+  tools?: Tool[] | ToolSet;
   plugins?: Plugin[];
   /**
    * Evaluated at StepEnd in declared order; the first match stops the run. Without a `max_rounds`

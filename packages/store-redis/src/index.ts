@@ -8,5 +8,6 @@ export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log'
 export type { RedisRunEventLogOptions } from './redis-run-event-log';
 export { RedisRunControlInbox, createRedisRunControlInbox } from './redis-run-control-inbox';
 export type { RedisRunControlInboxOptions } from './redis-run-control-inbox';
+export type { RedisClientLike } from './internal/redis-connection';
 export { MAILBOX_LUA } from './mailbox-lua-sources';
 export type { RedisInput } from './internal/redis-connection';

@@ -41,7 +41,7 @@ export interface RedisMailboxStoreOptions {
 const PURGE_BATCH = 500;
 
 /**
- * The seed 002 MailboxStore on Redis. Every operation is one Lua script, so it is atomic; lease
+ * The MailboxStore on Redis. Every operation is one Lua script, so it is atomic; lease
  * deadlines and timestamps come from Redis `TIME`; claim, reclaim and purge use sorted-set indexes
  * (never KEYS/SCAN). Claimant writes are fenced by claim token, lease and thread epoch.
  * Durability is Redis's: run it with `appendonly yes` (see README).

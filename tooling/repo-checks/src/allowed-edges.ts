@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2 as data: the `@awaken/*` packages each workspace package may depend on at run time
+ * The architecture's dependency table as data (docs/architecture.md): the `@awaken/*` packages each workspace package may depend on at run time
  * (`dependencies`, `peerDependencies`, `optionalDependencies`). `'*'` means any workspace package.
  * Every edge points toward `@awaken/contract`; only the server, apps and benchmarks use the runtime.
  */
@@ -14,6 +14,7 @@ export const ALLOWED_RUNTIME_EDGES: Readonly<Record<string, readonly string[] | 
   '@awaken/protocol-ai-sdk': ['@awaken/contract'],
   '@awaken/protocol-ag-ui': ['@awaken/contract'],
   '@awaken/protocol-a2a': ['@awaken/contract'],
+  '@awaken/mcp': ['@awaken/contract'],
   '@awaken/server': [
     '@awaken/contract',
     '@awaken/runtime',

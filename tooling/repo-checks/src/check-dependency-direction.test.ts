@@ -34,7 +34,7 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-describe('dependency direction (DESIGN.md §2)', () => {
+describe('dependency direction (docs/architecture.md)', () => {
   it('holds for every package of this repository', () => {
     expect(readWorkspace(repoRoot).length).toBeGreaterThan(2);
     expect(checkDependencyDirection(repoRoot)).toEqual([]);
@@ -48,7 +48,7 @@ describe('dependency direction (DESIGN.md §2)', () => {
     });
     roots.push(root);
     expect(checkDependencyDirection(root)).toEqual([
-      '@awaken/protocol-ai-sdk -> @awaken/runtime: runtime dependency not allowed by DESIGN.md §2',
+      "@awaken/protocol-ai-sdk -> @awaken/runtime: runtime dependency not allowed by the architecture's dependency table",
     ]);
   });
 
@@ -56,7 +56,7 @@ describe('dependency direction (DESIGN.md §2)', () => {
     const root = fixture({ contract: { dependencies: { '@awaken/testing': 'workspace:*' } }, testing: {} });
     roots.push(root);
     expect(checkDependencyDirection(root)).toContain(
-      '@awaken/contract -> @awaken/testing: runtime dependency not allowed by DESIGN.md §2',
+      "@awaken/contract -> @awaken/testing: runtime dependency not allowed by the architecture's dependency table",
     );
   });
 

@@ -42,7 +42,8 @@ function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
-    if (entry === 'node_modules' || entry === 'dist') return [];
+    // `fixtures/` holds stand-alone projects with their own dependencies (e.g. the packed-install one)
+    if (entry === 'node_modules' || entry === 'dist' || entry === 'fixtures') return [];
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return /\.(ts|tsx|mts)$/.test(entry) ? [path] : [];
   });
@@ -60,7 +61,7 @@ function packageOf(specifier: string): string {
 }
 
 /**
- * Returns every violation of DESIGN.md §2 in the workspace at `root`: a runtime edge outside the
+ * Returns every violation of the architecture's dependency table in the workspace at `root`: a runtime edge outside the
  * table, a test-only edge that is not allowed, an unknown package, a source import of a package that
  * is not declared, or a deep import into another package's `src/` or `dist/`.
  */
@@ -77,7 +78,9 @@ export function checkDependencyDirection(root: string): string[] {
     const isAllowed = (dep: string) => allowed === '*' || allowed.includes(dep);
     for (const dep of pkg.runtimeDeps) {
       if (!isAllowed(dep))
-        violations.push(`${pkg.name} -> ${dep}: runtime dependency not allowed by DESIGN.md §2`);
+        violations.push(
+          `${pkg.name} -> ${dep}: runtime dependency not allowed by the architecture's dependency table`,
+        );
     }
     for (const dep of pkg.devDeps) {
       const devOk = isAllowed(dep) || (pkg.name !== '@awaken/contract' && TEST_ONLY_EDGES.includes(dep));

@@ -18,7 +18,7 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...base, ...shape });
 
 /**
- * The one event stream every consumer reads (DESIGN §3). Events of a run are totally ordered by
+ * The one event stream every consumer reads. Events of a run are totally ordered by
  * `seq`; a stream can be replayed from any `seq`. Protocol adapters are pure functions of it.
  *
  * Ordering guarantees the runtime keeps, on every exit path (natural end, stop condition, block,

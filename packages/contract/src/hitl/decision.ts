@@ -7,7 +7,7 @@ export const resumeDecisionActionSchema = z.enum(['resume', 'cancel']);
 export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
 
 /**
- * A human's decision for one suspended call (seed 002 `ToolCallResume`). `decisionId` is the
+ * A human's decision for one suspended call (`ToolCallResume`). `decisionId` is the
  * idempotency key: delivering the same decision twice applies it once. `result` must be a value JSON
  * holds faithfully (no BigInt, NaN, cycle, or nesting beyond the depth limit), so whatever is
  * accepted can be stored. `context` says who decided (identity, tenant, request metadata); it is

@@ -8,7 +8,7 @@ export const jsonSchemaSchema = z.record(z.string(), z.unknown().optional());
 export type JsonSchema = z.infer<typeof jsonSchemaSchema>;
 
 /**
- * The external-facing payload of a suspension (seed 002): what input is needed. When
+ * The external-facing payload of a suspension: what input is needed. When
  * `responseSchema` is set, a decision whose `result` does not validate against it is rejected and the
  * call stays suspended.
  */
@@ -30,7 +30,7 @@ export const pendingToolCallSchema = z.object({
 export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
 
 /**
- * How a decision is applied (seed 002): re-execute with the original arguments (default); use the
+ * How a decision is applied: re-execute with the original arguments (default); use the
  * decision payload as the tool result without executing; or execute with the payload as new arguments.
  */
 export const toolCallResumeModeSchema = z.enum([

@@ -4,7 +4,7 @@ import { terminationReasonSchema } from '../run/termination-reason';
 import { type TransitionTable, canTransition, transitionIn } from '../state/transition-table';
 
 /**
- * Queue status of one delivery attempt (seed 002). `acked` means "consumed, do not retry" — never
+ * Queue status of one delivery attempt. `acked` means "consumed, do not retry" — never
  * "succeeded": read the RunRecord for the business outcome.
  */
 export const runDispatchStatusSchema = z.enum([
@@ -50,7 +50,7 @@ export function transitionDispatch(from: RunDispatchStatus, to: RunDispatchStatu
 const millis = z.number().int().nonnegative();
 
 /**
- * One queue delivery attempt for a run (seed 002 `RunDispatch`). Holds delivery, lease, retry and a
+ * One queue delivery attempt for a run (`RunDispatch`). Holds delivery, lease, retry and a
  * compact runtime projection; never the request messages (those live on the RunRecord and thread).
  */
 export const runDispatchSchema = z.object({

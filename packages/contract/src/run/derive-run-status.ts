@@ -1,10 +1,10 @@
 import type { ToolCallStatus } from '../tool/tool-call-status';
 
-/** The status a set of tool calls implies for its run: seed 000's decision table. */
+/** The status a set of tool calls implies for its run. */
 export type DerivedRunStatus = 'running' | 'waiting' | 'done';
 
 /**
- * Seed 000's decision table: any `running`/`resuming` call → `running`; otherwise any `suspended`
+ * The decision table: any `running`/`resuming` call → `running`; otherwise any `suspended`
  * call → `waiting`; otherwise (all terminal, or `new` only, or none) → `done`, meaning the step's
  * tool round is complete. A `new` call does not hold the run by itself.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The nine phases of seed 003, in execution order. Plugins hook any of them; the runtime guarantees
+ * The nine phases, in execution order. Plugins hook any of them; the runtime guarantees
  * this relative order within a step, RunStart once first and RunEnd once last on every exit path.
  */
 export const PHASES = [

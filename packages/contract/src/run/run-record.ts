@@ -6,7 +6,7 @@ import { runStatusSchema } from './run-status';
 import { runWaitingStateSchema } from './run-waiting-state';
 import { terminationReasonSchema } from './termination-reason';
 
-/** Where a run request came from (seed 002). */
+/** Where a run request came from. */
 export const runRequestOriginSchema = z.enum(['user', 'a2a', 'internal']);
 export type RunRequestOrigin = z.infer<typeof runRequestOriginSchema>;
 
@@ -20,7 +20,7 @@ export type SeqRange = z.infer<typeof seqRangeSchema>;
 /**
  * One user intent and the source of truth for its outcome. `version` increases by one with every
  * checkpoint; stores reject a write whose expected version is stale, so two processes can never
- * continue one run from diverging copies. `state` holds the durable run state paths of seed 001
+ * continue one run from diverging copies. `state` holds the durable run state paths
  * (`__run`, `__tool_call_scope`, `__resume_decisions`) and the plugins' persistent run-scoped keys.
  */
 export const runRecordSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { runStatusSchema } from './run-status';
 import { terminationReasonSchema } from './termination-reason';
 
-/** Durable state path names of seed 001. */
+/** The names of the durable run state paths (`__run`, `__tool_call_scope`, `__resume_decisions`). */
 export const RUN_STATE_PATHS = {
   run: '__run',
   toolCallScope: '__tool_call_scope',

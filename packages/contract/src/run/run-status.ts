@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type TransitionTable, canTransition, transitionIn } from '../state/transition-table';
 
 /**
- * The coarse lifecycle of a run (seed 003): `created -> running -> waiting <-> running -> done`;
+ * The coarse lifecycle of a run: `created -> running -> waiting <-> running -> done`;
  * `created` may go straight to `done`; nothing leaves `done`.
  */
 export const runStatusSchema = z.enum(['created', 'running', 'waiting', 'done']);

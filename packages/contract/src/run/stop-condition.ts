@@ -13,7 +13,7 @@ export function isValidRegex(pattern: string): boolean {
 }
 
 /**
- * The seven declarative stop conditions of seed 000, evaluated at StepEnd in declared order (first
+ * The seven declarative stop conditions, evaluated at StepEnd in declared order (first
  * match wins). Schemas are strict: an unknown field is rejected, so a typo never silently disables a
  * limit. `content_match.pattern` must compile, checked when the agent is defined.
  */

@@ -9,7 +9,7 @@ export const stoppedReasonSchema = z.object({
 export type StoppedReason = z.infer<typeof stoppedReasonSchema>;
 
 /**
- * Why a run ended (seed 000), as a tagged union on `type`. Only `suspended` leaves the run
+ * Why a run ended, as a tagged union on `type`. Only `suspended` leaves the run
  * resumable (status `waiting`); every other variant maps to `done`.
  */
 export const terminationReasonSchema = z.discriminatedUnion('type', [
@@ -24,7 +24,7 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
 export type TerminationReason = z.infer<typeof terminationReasonSchema>;
 export type TerminationReasonType = TerminationReason['type'];
 
-/** `suspended` → `waiting`; every other reason → `done` (seed 000 `to_run_status`). */
+/** `suspended` → `waiting`; every other reason → `done`. */
 export function terminationToRunStatus(reason: TerminationReason): Extract<RunStatus, 'waiting' | 'done'> {
   return reason.type === 'suspended' ? 'waiting' : 'done';
 }

@@ -14,7 +14,7 @@ export interface ClaimProof {
 }
 
 /**
- * The durable run queue (seed 002). Times are milliseconds on the **store's** clock (`now()`);
+ * The durable run queue. Times are milliseconds on the **store's** clock (`now()`);
  * leases are computed from it, never from a caller's clock.
  *
  * Guarantees every implementation passes (store-conformance):

@@ -6,7 +6,7 @@ import type { Thread } from '../run/thread';
 import type { Page, PageRequest } from './paging';
 import type { RunLease, RunLeaseProof } from './run-lease';
 
-/** Why a checkpoint is written (seed 001's triggers). */
+/** Why a checkpoint is written: the loop's checkpoint triggers. */
 export type CheckpointTrigger =
   | 'user_message'
   | 'assistant_turn_committed'

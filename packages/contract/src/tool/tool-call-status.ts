@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type TransitionTable, canTransition, transitionIn } from '../state/transition-table';
 
-/** The lifecycle of one tool call (seed 001, layer 2). */
+/** The lifecycle of one tool call (the inner layer of the run state machine). */
 export const toolCallStatusSchema = z.enum([
   'new',
   'running',
@@ -17,7 +17,7 @@ export type ToolCallStatus = z.infer<typeof toolCallStatusSchema>;
 export const TERMINAL_TOOL_CALL_STATUSES: readonly ToolCallStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 /**
- * Allowed tool call moves, exactly seed 001: `suspended` moves only to `resuming` or `cancelled`;
+ * Allowed tool call moves: `suspended` moves only to `resuming` or `cancelled`;
  * `resuming` may re-run, re-suspend or end; terminal states accept only themselves.
  */
 export const TOOL_CALL_STATUS_TRANSITIONS: TransitionTable<ToolCallStatus> = {

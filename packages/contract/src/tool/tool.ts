@@ -1,9 +1,14 @@
 import type { z } from 'zod';
 import type { ToolCallResume } from '../hitl/decision';
 import type { JsonSchema, ToolCallResumeMode } from '../hitl/suspension';
+import type { Message } from '../messages/message';
+import type { JsonSchemaInput, StandardSchemaLike, ToolInputSchema } from './tool-input-schema';
 import type { RunContext } from '../run/run-context';
 
-/** What a tool body receives besides its arguments. */
+/**
+ * What a tool body receives besides its arguments. It carries the fields of AI SDK's tool execution
+ * options (`toolCallId`, `abortSignal`, `messages`), so an AI SDK tool's `execute` runs unchanged.
+ */
 export interface ToolExecuteContext {
   runId: string;
   threadId: string;
@@ -13,6 +18,10 @@ export interface ToolExecuteContext {
   signal: AbortSignal;
   /** The run request's context (caller identity, tenant, request metadata), `{}` when none was given. */
   runContext: Readonly<RunContext>;
+  /** The same signal as `signal`, under the name AI SDK tools read. */
+  abortSignal: AbortSignal;
+  /** The conversation so far, in Awaken's message format (a copy: changing it changes nothing). */
+  messages: readonly Message[];
   /** The decision that resumed this call, when the call is being replayed after a suspension. */
   resume?: ToolCallResume;
   /** The resume mode of that replay. */
@@ -20,27 +29,45 @@ export interface ToolExecuteContext {
 }
 
 /**
- * A tool the model may call. Arguments are validated against `parameters` before `execute` runs; an
- * invalid call never reaches `execute` and becomes an error result the model sees. `execute` may
- * return a plain output (a success) or a `ToolResult` built with `toolSuccess`, `toolWarning`,
- * `toolFailure` or `toolPending`; a throw becomes a failed result and the loop continues.
+ * A tool the model may call. Arguments are validated against `parameters` (zod, another Standard
+ * Schema, or a JSON Schema through `jsonSchemaInput`) before `execute` runs; an invalid call never
+ * reaches `execute` and becomes an error result the model sees. `execute` may return a plain output
+ * (a success) or a `ToolResult` built with `toolSuccess`, `toolWarning`, `toolFailure` or
+ * `toolPending`; a throw becomes a failed result and the loop continues.
+ *
+ * The JSON Schema the model sees is produced by the schema's own library (zod's `.describe()` and
+ * `.meta()` survive even when the application's zod is another copy than Awaken's).
  */
 export interface Tool<Args = any, Output = unknown> {
   name: string;
   description: string;
-  parameters: z.ZodType<Args>;
+  parameters: z.ZodType<Args> | ToolInputSchema<Args>;
   /** Overrides the JSON Schema derived from `parameters` for the model. */
   jsonSchema?: JsonSchema;
   execute(args: Args, context: ToolExecuteContext): Promise<Output> | Output;
 }
 
-/** Defines a tool with argument types inferred from its zod schema. */
-export function defineTool<S extends z.ZodType, Output = unknown>(tool: {
+/** The arguments a tool receives, inferred from its input schema (zod, Standard Schema, JSON Schema). */
+export type InferToolInput<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends StandardSchemaLike<infer Output>
+    ? Output
+    : S extends JsonSchemaInput<infer Output>
+      ? Output
+      : S extends () => infer Lazy
+        ? InferToolInput<Lazy>
+        : unknown;
+
+/**
+ * Defines a tool with argument types inferred from its schema: zod (any copy or 4.x version of it),
+ * another Standard Schema, or a JSON Schema through `jsonSchemaInput`.
+ */
+export function defineTool<S extends z.ZodType | ToolInputSchema, Output = unknown>(tool: {
   name: string;
   description: string;
   parameters: S;
   jsonSchema?: JsonSchema;
-  execute(args: z.infer<S>, context: ToolExecuteContext): Promise<Output> | Output;
-}): Tool<z.infer<S>, Output> {
-  return tool as Tool<z.infer<S>, Output>;
+  execute(args: InferToolInput<S>, context: ToolExecuteContext): Promise<Output> | Output;
+}): Tool<InferToolInput<S>, Output> {
+  return tool as Tool<InferToolInput<S>, Output>;
 }

@@ -38,8 +38,12 @@ const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>([
   'other',
 ]);
 
-/** The unified V3 finish reason; a provider still sending a bare string (V2 style) is accepted too. */
+/**
+ * The unified V3/V4 finish reason; a provider still sending a bare string (V2 style) is accepted too.
+ * V4's `interrupted` (the provider stopped the generation early) has no contract value and is `other`.
+ */
 export function toFinishReason(reason: LanguageModelV3FinishReason | string | undefined): FinishReason {
   const unified = typeof reason === 'string' ? reason : reason?.unified;
+  if (unified === 'interrupted') return 'other';
   return unified !== undefined && FINISH_REASONS.has(unified) ? (unified as FinishReason) : 'unknown';
 }

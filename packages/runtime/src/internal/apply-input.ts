@@ -1,5 +1,5 @@
 import { commitCheckpoint } from './checkpoint';
-import { applyCancels, peekControls, removeControls } from './run-controls';
+import { readControls, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
 
 /**
@@ -9,8 +9,7 @@ import type { RunSession } from './run-session';
  */
 export async function applyInput(session: RunSession): Promise<boolean> {
   if (!session.services.inbox) return false;
-  const controls = await peekControls(session);
-  applyCancels(session, controls);
+  const controls = await readControls(session);
   const applied = session.run.bookkeeping.controlIds;
   const inputs = controls.filter((control) => control.kind === 'input');
   const fresh = inputs.filter((control) => !applied.includes(control.id));

@@ -5,11 +5,9 @@ import {
   type RunWaitingTicket,
   isTerminalToolCallStatus,
 } from '@awaken/contract';
-import { lastAssistantText } from './history';
-import { persistentRunState, persistentThreadState } from './plugin-host';
+import { persistentPluginState } from './plugin-host';
 import type { RunSession } from './run-session';
 import { encodeRunState } from './run-state';
-import { emitStateSnapshotIfChanged } from './state-snapshot';
 import { toolMessageFor } from './tool-content';
 
 /** Appends tool messages for the longest answered prefix of the batch, in call order. */
@@ -20,6 +18,25 @@ export function flushToolMessages(session: RunSession): void {
     session.run.addMessage(toolMessageFor(state), state.step);
     state.resultCommitted = true;
   }
+}
+
+type PersistentState = ReturnType<typeof persistentPluginState>;
+
+/**
+ * Emits `state_snapshot` when the persistent plugin state (run- and thread-scoped keys) differs from
+ * the last snapshot of this activation. The first check of an activation emits whenever the state is
+ * non-empty, so hot and cold activations of one run produce the same snapshots.
+ */
+export async function emitStateSnapshotIfChanged(
+  session: RunSession,
+  persistent: PersistentState = persistentPluginState(session),
+): Promise<void> {
+  const state = { ...persistent.run, ...(persistent.thread ?? {}) };
+  const text = JSON.stringify(state);
+  const previous = session.events.lastSnapshot;
+  session.events.lastSnapshot = text;
+  const unchanged = previous === undefined ? Object.keys(state).length === 0 : previous === text;
+  if (!unchanged) await session.events.emit({ type: 'state_snapshot', state });
 }
 
 /** The waiting state of a run whose batch has suspended calls. */
@@ -55,14 +72,16 @@ export async function commitCheckpoint(
 ): Promise<void> {
   session.activation.throwIfLost();
   flushToolMessages(session);
-  // before the record is built, so the snapshot's seq is covered by the checkpoint's lastSeq
-  await emitStateSnapshotIfChanged(session);
+  // the snapshot shows what this checkpoint stores, and is emitted before the record is built, so its
+  // seq is covered by the checkpoint's lastSeq
+  const persistent = persistentPluginState(session);
+  await emitStateSnapshotIfChanged(session, persistent);
   // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
   await session.events.settled;
   const now = session.now();
   const { record } = session.run;
   const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
-  const response = session.run.status === 'done' ? lastAssistantText(session) : record.response;
+  const response = session.run.status === 'done' ? session.run.lastAssistantText() : record.response;
   const run = {
     ...record,
     status: session.run.status,
@@ -86,7 +105,7 @@ export async function commitCheckpoint(
         lastSeq: session.run.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
         decisionIds: [...session.decisions.applied],
       },
-      pluginState: persistentRunState(session),
+      pluginState: persistent.run,
     }),
   };
   if (trigger !== 'user_message' && session.run.pending.length > 0) {
@@ -96,7 +115,7 @@ export async function commitCheckpoint(
   if (run.waiting === undefined) delete run.waiting;
   if (run.response === undefined) delete run.response;
   const messages = session.run.pending;
-  const threadState = persistentThreadState(session);
+  const threadState = persistent.thread;
   let stored: RunRecord;
   try {
     stored = await session.services.store.commitCheckpoint({

@@ -6,11 +6,10 @@ import {
 } from '@awaken/contract';
 import type { RunResult } from '../types';
 import { commitCheckpoint, waitingState } from './checkpoint';
-import { lastAssistantText } from './history';
-import { baseContext, runHooks } from './plugin-host';
+import { runHooks } from './plugin-host';
 import { recordCancels, removeControls } from './run-controls';
 import type { RunSession } from './run-session';
-import { cancelCall } from './tool-pipeline';
+import { cancelCall } from './call-outcome';
 
 /** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
 const FINAL_CHECKPOINT_ATTEMPTS = 3;
@@ -70,10 +69,10 @@ async function abandon(session: RunSession, error: unknown): Promise<never> {
  * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
  * result rejects and the next `resumeRun` completes the log from the stored record.
  */
-export async function finish(
+export async function finishRun(
   session: RunSession,
   initial: TerminationReason,
-  hooks: boolean,
+  options: { hooks: boolean },
 ): Promise<RunResult> {
   session.activation.throwIfLost();
   let termination = initial;
@@ -89,12 +88,8 @@ export async function finish(
     session.run.setStatus(suspended ? 'waiting' : 'done');
     session.run.record = { ...session.run.record, termination };
     if (!suspended) session.run.record.finishedAt = session.now();
-    if (hooks) {
-      await runHooks(session, 'runEnd', {
-        ...baseContext(session, 'RunEnd'),
-        termination,
-        status: session.run.status,
-      });
+    if (options.hooks) {
+      await runHooks(session, 'runEnd', { termination, status: session.run.status });
     }
   } catch (error) {
     session.activation.throwIfLost();
@@ -118,7 +113,7 @@ export async function finish(
       message: termination.message,
     });
   }
-  const response = lastAssistantText(session);
+  const response = session.run.lastAssistantText();
   const { usage } = session.run.record;
   await session.events.emit({
     type: 'run_finish',

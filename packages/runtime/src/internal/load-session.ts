@@ -8,7 +8,7 @@ import {
   type RunRequestOrigin,
   type UserMessage,
 } from '@awaken/contract';
-import type { EventChannel } from './event-channel';
+import type { EventChannel } from './run-events';
 import { restorePluginState } from './plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from './resolve-agents';
@@ -16,7 +16,7 @@ import type { RunOwnership } from './run-ownership';
 import { type RuntimeServices, RunSession } from './run-session';
 import type { StoredClientTool } from './run-request';
 import { decodeRunState, encodeRunState } from './run-state';
-import type { WakeSignal } from './wake-signal';
+import type { WakeSignal } from './activation';
 
 export interface SessionPlumbing {
   services: RuntimeServices;

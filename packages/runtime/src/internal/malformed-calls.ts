@@ -1,6 +1,7 @@
 import { type ToolCall, findJsonIssue, formatJsonIssue, toolFailure } from '@awaken/contract';
 import type { RunSession } from './run-session';
-import { moveCall, settleCall } from './tool-pipeline';
+import { settleCall } from './call-outcome';
+import { moveCall } from './tool-batch';
 
 /**
  * Gives every tool call of a turn a storable id, name and arguments (a model may send an empty id or

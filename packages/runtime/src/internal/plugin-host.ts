@@ -105,8 +105,18 @@ export function restorePluginState(session: RunSession): void {
   }
 }
 
-/** Persistent run-scoped values, keyed by storage name, for RunRecord.state. */
-export function persistentRunState(session: RunSession): Record<string, unknown> {
+/**
+ * The persistent plugin state a checkpoint stores: run-scoped values for RunRecord.state, and the
+ * thread state map (undefined when no thread key is persistent). Keyed by storage name.
+ */
+export function persistentPluginState(session: RunSession): {
+  run: Record<string, unknown>;
+  thread: Record<string, unknown> | undefined;
+} {
+  return { run: persistentRunState(session), thread: persistentThreadState(session) };
+}
+
+function persistentRunState(session: RunSession): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const key of persistentKeys(session)) {
     const name = stateKeyStorageName(key);
@@ -116,8 +126,7 @@ export function persistentRunState(session: RunSession): Record<string, unknown>
   return values;
 }
 
-/** The thread state map to store with a checkpoint, or undefined when no thread key is persistent. */
-export function persistentThreadState(session: RunSession): Record<string, unknown> | undefined {
+function persistentThreadState(session: RunSession): Record<string, unknown> | undefined {
   const keys = persistentKeys(session).filter((key) => key.scope === 'thread');
   if (keys.length === 0) return undefined;
   const values: Record<string, unknown> = { ...session.run.plugins.storedThread };
@@ -144,12 +153,31 @@ export function baseContext(session: RunSession, phase: Phase): HookContext {
 
 type HookName = Exclude<keyof PluginHooks, 'toolGate'>;
 
-/** Runs one hook of every plugin, in plugin order. A throwing hook ends the run with `error`. */
+const PHASE_OF = {
+  runStart: 'RunStart',
+  stepStart: 'StepStart',
+  beforeInference: 'BeforeInference',
+  afterInference: 'AfterInference',
+  beforeToolExecute: 'BeforeToolExecute',
+  afterToolExecute: 'AfterToolExecute',
+  stepEnd: 'StepEnd',
+  runEnd: 'RunEnd',
+} as const satisfies Record<HookName, Phase>;
+
+/** What a hook's context adds to the base context (its own fields; `step` for a call's step). */
+type HookFields<K extends HookName> = Omit<Parameters<NonNullable<PluginHooks[K]>>[0], keyof HookContext> &
+  Partial<Pick<HookContext, 'step'>>;
+
+/**
+ * Runs one hook of every plugin, in plugin order, with the base context of its phase plus `fields`.
+ * A throwing hook ends the run with `error`.
+ */
 export async function runHooks<K extends HookName>(
   session: RunSession,
   name: K,
-  context: Parameters<NonNullable<PluginHooks[K]>>[0],
+  fields: HookFields<K>,
 ): Promise<void> {
+  const context = { ...baseContext(session, PHASE_OF[name]), ...fields };
   for (const plugin of session.agent.definition.plugins ?? []) {
     const hook = plugin.hooks[name] as ((context: unknown) => unknown) | undefined;
     if (hook) await hook.call(plugin.hooks, contextFor(session, plugin, context));

@@ -2,13 +2,12 @@ import {
   AwakenError,
   type ModelExecutor,
   type StopConditionSpec,
-  type Tool,
   type ToolDescriptor,
   formatZodIssues,
   stopConditionSpecSchema,
 } from '@awaken/contract';
-import { z } from 'zod';
 import type { AgentDefinition } from '../types';
+import { type ResolvedTool, normalizeTools } from './normalize-tools';
 
 /**
  * The step limit of an agent that declares no `max_rounds` stop condition (Awaken's default of 16
@@ -22,16 +21,10 @@ export interface ResolvedAgent {
   definition: AgentDefinition;
   id: string;
   model: ModelExecutor;
-  tools: Map<string, Tool>;
+  tools: Map<string, ResolvedTool>;
   descriptors: ToolDescriptor[];
   stopConditions: StopConditionSpec[];
   toolExecution: 'sequential' | 'parallel';
-}
-
-function describeTool(tool: Tool): ToolDescriptor {
-  const parameters =
-    tool.jsonSchema ?? (z.toJSONSchema(tool.parameters, { io: 'input' }) as ToolDescriptor['parameters']);
-  return { name: tool.name, description: tool.description, parameters };
 }
 
 function invalid(message: string): AwakenError {
@@ -43,11 +36,7 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
     throw invalid('agent id must be a non-empty string');
   const model = definition.model ?? defaultModel;
   if (!model) throw invalid(`agent "${definition.id}" has no model and the runtime has no default model`);
-  const tools = new Map<string, Tool>();
-  for (const tool of definition.tools ?? []) {
-    if (tools.has(tool.name)) throw invalid(`agent "${definition.id}" declares tool "${tool.name}" twice`);
-    tools.set(tool.name, tool);
-  }
+  const tools = normalizeTools(definition.id, definition.tools);
   const declared = (definition.stopConditions ?? []).map((spec, index) => {
     const parsed = stopConditionSpecSchema.safeParse(spec);
     if (!parsed.success) {
@@ -75,7 +64,7 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
     id: definition.id,
     model,
     tools,
-    descriptors: [...tools.values()].map(describeTool),
+    descriptors: [...tools.values()].map((tool) => tool.descriptor),
     stopConditions,
     toolExecution,
   };

@@ -1,10 +1,15 @@
 import type { RunControl } from '@awaken/contract';
 import type { RunSession } from './run-session';
 
-/** Pending commands of the run's control inbox ([] without one). */
-export async function peekControls(session: RunSession): Promise<RunControl[]> {
+/**
+ * Reads the pending commands of the run's control inbox ([] without one) and applies the cancels
+ * among them at once; decisions and input are left to the run's gates.
+ */
+export async function readControls(session: RunSession): Promise<RunControl[]> {
   const inbox = session.services.inbox;
-  return inbox ? inbox.peek(session.runId) : [];
+  const controls = inbox ? await inbox.peek(session.runId) : [];
+  applyCancels(session, controls);
+  return controls;
 }
 
 /**
@@ -22,7 +27,7 @@ export async function removeControls(session: RunSession, ids: readonly string[]
  * cancel reaches running tools and the model call at once) and the id is kept for the terminal
  * checkpoint to record.
  */
-export function applyCancels(session: RunSession, controls: readonly RunControl[]): void {
+function applyCancels(session: RunSession, controls: readonly RunControl[]): void {
   for (const control of controls) {
     if (control.kind !== 'cancel' || session.run.bookkeeping.controlIds.includes(control.id)) continue;
     session.activation.cancelIds.add(control.id);
@@ -48,8 +53,7 @@ export function createControlWatch(session: RunSession): () => void {
       return;
     }
     running = true;
-    void peekControls(session)
-      .then((controls) => applyCancels(session, controls))
+    void readControls(session)
       .catch(() => {
         // a failed peek is retried at the next wake-up, tick or gate
       })
@@ -71,4 +75,25 @@ export function recordCancels(session: RunSession): string[] {
   );
   session.run.bookkeeping.controlIds.push(...ids);
   return [...session.activation.cancelIds];
+}
+
+/** True when the control inbox holds a decision this run has not applied yet (a cancel is applied). */
+async function hasInboxDecisions(session: RunSession): Promise<boolean> {
+  const controls = await readControls(session);
+  return controls.some(
+    (control) => control.kind === 'decision' && !session.decisions.applied.has(control.decision.decisionId),
+  );
+}
+
+/** Parks a waiting run until a decision arrives, the run is cancelled or the activation detaches. */
+export async function waitForDecision(session: RunSession): Promise<void> {
+  while (
+    !session.activation.runController.signal.aborted &&
+    !session.activation.halt &&
+    session.decisions.pending.length === 0
+  ) {
+    const woken = session.activation.wake.wait();
+    if (await hasInboxDecisions(session)) return;
+    await woken;
+  }
 }

@@ -1,17 +1,38 @@
-import type { AgentEvent, DecisionReceipt, ToolCallDecisionInput } from '@awaken/contract';
+import type { AgentEvent, DecisionReceipt, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../types';
-import type { EventChannel } from './event-channel';
+import { acceptDecisions } from './accept-decisions';
+import type { EventChannel } from './run-events';
+import { rejectAll } from './run-result';
+import type { RunSession } from './run-session';
 
 export interface RunHandleParts {
   runId: string;
   /** Known at once for new runs; after loading for resumed ones. */
   threadId(): string;
   channel: EventChannel<AgentEvent>;
+  /** The run as loaded: a session, or the record of a finished run. */
+  loaded: Promise<RunSession | RunRecord>;
   result: Promise<RunResult>;
   receipts: Promise<DecisionReceipt[]>;
-  decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   cancel(reason?: string): void;
   detach(reason?: string): void;
+}
+
+/**
+ * A handle's `decide`: decisions go to the run's live activation, which accepts them for its next
+ * RESUME gate; a finished run, or one whose activations here ended, rejects them.
+ */
+async function decide(parts: RunHandleParts, decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]> {
+  const found = await parts.loaded;
+  if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${parts.runId} is finished`);
+  if (found.activation.live) return acceptDecisions(found, decisions);
+  return found.run.status === 'done'
+    ? rejectAll(decisions, 'run_finished', `run ${parts.runId} is finished`)
+    : rejectAll(
+        decisions,
+        'not_live',
+        `run ${parts.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
+      );
 }
 
 /** Wraps the parts of a run as its public handle; rejections are observed so none goes unhandled. */
@@ -26,7 +47,7 @@ export function createRunHandle(parts: RunHandleParts): RunHandle {
     events: parts.channel,
     result: parts.result,
     receipts: parts.receipts,
-    decide: (decisions) => parts.decide(Array.isArray(decisions) ? decisions : [decisions]),
+    decide: (decisions) => decide(parts, Array.isArray(decisions) ? decisions : [decisions]),
     cancel: parts.cancel,
     detach: parts.detach,
     [Symbol.asyncIterator]: () => parts.channel[Symbol.asyncIterator](),

@@ -10,14 +10,14 @@ import type {
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../types';
 import { Activation } from './activation';
-import { DecisionQueue } from './decision-queue';
-import type { EventChannel } from './event-channel';
+import { DecisionQueue } from './resume-gate';
+import type { EventChannel } from './run-events';
 import type { ResolvedAgent } from './resolve-agents';
 import { RunEvents } from './run-events';
-import { RunRecordState } from './run-record-state';
+import { RunRecordState } from './run-state';
 import type { RuntimeBookkeeping } from './run-state';
 import { ToolBatch } from './tool-batch';
-import type { WakeSignal } from './wake-signal';
+import type { WakeSignal } from './activation';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {
@@ -61,12 +61,19 @@ export class RunSession {
   readonly decisions: DecisionQueue;
   readonly events: RunEvents;
   readonly activation: Activation;
+  readonly runId: string;
+  readonly threadId: string;
+  /** The runtime's clock. */
+  readonly now: () => number;
 
   constructor(
     readonly services: RuntimeServices,
     readonly agent: ResolvedAgent,
     init: Omit<RunSessionInit, 'services' | 'agent'>,
   ) {
+    this.runId = init.record.runId;
+    this.threadId = init.record.threadId;
+    this.now = services.now;
     let memory = services.threadMemory.get(init.record.threadId);
     if (!memory) {
       memory = new Map();
@@ -89,17 +96,5 @@ export class RunSession {
       bookkeeping: init.bookkeeping,
       activation: this.activation,
     });
-  }
-
-  get runId(): string {
-    return this.run.record.runId;
-  }
-
-  get threadId(): string {
-    return this.run.record.threadId;
-  }
-
-  now(): number {
-    return this.services.now();
   }
 }

@@ -1,15 +1,15 @@
 import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
-import { submitDecisions } from './decisions';
-import { createEventChannel } from './event-channel';
+import { acceptDecisions } from './accept-decisions';
+import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
-import { driveRun } from './run-driver';
-import { applyCancels, createControlWatch, peekControls } from './run-controls';
+import { runLoop } from './run-loop';
+import { createControlWatch, readControls, waitForDecision } from './run-controls';
 import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
 import type { RunSession, RuntimeServices } from './run-session';
-import { createWakeSignal } from './wake-signal';
+import { createWakeSignal } from './activation';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
@@ -69,7 +69,7 @@ export function startActivation(
   const receipts = loaded.then(async (found) => {
     const decisions = run.decisions ?? [];
     if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`);
-    return decisions.length > 0 ? submitDecisions(found, decisions) : [];
+    return decisions.length > 0 ? acceptDecisions(found, decisions) : [];
   });
   let markIdle: () => void = () => {};
   const idle = new Promise<void>((resolve) => {
@@ -91,7 +91,7 @@ export function startActivation(
         });
       }
       ownership.keepAlive({ onLost: (error) => found.activation.loseLease(error), onTick: check });
-      applyCancels(found, await peekControls(found));
+      await readControls(found);
       try {
         return await driveRun(found, { resumed: run.resumed, onSuspend: run.onSuspend });
       } finally {
@@ -115,21 +115,27 @@ export function startActivation(
     channel,
     result,
     receipts,
-    async decide(decisions) {
-      const found = await loaded;
-      if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`);
-      if (!found.activation.live) {
-        return found.run.status === 'done'
-          ? rejectAll(decisions, 'run_finished', `run ${ids.runId} is finished`)
-          : rejectAll(
-              decisions,
-              'not_live',
-              `run ${ids.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
-            );
-      }
-      return submitDecisions(found, decisions);
-    },
+    loaded,
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
+}
+
+/**
+ * Runs activations until the run is done, or — with `onSuspend: 'return'` — until it waits. With
+ * `wait`, a waiting run stays live: a decision (or a cancel) starts the next activation, which opens
+ * with `run_start { resumed: true }` on the same event stream.
+ */
+async function driveRun(
+  session: RunSession,
+  options: { resumed: boolean; onSuspend: OnSuspend },
+): Promise<RunResult> {
+  let resumed = options.resumed;
+  while (true) {
+    const result = await runLoop(session, resumed);
+    if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
+    await waitForDecision(session);
+    session.activation.throwIfHalted();
+    resumed = true;
+  }
 }

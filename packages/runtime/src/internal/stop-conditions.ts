@@ -1,6 +1,6 @@
 import { assertNever } from '@awaken/contract';
 import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
-import { lastAssistantText } from './history';
+import { runHooks } from './plugin-host';
 import type { RunSession } from './run-session';
 
 type Stopped = Extract<TerminationReason, { type: 'stopped' }>;
@@ -20,7 +20,7 @@ const RECENT_LIMIT = 256;
  * Folds the finished calls of the current step into the run's bounded counters (once per step, at
  * StepEnd): consecutive failed results and the latest call signatures.
  */
-export function recordStepCalls(session: RunSession): void {
+function recordStepCalls(session: RunSession): void {
   const { bookkeeping } = session.run;
   for (const call of session.batch.calls) {
     if (call.step !== session.run.record.steps) continue;
@@ -68,7 +68,7 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
       return ran ? `tool ${spec.toolName} was called` : undefined;
     }
     case 'content_match': {
-      const text = lastAssistantText(session) ?? '';
+      const text = session.run.lastAssistantText() ?? '';
       return new RegExp(spec.pattern, spec.flags).test(text)
         ? `assistant text matched /${spec.pattern}/`
         : undefined;
@@ -85,10 +85,33 @@ function check(session: RunSession, spec: StopConditionSpec): string | undefined
 }
 
 /** Evaluates the agent's stop conditions in declared order; the first match wins. */
-export function evaluateStopConditions(session: RunSession): Stopped | undefined {
+function evaluateStopConditions(session: RunSession): Stopped | undefined {
   for (const spec of session.agent.stopConditions) {
     const detail = check(session, spec);
     if (detail !== undefined) return { type: 'stopped', code: spec.type, detail };
   }
   return undefined;
+}
+
+/**
+ * StepEnd: the hooks (which may stop the run), then — with `evaluate`, when the loop would go on —
+ * the stop conditions in declared order (first match wins), then the `step_end` event. Once per step,
+ * the step's finished calls are folded into the counters the stop conditions read.
+ */
+export async function stepEnd(
+  session: RunSession,
+  options: { evaluate: boolean },
+): Promise<Stopped | undefined> {
+  const { run } = session;
+  let stopped: Stopped | undefined;
+  await runHooks(session, 'stepEnd', {
+    stop(code: string, detail?: string) {
+      stopped ??= { type: 'stopped', code, ...(detail === undefined ? {} : { detail }) };
+    },
+  });
+  if (run.bookkeeping.stepEnded < run.record.steps) recordStepCalls(session);
+  run.bookkeeping.stepEnded = run.record.steps;
+  if (options.evaluate) stopped ??= evaluateStopConditions(session);
+  await session.events.emit({ type: 'step_end', step: run.record.steps });
+  return options.evaluate ? stopped : undefined;
 }

@@ -1,10 +1,12 @@
 import {
   type AssistantMessage,
+  type Message,
   type ToolCallState,
+  type ToolCallStatus,
   deriveRunStatus,
   isTerminalToolCallStatus,
+  transitionToolCall,
 } from '@awaken/contract';
-import { lastAssistantIndex } from './history';
 import type { RunSession } from './run-session';
 
 const RUNNABLE = new Set(['new', 'running', 'resuming']);
@@ -41,6 +43,14 @@ export class ToolBatch {
     const next = this.calls.find((state) => !isTerminalToolCallStatus(state.status));
     return next !== undefined && RUNNABLE.has(next.status);
   }
+}
+
+/** The index of the last assistant turn in `messages`, or -1. */
+export function lastAssistantIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (messages[index]?.role === 'assistant') return index;
+  }
+  return -1;
 }
 
 /**
@@ -94,4 +104,11 @@ export function syncRunStatus(session: RunSession): void {
     derived,
     calls: batch.calls.map((call) => structuredClone(call)),
   });
+}
+
+/** Moves a call through the contract's transition table and re-derives the run status. */
+export function moveCall(session: RunSession, state: ToolCallState, to: ToolCallStatus): void {
+  if (state.status !== to) state.status = transitionToolCall(state.status, to);
+  state.updatedAt = session.now();
+  syncRunStatus(session);
 }

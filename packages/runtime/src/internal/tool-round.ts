@@ -1,18 +1,7 @@
 import { type ToolCallState, type ToolCallStatus, isTerminalToolCallStatus } from '@awaken/contract';
-import { applyDecisions } from './decisions';
+import { resumeGate } from './resume-gate';
 import type { RunSession } from './run-session';
 import { executeCall, gateCall, processCall } from './tool-pipeline';
-
-const RUNNABLE = new Set(['new', 'running', 'resuming']);
-
-/** True when the executor has work to do in this batch right now. */
-export function hasRunnableCalls(session: RunSession): boolean {
-  if (session.agent.toolExecution === 'parallel') {
-    return session.batch.calls.some((state) => RUNNABLE.has(state.status));
-  }
-  const next = session.batch.calls.find((state) => !isTerminalToolCallStatus(state.status));
-  return next !== undefined && RUNNABLE.has(next.status);
-}
 
 /**
  * Sequential executor: one call at a time in call order; stops at the first suspension (later calls
@@ -53,7 +42,7 @@ async function runParallel(session: RunSession): Promise<void> {
   try {
     while (running.size > 0) {
       if (woke && !session.activation.signal.aborted && !session.activation.halt) {
-        for (const state of await applyDecisions(session)) {
+        for (const state of await resumeGate(session)) {
           if (state.status === 'resuming') start(processCall(session, state));
         }
       }

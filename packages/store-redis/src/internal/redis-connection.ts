@@ -1,7 +1,19 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
+/**
+ * An ioredis client (version 5 or 6), recognised by its shape rather than by `instanceof`: the
+ * application's client may come from another copy of ioredis than the one this package resolves.
+ */
+export interface RedisClientLike {
+  readonly status: string;
+  readonly options: object;
+  duplicate(...args: any[]): unknown;
+  evalsha(...args: any[]): unknown;
+  quit(...args: any[]): unknown;
+}
+
 /** A connection to use: an ioredis client (the caller keeps ownership), client options or a URL. */
-export type RedisInput = Redis | RedisOptions | string;
+export type RedisInput = Redis | RedisClientLike | RedisOptions | string;
 
 export interface ResolvedRedis {
   client: Redis;
@@ -9,12 +21,27 @@ export interface ResolvedRedis {
   owned: boolean;
 }
 
+/** True for an ioredis client of any copy: options objects have no `duplicate` or `status`. */
+export function isRedisClient(input: unknown): input is RedisClientLike {
+  if (input instanceof Redis) return true;
+  if (typeof input !== 'object' || input === null) return false;
+  const candidate = input as Partial<Record<keyof RedisClientLike, unknown>>;
+  return (
+    typeof candidate.status === 'string' &&
+    typeof candidate.options === 'object' &&
+    candidate.options !== null &&
+    typeof candidate.duplicate === 'function' &&
+    typeof candidate.evalsha === 'function' &&
+    typeof candidate.quit === 'function'
+  );
+}
+
 export function resolveRedis(input: RedisInput): ResolvedRedis {
-  if (input instanceof Redis) return { client: input, owned: false };
+  // A client from another ioredis copy has the same API; it is used through this copy's types.
+  if (isRedisClient(input)) return { client: input as Redis, owned: false };
   if (typeof input === 'string') return { client: new Redis(input), owned: true };
   return { client: new Redis(input), owned: true };
 }
-
 /** Closes a client the store owns; waits for pending replies, then disconnects if QUIT fails. */
 export async function closeRedis(client: Redis): Promise<void> {
   if (client.status === 'end') return;
