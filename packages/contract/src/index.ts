@@ -199,6 +199,34 @@ export type {
 
 export type { AwakenStores } from './stores/awaken-stores';
 export type { Page, PageRequest } from './stores/paging';
+export { copyJsonValue, toJsonValue } from './stores/json-value';
+export {
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+  MAX_WAIT_MS,
+  abortSignalSchema,
+  isWellFormedText,
+  jsonChecked,
+  leaseMsSchema,
+  millisSchema,
+  pageRequestSchema,
+  pageSize,
+  positiveIntegerSchema,
+  storeIdSchema,
+  storeTextSchema,
+  ttlMsSchema,
+  waitMsSchema,
+} from './stores/inputs/fields';
+export { defineStoreInput } from './stores/inputs/store-input';
+export type { StoreInput } from './stores/inputs/store-input';
+export { DEFAULT_RECLAIM_LIMIT, mailboxStoreInputs } from './stores/inputs/mailbox-inputs';
+export {
+  checkpointSchema,
+  checkpointTriggerSchema,
+  threadRunStoreInputs,
+} from './stores/inputs/thread-run-inputs';
+export { DEFAULT_FINISHED_LOG_TTL_MS, runEventLogInputs } from './stores/inputs/run-event-log-inputs';
+export { runControlInboxInputs } from './stores/inputs/run-control-inbox-inputs';
 export type {
   Checkpoint,
   CheckpointTrigger,

@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
 import { availableAtSpec } from './mailbox/available-at.spec';
 import { badInputSpec } from './mailbox/bad-input.spec';
+import { claimFieldsSpec } from './mailbox/claim-fields.spec';
 import { claimOrderingSpec } from './mailbox/claim-ordering.spec';
 import { concurrencySpec } from './mailbox/concurrency.spec';
 import { dedupeSpec } from './mailbox/dedupe.spec';
@@ -32,6 +33,7 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     oneClaimPerThreadSpec(ctx);
     lifecycleSpec(ctx);
     terminalStatesSpec(ctx);
+    claimFieldsSpec(ctx);
     fencingSpec(ctx);
     interruptSpec(ctx);
     reclaimSpec(ctx);

@@ -1,6 +1,7 @@
 import type { RunControlInbox } from '@awaken/contract';
 import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
+import { inboxBadInputSpec } from './run-control-inbox/bad-input.spec';
 import { inboxConcurrencySpec } from './run-control-inbox/concurrency.spec';
 import { putPeekRemoveSpec } from './run-control-inbox/put-peek-remove.spec';
 import { subscribeSpec } from './run-control-inbox/subscribe.spec';
@@ -13,5 +14,6 @@ export function describeRunControlInboxConformance(harness: StoreHarness<RunCont
     putPeekRemoveSpec(ctx);
     inboxConcurrencySpec(ctx);
     subscribeSpec(ctx);
+    inboxBadInputSpec(ctx);
   });
 }

@@ -1,6 +1,7 @@
 import type { RunEventLog } from '@awaken/contract';
 import { describe } from 'vitest';
 import { appendReadSpec } from './event-log/append-read.spec';
+import { eventLogBadInputSpec } from './event-log/bad-input.spec';
 import { fenceSpec } from './event-log/fence.spec';
 import { finishSpec } from './event-log/finish.spec';
 import { runIdsSpec } from './event-log/run-ids.spec';
@@ -17,5 +18,6 @@ export function describeRunEventLogConformance(harness: StoreHarness<RunEventLog
     finishSpec(ctx);
     runIdsSpec(ctx);
     fenceSpec(ctx);
+    eventLogBadInputSpec(ctx);
   });
 }

@@ -2,7 +2,10 @@ import type { ThreadRunStore } from '@awaken/contract';
 import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
 import { createSuiteContext } from './suite-context';
+import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
+import { jsonValuesSpec } from './thread-run/json-values.spec';
+import { largeBatchesSpec } from './thread-run/large-batches.spec';
 import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
 import { runLeaseSpec } from './thread-run/run-lease.spec';
@@ -21,5 +24,8 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     pointersSpec(ctx);
     threadIdsSpec(ctx);
     runLeaseSpec(ctx);
+    threadRunBadInputSpec(ctx);
+    jsonValuesSpec(ctx);
+    largeBatchesSpec(ctx);
   });
 }

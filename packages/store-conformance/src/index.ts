@@ -2,6 +2,14 @@ export { describeThreadRunStoreConformance } from './describe-thread-run-store-c
 export { describeMailboxStoreConformance } from './describe-mailbox-store-conformance';
 export { describeRunEventLogConformance } from './describe-run-event-log-conformance';
 export { describeRunControlInboxConformance } from './describe-run-control-inbox-conformance';
+export { describeRunExpiryConformance } from './describe-run-expiry-conformance';
+export type { RunScopedStores } from './run-expiry/run-scoped-stores';
+export { describeStoreDifferential } from './describe-store-differential';
+export type {
+  DifferentialHarness,
+  DifferentialPair,
+  DifferentialStores,
+} from './differential/harness';
 export { createManualClock } from './manual-clock';
 export type { ManualClock } from './manual-clock';
 export type {

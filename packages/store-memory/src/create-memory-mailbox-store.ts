@@ -3,10 +3,8 @@ import {
   AwakenError,
   type MailboxStore,
   type RunDispatch,
-  enqueueDispatchInputSchema,
   isTerminalDispatchStatus,
-  parseWith,
-  runDispatchResultSchema,
+  mailboxStoreInputs as inputs,
 } from '@awaken/contract';
 import { copyDispatch as clone } from './internal/copy-dispatch';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -14,29 +12,16 @@ import { afterFailedAttempt } from './internal/dispatch-updates';
 import { conflict, notFound } from './internal/errors';
 import { fence } from './internal/fence';
 import { type DispatchEntry, createMailboxState, dedupeIndexKey } from './internal/mailbox-state';
-import { decodeCursor, pageLimit, toPage } from './internal/paging';
+import { pageWindow, toPage } from './internal/paging';
+import { reclaimOrder } from './internal/reclaim-order';
 import { selectClaimable } from './internal/select-claimable';
 import { waitForSignal, wakeAll } from './internal/wait-for-signal';
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new AwakenError('validation_failed', `${name} must be a positive integer, got ${value}`);
-  }
-  return value;
-}
 
 /** Checks that a lease of `leaseMs` from `at` ends at a safe-integer millisecond time. */
 function checkLeaseDeadline(at: number, leaseMs: number): void {
   if (!Number.isSafeInteger(at + leaseMs)) {
     throw new AwakenError('validation_failed', `leaseMs ${leaseMs} puts the lease deadline out of range`);
   }
-}
-
-function millisTime(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new AwakenError('validation_failed', `${name} must be a time in milliseconds, got ${value}`);
-  }
-  return value;
 }
 
 /**
@@ -77,7 +62,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async enqueue(input) {
-      const parsed = parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
+      const parsed = inputs.enqueue.parse(input);
       const at = clock();
       const dispatchId = parsed.dispatchId ?? randomUUID();
       if (state.entries.has(dispatchId)) throw conflict(`dispatch ${dispatchId} already exists`);
@@ -111,27 +96,27 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async claim(input) {
-      const limit = positiveInteger('limit', input.limit);
-      const leaseMs = positiveInteger('leaseMs', input.leaseMs);
+      const { workerId, limit, leaseMs } = inputs.claim.parse(input);
       const at = clock();
       checkLeaseDeadline(at, leaseMs);
       return selectClaimable(state, at, limit).map((entry) => {
-        claimEntry(entry, input.workerId, leaseMs, at);
+        claimEntry(entry, workerId, leaseMs, at);
         return clone(entry.dispatch);
       });
     },
 
     async claimDispatch(input) {
-      const leaseMs = positiveInteger('leaseMs', input.leaseMs);
+      const { dispatchId, workerId, leaseMs } = inputs.claimDispatch.parse(input);
       const at = clock();
       checkLeaseDeadline(at, leaseMs);
-      const entry = requireEntry(input.dispatchId);
+      const entry = requireEntry(dispatchId);
       if (entry.dispatch.status !== 'queued' || state.claimByThread.has(entry.dispatch.threadId)) return null;
-      claimEntry(entry, input.workerId, leaseMs, at);
+      claimEntry(entry, workerId, leaseMs, at);
       return clone(entry.dispatch);
     },
 
-    async ack(proof) {
+    async ack(input) {
+      const proof = inputs.ack.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
       state.apply(entry, 'acked', at);
@@ -139,15 +124,15 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async nack(proof) {
-      const retryAt = proof.retryAt === undefined ? undefined : millisTime('retryAt', proof.retryAt);
+    async nack(input) {
+      const proof = inputs.nack.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
       const next = afterFailedAttempt({
         dispatch: entry.dispatch,
         at,
         error: proof.error,
-        retryAt: retryAt ?? at,
+        retryAt: proof.retryAt ?? at,
         threadEpoch: state.epochOf(entry.dispatch.threadId),
       });
       state.write(entry, next);
@@ -155,7 +140,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(next);
     },
 
-    async deadLetter(proof) {
+    async deadLetter(input) {
+      const proof = inputs.deadLetter.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
       state.apply(entry, 'dead_letter', at, { lastError: proof.error });
@@ -163,7 +149,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async cancel(dispatchId) {
+    async cancel(input) {
+      const { dispatchId } = inputs.cancel.parse({ dispatchId: input });
       const entry = requireEntry(dispatchId);
       if (entry.dispatch.status !== 'queued') {
         throw conflict(
@@ -174,8 +161,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async extendLease(proof) {
-      const leaseMs = positiveInteger('leaseMs', proof.leaseMs);
+    async extendLease(input) {
+      const { leaseMs, ...proof } = inputs.extendLease.parse(input);
       const at = clock();
       checkLeaseDeadline(at, leaseMs);
       const entry = fence(state, proof, at);
@@ -183,7 +170,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async interrupt(threadId) {
+    async interrupt(input) {
+      const { threadId } = inputs.interrupt.parse({ threadId: input });
       const at = clock();
       const newDispatchEpoch = state.epochOf(threadId) + 1;
       state.epochs.set(threadId, newDispatchEpoch);
@@ -202,7 +190,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       };
     },
 
-    async supersedeClaimed(dispatchId) {
+    async supersedeClaimed(input) {
+      const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
       const entry = requireEntry(dispatchId);
       const { dispatch } = entry;
       if (dispatch.status !== 'claimed')
@@ -215,7 +204,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async recordDispatchStart(proof) {
+    async recordDispatchStart(input) {
+      const proof = inputs.recordDispatchStart.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
       const patch = { dispatchInstanceId: proof.dispatchInstanceId, runStatus: 'running' as const };
@@ -223,8 +213,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
-    async recordRunResult(proof) {
-      const result = parseWith(runDispatchResultSchema, proof.result, 'run result');
+    async recordRunResult(input) {
+      const { result, ...proof } = inputs.recordRunResult.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
       if (result.runId !== entry.dispatch.runId) {
@@ -233,48 +223,55 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
           `run result is for run ${result.runId}, but dispatch ${proof.dispatchId} carries run ${entry.dispatch.runId}`,
         );
       }
-      state.apply(entry, 'claimed', at, {
+      // A later result replaces an earlier one completely.
+      const { termination: _t, runResponse: _r, runError: _e, ...kept } = entry.dispatch;
+      state.write(entry, {
+        ...kept,
         dispatchInstanceId: result.dispatchInstanceId,
         runStatus: result.status,
         ...(result.termination === undefined ? {} : { termination: result.termination }),
         ...(result.response === undefined ? {} : { runResponse: result.response }),
         ...(result.error === undefined ? {} : { runError: result.error }),
         completedAt: at,
+        updatedAt: at,
       });
       return clone(entry.dispatch);
     },
 
-    async loadDispatch(dispatchId) {
+    async loadDispatch(input) {
+      const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
       const entry = state.entries.get(dispatchId);
       return entry === undefined ? null : clone(entry.dispatch);
     },
 
     async listDispatches(threadId, query) {
-      const limit = pageLimit(query);
-      const after = decodeCursor(query?.cursor) ?? 0;
-      const entries = [...(state.byThread.get(threadId)?.values() ?? [])]
+      const { status, ...page } = inputs.listDispatches.parse({ ...query, threadId });
+      const { limit, after = 0 } = pageWindow(page);
+      const entries = [...(state.byThread.get(page.threadId)?.values() ?? [])]
         .filter((entry) => entry.position > after)
-        .filter((entry) => query?.status === undefined || query.status.includes(entry.dispatch.status))
+        .filter((entry) => status === undefined || status.includes(entry.dispatch.status))
         .map((entry) => ({ position: entry.position, item: clone(entry.dispatch) }));
       return toPage(entries, limit);
     },
 
-    async threadEpoch(threadId) {
-      return state.epochOf(threadId);
+    async threadEpoch(input) {
+      return state.epochOf(inputs.threadEpoch.parse({ threadId: input }).threadId);
     },
 
     async reclaimExpiredLeases(input) {
-      const limit = positiveInteger('limit', input?.limit ?? 1000);
+      const { limit } = inputs.reclaimExpiredLeases.parse({ limit: input?.limit });
       const at = clock();
+      const expired = [...state.claimed.values()]
+        .filter((entry) => entry.dispatch.leaseUntil !== undefined && at > entry.dispatch.leaseUntil)
+        .sort(reclaimOrder)
+        .slice(0, limit);
       const reclaimed: RunDispatch[] = [];
-      for (const entry of [...state.claimed.values()]) {
-        if (reclaimed.length === limit) break;
+      for (const entry of expired) {
         const { dispatch } = entry;
-        if (dispatch.leaseUntil === undefined || at <= dispatch.leaseUntil) continue;
         const next = afterFailedAttempt({
           dispatch,
           at,
-          error: `lease of ${dispatch.claimedBy ?? 'unknown worker'} expired`,
+          error: `lease of ${dispatch.claimedBy} expired`,
           retryAt: at,
           threadEpoch: state.epochOf(dispatch.threadId),
         });
@@ -286,12 +283,10 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async purgeTerminal(input) {
-      if (!Number.isFinite(input.olderThan)) {
-        throw new AwakenError('validation_failed', `olderThan must be a number, got ${input.olderThan}`);
-      }
+      const { olderThan } = inputs.purgeTerminal.parse(input);
       let purged = 0;
       for (const entry of [...state.entries.values()]) {
-        if (isTerminalDispatchStatus(entry.dispatch.status) && entry.dispatch.updatedAt < input.olderThan) {
+        if (isTerminalDispatchStatus(entry.dispatch.status) && entry.dispatch.updatedAt < olderThan) {
           state.remove(entry);
           purged += 1;
         }
@@ -300,13 +295,11 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async waitForWork(input) {
-      if (!Number.isFinite(input.timeoutMs) || input.timeoutMs < 0) {
-        throw new AwakenError('validation_failed', `timeoutMs must be >= 0, got ${input.timeoutMs}`);
-      }
-      if (input.signal?.aborted) return false;
+      const { timeoutMs, signal } = inputs.waitForWork.parse(input);
+      if (signal?.aborted) return false;
       // Work that arrived between the caller's empty claim and this call: no need to sleep.
       if (selectClaimable(state, clock(), 1).length > 0) return true;
-      return waitForSignal({ waiters: idleWaiters, waitMs: input.timeoutMs, signal: input.signal });
+      return waitForSignal({ waiters: idleWaiters, waitMs: timeoutMs, signal });
     },
   };
 }

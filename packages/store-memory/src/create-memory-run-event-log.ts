@@ -1,10 +1,9 @@
 import {
   type AgentEvent,
   AwakenError,
+  DEFAULT_FINISHED_LOG_TTL_MS,
   type RunEventLog,
-  agentEventSchema,
-  fenceSchema,
-  parseWith,
+  runEventLogInputs as inputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -14,6 +13,8 @@ import { waitForSignal } from './internal/wait-for-signal';
 export interface MemoryRunEventLogOptions extends MemoryStoreOptions {
   /** How long a finished run's log is kept when `finish` gets no `ttlMs` (default one hour). */
   finishedTtlMs?: number;
+  /** Called by `finish` with the time the run's log expires, so other per-run data can expire with it. */
+  onFinish?: (runId: string, expiresAt: number) => void;
 }
 
 interface RunLog {
@@ -26,9 +27,9 @@ interface RunLog {
 
 const newLog = (): RunLog => ({ events: [], waiters: new Set<() => void>(), fence: 0 });
 
-/** Validates a write's fence and rejects one lower than the log's with `stale_claim`; returns it. */
-function checkFence(runId: string, log: RunLog | undefined, fence: unknown): number {
-  const given = parseWith(fenceSchema, fence ?? 0, 'fence');
+/** Rejects a (validated) write fence lower than the log's with `stale_claim`; returns it. */
+function checkFence(runId: string, log: RunLog | undefined, fence: number | undefined): number {
+  const given = fence ?? 0;
   const current = log?.fence ?? 0;
   if (given < current) {
     throw new AwakenError(
@@ -44,15 +45,15 @@ function checkFence(runId: string, log: RunLog | undefined, fence: unknown): num
 
 /**
  * A {@link RunEventLog} in process memory. Guarantees those of the contract's TSDoc: appends must
- * continue the stored seq exactly (`conflict` otherwise, nothing written) and are validated with the
- * contract's `agentEventSchema`; `tail` wakes as soon as an event is appended and returns `[]` at once
+ * continue the stored seq exactly (`conflict` otherwise, nothing written) and are validated (and
+ * copied in their JSON form) by the contract's `runEventLogInputs`; `tail` wakes as soon as an event is appended and returns `[]` at once
  * for a finished log with nothing newer; an append to a finished log is rejected (`conflict`). A
  * finished log is dropped `ttlMs` after `finish` on the store's clock. Writes are fenced: a fence lower
  * than the highest one the log has seen → `stale_claim`, nothing written.
  */
 export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}): RunEventLog {
   const clock = storeClock(options);
-  const defaultTtlMs = options.finishedTtlMs ?? 60 * 60 * 1000;
+  const defaultTtlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
   const logs = new Map<string, RunLog>();
   /** Finished runs, swept for expiry at most once a second so `finish` stays O(1) amortised. */
   const finished = new Set<string>();
@@ -84,10 +85,18 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
   };
 
   return {
-    async append(runId, events, appendOptions) {
-      const fence = checkFence(runId, live(runId), appendOptions?.fence);
-      if (events.length === 0) return;
-      const parsed = events.map((event) => parseWith(agentEventSchema, event, 'agent event'));
+    async append(input, given, appendOptions) {
+      const {
+        runId,
+        events: parsed,
+        ...write
+      } = inputs.append.parse({
+        runId: input,
+        events: given,
+        fence: appendOptions?.fence,
+      });
+      const fence = checkFence(runId, live(runId), write.fence);
+      if (parsed.length === 0) return;
       const log = live(runId) ?? newLog();
       if (log.expiresAt !== undefined)
         throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
@@ -101,7 +110,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
           );
         }
       });
-      log.events.push(...parsed);
+      for (const event of parsed) log.events.push(event);
       log.fence = fence;
       logs.set(runId, log);
       const waiters = [...log.waiters];
@@ -109,11 +118,13 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       for (const wake of waiters) wake();
     },
 
-    async read(runId, query) {
-      return after(live(runId), query?.afterSeq ?? 0, query?.limit);
+    async read(input, query) {
+      const parsed = inputs.read.parse({ runId: input, afterSeq: query?.afterSeq, limit: query?.limit });
+      return after(live(parsed.runId), parsed.afterSeq ?? 0, parsed.limit);
     },
 
-    async tail(runId, query) {
+    async tail(input, given) {
+      const { runId, ...query } = inputs.tail.parse({ ...given, runId: input });
       const ready = () => {
         const log = live(runId);
         const events = after(log, query.afterSeq, query.limit);
@@ -130,36 +141,37 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return ready() ?? [];
     },
 
-    async lastSeq(runId) {
-      return live(runId)?.events.length ?? 0;
+    async lastSeq(input) {
+      return live(inputs.lastSeq.parse({ runId: input }).runId)?.events.length ?? 0;
     },
 
-    async finish(runId, finishOptions) {
-      const ttlMs = finishOptions?.ttlMs ?? defaultTtlMs;
-      if (!Number.isFinite(ttlMs) || ttlMs < 0) {
-        throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
-      }
-      const fence = checkFence(runId, live(runId), finishOptions?.fence);
+    async finish(input, finishOptions) {
+      const {
+        runId,
+        ttlMs = defaultTtlMs,
+        ...write
+      } = inputs.finish.parse({ runId: input, ttlMs: finishOptions?.ttlMs, fence: finishOptions?.fence });
+      const fence = checkFence(runId, live(runId), write.fence);
       sweepExpired();
       const log = live(runId) ?? newLog();
       log.fence = fence;
-      log.expiresAt = clock() + ttlMs;
+      // Whole milliseconds, as the Redis log rounds its expiry up.
+      log.expiresAt = clock() + Math.ceil(ttlMs);
       logs.set(runId, log);
       finished.add(runId);
+      options.onFinish?.(runId, log.expiresAt);
       const waiters = [...log.waiters];
       log.waiters.clear();
       for (const wake of waiters) wake();
     },
 
-    async isFinished(runId) {
-      return live(runId)?.expiresAt !== undefined;
+    async isFinished(input) {
+      return live(inputs.isFinished.parse({ runId: input }).runId)?.expiresAt !== undefined;
     },
 
-    async raiseFence(runId, fence) {
-      if (!Number.isSafeInteger(fence) || fence < 1) {
-        throw new AwakenError('validation_failed', `invalid fence: must be a positive integer, got ${fence}`);
-      }
-      const given = checkFence(runId, live(runId), fence);
+    async raiseFence(input, fence) {
+      const { runId, ...write } = inputs.raiseFence.parse({ runId: input, fence });
+      const given = checkFence(runId, live(runId), write.fence);
       const log = live(runId) ?? newLog();
       log.fence = given;
       logs.set(runId, log);

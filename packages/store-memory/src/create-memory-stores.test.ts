@@ -1,3 +1,9 @@
+import {
+  type ManualClock,
+  type RunScopedStores,
+  createManualClock,
+  describeRunExpiryConformance,
+} from '@awaken/store-conformance';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from './create-memory-stores';
 
@@ -55,4 +61,22 @@ describe('createMemoryRunEventLog', () => {
     expect(await eventLog.lastSeq('new')).toBe(1);
     expect(await eventLog.lastSeq('old')).toBe(0);
   });
+});
+
+const storeClocks = new WeakMap<RunScopedStores, ManualClock>();
+
+describeRunExpiryConformance({
+  name: 'memory (createMemoryStores)',
+  async create() {
+    const clock = createManualClock();
+    const stores = createMemoryStores({ now: clock.now });
+    const scoped = { eventLog: stores.eventLog, inbox: stores.inbox };
+    storeClocks.set(scoped, clock);
+    return scoped;
+  },
+  clock: {
+    async advance(stores, ms) {
+      storeClocks.get(stores)?.advance(ms);
+    },
+  },
 });

@@ -1,21 +1,27 @@
 import type { AwakenStores } from '@awaken/contract';
 import { createMemoryMailboxStore } from './create-memory-mailbox-store';
 import { type MemoryRunEventLogOptions, createMemoryRunEventLog } from './create-memory-run-event-log';
-import { createMemoryRunControlInbox } from './create-memory-run-control-inbox';
+import { createExpiringRunControlInbox } from './create-memory-run-control-inbox';
 import { createMemoryThreadRunStore } from './create-memory-thread-run-store';
 
 /** The four Awaken stores in the contract's bundle shape, as `createAgentRuntime` and the server take them. */
 export type MemoryStores = AwakenStores;
 
 /**
- * All four stores in process memory, sharing one clock: the embedded default. Nothing survives the
- * process and nothing is shared with another one.
+ * All four stores in process memory, sharing one clock: the embedded default. A finished run's
+ * control inbox is dropped with its event log (`finish`'s `ttlMs`). Nothing survives the process and
+ * nothing is shared with another one.
  */
 export function createMemoryStores(options: MemoryRunEventLogOptions = {}): MemoryStores {
+  const controlInbox = createExpiringRunControlInbox(options);
+  const onFinish = (runId: string, expiresAt: number) => {
+    controlInbox.expireRun(runId, expiresAt);
+    options.onFinish?.(runId, expiresAt);
+  };
   return {
     threadRuns: createMemoryThreadRunStore(options),
     mailbox: createMemoryMailboxStore(options),
-    eventLog: createMemoryRunEventLog(options),
-    inbox: createMemoryRunControlInbox(),
+    eventLog: createMemoryRunEventLog({ ...options, onFinish }),
+    inbox: controlInbox,
   };
 }

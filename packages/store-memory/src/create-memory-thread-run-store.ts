@@ -1,34 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
   AwakenError,
-  type Checkpoint,
-  type CreateThreadInput,
   type MessageRecord,
   type NewMessage,
-  type Page,
-  type PageRequest,
   type RunRecord,
-  type RunStatus,
   type Thread,
   type ThreadRunStore,
-  type Visibility,
   canTransitionRunStatus,
-  newMessageSchema,
-  parseWith,
-  runRecordSchema,
+  threadRunStoreInputs as inputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
-import { decodeCursor, pageLimit, toPage } from './internal/paging';
-import {
-  type RunOwnership,
-  acquire,
-  checkFence,
-  parseProof,
-  release,
-  renew,
-} from './internal/run-lease-state';
+import { pageWindow, toPage } from './internal/paging';
+import { type RunOwnership, acquire, checkFence, release, renew } from './internal/run-lease-state';
 import { pointersAfterCheckpoint } from './internal/thread-pointers';
 
 interface ThreadEntry {
@@ -51,9 +36,10 @@ interface RunEntry {
  *
  * Guarantees: everything the contract's ThreadRunStore TSDoc lists. Every operation runs to completion
  * without yielding between its checks and its writes, so a checkpoint is all-or-nothing and two
- * concurrent writers with the same expected version / message count see exactly one succeed. Records
- * are copied in and out; inputs are validated with the contract's zod schemas (`validation_failed`).
- * Run leases are timed on this store's clock (`options.now`). Nothing survives the process.
+ * concurrent writers with the same expected version / message count see exactly one succeed. Inputs
+ * are validated and copied by the contract's store input schemas (`validation_failed`, JSON only);
+ * records are copied on the way out. Run leases are timed on this store's clock (`options.now`).
+ * Nothing survives the process.
  */
 export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
   const now = storeClock(options);
@@ -67,15 +53,13 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     return entry;
   };
 
-  const toRecords = (entry: ThreadEntry, messages: NewMessage[]): MessageRecord[] => {
-    const createdAt = now();
-    return messages.map((message, index) => ({
-      ...parseWith(newMessageSchema, message, 'message'),
+  const toRecords = (entry: ThreadEntry, messages: NewMessage[], createdAt: number): MessageRecord[] =>
+    messages.map((message, index) => ({
+      ...message,
       threadId: entry.thread.id,
       seq: entry.messages.length + index + 1,
       createdAt,
     }));
-  };
 
   const expectLength = (entry: ThreadEntry, expected: number): void => {
     if (entry.messages.length !== expected) {
@@ -87,32 +71,38 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     }
   };
 
+  /** Appends without a spread, so a batch of any size fits (no argument-count limit). */
+  const appendAll = (entry: ThreadEntry, records: MessageRecord[]): void => {
+    for (const record of records) entry.messages.push(record);
+  };
+
   return {
-    async createThread(input: CreateThreadInput): Promise<Thread> {
-      const id = input.id ?? randomUUID();
-      if (id.length === 0) throw new AwakenError('validation_failed', 'thread id must not be empty');
+    async createThread(input) {
+      const parsed = inputs.createThread.parse(input);
+      const id = parsed.id ?? randomUUID();
       if (threads.has(id)) throw conflict(`thread ${id} already exists`, { id });
       const at = now();
-      const thread: Thread = { id, metadata: clone(input.metadata ?? {}), createdAt: at, updatedAt: at };
+      const thread: Thread = { id, metadata: parsed.metadata ?? {}, createdAt: at, updatedAt: at };
       threads.set(id, { position: nextPosition++, thread, messages: [], state: {}, runIds: new Set() });
       return clone(thread);
     },
 
-    async getThread(threadId) {
+    async getThread(input) {
+      const { threadId } = inputs.getThread.parse({ threadId: input });
       const entry = threads.get(threadId);
       return entry === undefined ? null : clone(entry.thread);
     },
 
-    async listThreads(page?: PageRequest): Promise<Page<Thread>> {
-      const limit = pageLimit(page);
-      const after = decodeCursor(page?.cursor) ?? 0;
+    async listThreads(page) {
+      const { limit, after = 0 } = pageWindow(inputs.listThreads.parse(page ?? {}));
       const entries = [...threads.values()]
         .filter((entry) => entry.position > after)
         .map((entry) => ({ position: entry.position, item: clone(entry.thread) }));
       return toPage(entries, limit);
     },
 
-    async deleteThread(threadId) {
+    async deleteThread(input) {
+      const { threadId } = inputs.deleteThread.parse({ threadId: input });
       const entry = threads.get(threadId);
       if (entry === undefined) return false;
       for (const runId of entry.runIds) runs.delete(runId);
@@ -121,82 +111,102 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     },
 
     async updateThreadMetadata(threadId, metadata) {
-      const entry = requireThread(threadId);
-      entry.thread = { ...entry.thread, metadata: clone(metadata), updatedAt: now() };
+      const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
+      const entry = requireThread(parsed.threadId);
+      entry.thread = { ...entry.thread, metadata: parsed.metadata, updatedAt: now() };
       return clone(entry.thread);
     },
 
-    async getThreadState(threadId) {
+    async getThreadState(input) {
+      const { threadId } = inputs.getThreadState.parse({ threadId: input });
       return clone(threads.get(threadId)?.state ?? {});
     },
 
     async appendMessages(threadId, input) {
-      const entry = requireThread(threadId);
-      expectLength(entry, input.expectedLength);
-      const records = toRecords(entry, input.messages);
-      entry.messages.push(...records);
+      const parsed = inputs.appendMessages.parse({
+        threadId,
+        expectedLength: input?.expectedLength,
+        messages: input?.messages,
+      });
+      const entry = requireThread(parsed.threadId);
+      expectLength(entry, parsed.expectedLength);
+      const at = now();
+      const records = toRecords(entry, parsed.messages, at);
+      appendAll(entry, records);
+      entry.thread = { ...entry.thread, updatedAt: at };
       return clone(records);
     },
 
-    async readMessages(threadId, range?: { from?: number; to?: number; visibility?: Visibility }) {
-      const messages = threads.get(threadId)?.messages ?? [];
-      const from = Math.max(range?.from ?? 1, 1);
-      const to = Math.min(range?.to ?? messages.length, messages.length);
-      const slice = messages.slice(from - 1, Math.max(to, from - 1));
+    async readMessages(threadId, range) {
+      const parsed = inputs.readMessages.parse({
+        threadId,
+        from: range?.from,
+        to: range?.to,
+        visibility: range?.visibility,
+      });
+      const messages = threads.get(parsed.threadId)?.messages ?? [];
+      // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
+      const from = Math.max(parsed.from ?? 1, 1);
+      const to = Math.min(parsed.to ?? messages.length, messages.length);
+      const slice = to < from ? [] : messages.slice(from - 1, to);
       const visible =
-        range?.visibility === undefined
+        parsed.visibility === undefined
           ? slice
-          : slice.filter((record) => record.visibility === range.visibility);
+          : slice.filter((record) => record.visibility === parsed.visibility);
       return clone(visible);
     },
 
-    async messageCount(threadId) {
+    async messageCount(input) {
+      const { threadId } = inputs.messageCount.parse({ threadId: input });
       return threads.get(threadId)?.messages.length ?? 0;
     },
 
-    async createRun(input: RunRecord): Promise<RunRecord> {
-      const record = parseWith(runRecordSchema, input, 'run record');
-      if (record.version !== 0) {
-        throw new AwakenError('validation_failed', `a new run must have version 0, got ${record.version}`);
-      }
+    async createRun(input) {
+      const record = inputs.createRun.parse(input);
       const entry = requireThread(record.threadId);
       if (runs.has(record.runId)) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
-      runs.set(record.runId, { position: nextPosition++, record: clone(record), ownership: { fence: 0 } });
+      runs.set(record.runId, { position: nextPosition++, record, ownership: { fence: 0 } });
       entry.runIds.add(record.runId);
       entry.thread = { ...entry.thread, latestRunId: record.runId, updatedAt: now() };
       return clone(record);
     },
 
-    async getRun(runId) {
+    async getRun(input) {
+      const { runId } = inputs.getRun.parse({ runId: input });
       const entry = runs.get(runId);
       return entry === undefined ? null : clone(entry.record);
     },
 
-    async listRuns(threadId, query?: PageRequest & { status?: RunStatus[] }) {
-      const limit = pageLimit(query);
-      const before = decodeCursor(query?.cursor) ?? Number.POSITIVE_INFINITY;
-      const runIds = threads.get(threadId)?.runIds ?? new Set<string>();
+    async listRuns(threadId, query) {
+      const { status, ...page } = inputs.listRuns.parse({ ...query, threadId });
+      const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(page);
+      const runIds = threads.get(page.threadId)?.runIds ?? new Set<string>();
       const entries = [...runIds]
         .map((runId) => runs.get(runId))
-        .filter((entry): entry is RunEntry => entry !== undefined && entry.position < before)
-        .filter((entry) => query?.status === undefined || query.status.includes(entry.record.status))
+        .filter((entry): entry is RunEntry => entry !== undefined && entry.position < after)
+        .filter((entry) => status === undefined || status.includes(entry.record.status))
         .sort((a, b) => b.position - a.position)
         .map((entry) => ({ position: entry.position, item: clone(entry.record) }));
       return toPage(entries, limit);
     },
 
-    async commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord> {
-      const run = parseWith(runRecordSchema, checkpoint.run, 'checkpoint run record');
+    async commitCheckpoint(input) {
+      const checkpoint = inputs.commitCheckpoint.parse(input);
+      const { run } = checkpoint;
+      // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
       const thread = requireThread(checkpoint.threadId);
-      if (run.threadId !== checkpoint.threadId) {
-        throw new AwakenError(
-          'validation_failed',
-          `run ${run.runId} belongs to thread ${run.threadId}, not ${checkpoint.threadId}`,
-        );
-      }
       const stored = runs.get(run.runId);
       if (stored === undefined) throw notFound('run', run.runId);
       checkFence(run.runId, stored.ownership, checkpoint.fence);
+      if (stored.record.threadId !== checkpoint.threadId) {
+        throw conflict(
+          `run ${run.runId} belongs to thread ${stored.record.threadId}, not ${checkpoint.threadId}`,
+          {
+            runId: run.runId,
+            threadId: stored.record.threadId,
+          },
+        );
+      }
       if (run.version !== stored.record.version + 1) {
         throw new AwakenError(
           'stale_version',
@@ -212,34 +222,37 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
           { details: { machine: 'RunStatus', from: stored.record.status, to: run.status } },
         );
       }
-      const records = toRecords(thread, checkpoint.messages);
-      const threadState = checkpoint.threadState === undefined ? thread.state : clone(checkpoint.threadState);
-      const record = clone(run);
+      const at = now();
       // Everything that can throw ran above; the writes below cannot, so the step is all-or-nothing.
-      thread.messages.push(...records);
-      stored.record = record;
-      thread.state = threadState;
-      thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: now() };
+      appendAll(thread, toRecords(thread, checkpoint.messages, at));
+      stored.record = run;
+      if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
+      thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: at };
       return clone(run);
     },
 
-    async acquireRun(runId, input) {
+    async acquireRun(input, request) {
+      const { runId, ...lease } = inputs.acquireRun.parse({
+        runId: input,
+        owner: request?.owner,
+        leaseMs: request?.leaseMs,
+      });
       const entry = runs.get(runId);
       if (entry === undefined) throw notFound('run', runId);
-      return acquire(runId, entry.ownership, input, now());
+      return acquire(runId, entry.ownership, lease, now());
     },
 
-    async renewRun(proof) {
-      const lease = parseProof(proof, 'renewRun proof');
-      const entry = runs.get(lease.runId);
-      if (entry === undefined) throw notFound('run', lease.runId);
-      return renew(entry.ownership, { ...lease, leaseMs: proof.leaseMs }, now());
+    async renewRun(input) {
+      const proof = inputs.renewRun.parse(input);
+      const entry = runs.get(proof.runId);
+      if (entry === undefined) throw notFound('run', proof.runId);
+      return renew(entry.ownership, proof, now());
     },
 
-    async releaseRun(proof) {
-      const lease = parseProof(proof, 'releaseRun proof');
-      const entry = runs.get(lease.runId);
-      return entry === undefined ? false : release(entry.ownership, lease);
+    async releaseRun(input) {
+      const proof = inputs.releaseRun.parse(input);
+      const entry = runs.get(proof.runId);
+      return entry === undefined ? false : release(entry.ownership, proof);
     },
   };
 }

@@ -11,8 +11,15 @@ export interface RedisStoresOptions {
   redis: RedisInput;
   /** Key prefix shared by the four stores; default `awaken`. Use one per tenant or test. */
   prefix?: string;
-  /** How long the event log of a finished run is kept; default one day. */
+  /** How long the event log (and control inbox) of a finished run is kept; default one hour. */
   finishedEventLogTtlMs?: number;
+  /**
+   * How long each write's reply is kept for a request re-sent after a lost reply (ioredis re-sends
+   * unanswered commands when it reconnects); default two minutes, 0 turns it off. See the README.
+   */
+  requestTtlMs?: number;
+  /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */
+  testClock?: boolean;
 }
 
 /**
@@ -31,23 +38,26 @@ export interface RedisStores extends AwakenStores {
 }
 
 /**
- * Creates every Redis store on one command connection. The event log's blocking reads and the control inbox's
+ * Creates every Redis store on one command connection and one prefix (so a finished run's control
+ * inbox expires with its event log). The event log's blocking reads and the control inbox's
  * subscriptions each use their own duplicated connections, opened on first use.
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
   const prefix = normalizePrefix(options.prefix);
+  const { requestTtlMs, testClock } = options;
   const eventLog = new RedisRunEventLog({
     redis: client,
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
+    requestTtlMs,
   });
-  const inbox = new RedisRunControlInbox({ redis: client, prefix });
+  const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
   return {
     redis: client,
     prefix,
-    mailbox: new RedisMailboxStore({ redis: client, prefix }),
-    threadRuns: new RedisThreadRunStore({ redis: client, prefix }),
+    mailbox: new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock }),
+    threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock }),
     eventLog,
     inbox,
     async close() {

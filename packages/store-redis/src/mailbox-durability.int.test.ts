@@ -2,27 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RedisServerHandle, startRedisServer } from '@awaken/testing';
-import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisMailboxStore } from './redis-mailbox-store';
-
-/** Kills the server like a crash would (SIGKILL: no shutdown, no final AOF flush). */
-async function crash(url: string): Promise<void> {
-  const client = new Redis(url);
-  const info = await client.info('server');
-  client.disconnect();
-  const pid = Number(/process_id:(\d+)/.exec(info)?.[1]);
-  process.kill(pid, 'SIGKILL');
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`redis-server ${pid} survived SIGKILL`);
-}
+import { crashRedis } from './testing/crash-redis';
 
 describe('RedisMailboxStore durability', () => {
   const dir = mkdtempSync(join(tmpdir(), 'awaken-aof-'));
@@ -45,7 +27,7 @@ describe('RedisMailboxStore durability', () => {
     // everysec fsyncs the AOF once a second: after 1.5 s every acknowledged write is on disk.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await before.close();
-    await crash(url);
+    await crashRedis(url);
 
     server = await startRedisServer({ dir, port, appendOnly: true, appendFsync: 'everysec' });
     const after = new RedisMailboxStore({ redis: url, prefix: 'durable' });

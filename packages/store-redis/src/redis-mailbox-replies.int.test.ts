@@ -86,7 +86,7 @@ describe('RedisMailboxStore replies', () => {
     await advanceClock(store, 1_001);
     const [reclaimed] = await store.reclaimExpiredLeases();
     if (!reclaimed) throw new Error('nothing reclaimed');
-    expect(reclaimed).toMatchObject({ status: 'queued', attemptCount: 1, lastError: 'lease expired' });
+    expect(reclaimed).toMatchObject({ status: 'queued', attemptCount: 1, lastError: 'lease of w1 expired' });
     await expectStored(reclaimed);
     await claimNext();
   });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AwakenError,
   type ClaimProof,
   type EnqueueDispatchInput,
   type MailboxInterrupt,
@@ -10,14 +9,13 @@ import {
   type RunDispatch,
   type RunDispatchResult,
   type RunDispatchStatus,
-  parseWith,
-  runDispatchResultSchema,
+  mailboxStoreInputs as inputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
-import { checkEnqueueInput } from './internal/dispatch-checks';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
 import { DISPATCH_REPLY_FIELDS } from './internal/dispatch-fields';
+import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { listThreadDispatches } from './internal/list-dispatches';
 import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
 import { toStoreError } from './internal/redis-error';
@@ -36,6 +34,11 @@ export interface RedisMailboxStoreOptions {
    * step time exactly; production stores leave it off and always use Redis TIME.
    */
   testClock?: boolean;
+  /**
+   * How long each mutating script's reply is kept for a request re-sent after a lost reply (ioredis
+   * re-sends unanswered commands on reconnect); default two minutes, 0 turns it off. See the README.
+   */
+  requestTtlMs?: number;
 }
 
 const PURGE_BATCH = 500;
@@ -43,7 +46,9 @@ const PURGE_BATCH = 500;
 /**
  * The MailboxStore on Redis. Every operation is one Lua script, so it is atomic; lease
  * deadlines and timestamps come from Redis `TIME`; claim, reclaim and purge use sorted-set indexes
- * (never KEYS/SCAN). Claimant writes are fenced by claim token, lease and thread epoch.
+ * (never KEYS/SCAN). Claimant writes are fenced by claim token, lease and thread epoch. Inputs are
+ * validated by the contract's schemas before any script runs; every script records its reply per
+ * request, so a command re-sent after a lost reply returns the first reply instead of running twice.
  * Durability is Redis's: run it with `appendonly yes` (see README).
  */
 export class RedisMailboxStore implements MailboxStore {
@@ -51,6 +56,7 @@ export class RedisMailboxStore implements MailboxStore {
   readonly prefix: string;
   readonly #owned: boolean;
   readonly #keys: string[];
+  readonly #scripts: ScriptContext;
   /** Connections blocked in `waitForWork` (BLPOP), opened on first use. */
   readonly #pool: BlockingPool;
   /** Aborted by `close()`, so blocked `waitForWork` calls return `false` and free their connection. */
@@ -62,6 +68,12 @@ export class RedisMailboxStore implements MailboxStore {
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
     this.#keys = options.testClock ? [`${this.prefix}clock`] : [];
+    this.#scripts = {
+      redis: client,
+      prefix: this.prefix,
+      keys: this.#keys,
+      requestTtlMs: requestTtl(options.requestTtlMs),
+    };
     this.#pool = new BlockingPool(client);
   }
 
@@ -77,7 +89,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
-    const parsed = checkEnqueueInput(input);
+    const parsed = inputs.enqueue.parse(input);
     const dispatchId = parsed.dispatchId ?? uuidV7();
     const [epoch, now] = (await this.#run(S.enqueue, [
       dispatchId,
@@ -106,14 +118,8 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
-    requirePositive('limit', input.limit);
-    requirePositive('leaseMs', input.leaseMs);
-    const reply = await this.#run(S.claim, [
-      input.workerId,
-      Math.floor(input.limit),
-      Math.ceil(input.leaseMs),
-      randomUUID(),
-    ]);
+    const { workerId, limit, leaseMs } = inputs.claim.parse(input);
+    const reply = await this.#run(S.claim, [workerId, limit, leaseMs, randomUUID()]);
     return decodeDispatchList(reply);
   }
 
@@ -122,37 +128,40 @@ export class RedisMailboxStore implements MailboxStore {
     workerId: string;
     leaseMs: number;
   }): Promise<RunDispatch | null> {
-    requirePositive('leaseMs', input.leaseMs);
-    const args = [input.dispatchId, input.workerId, Math.ceil(input.leaseMs), randomUUID()];
-    const reply = await this.#run(S.claimDispatch, args);
+    const { dispatchId, workerId, leaseMs } = inputs.claimDispatch.parse(input);
+    const reply = await this.#run(S.claimDispatch, [dispatchId, workerId, leaseMs, randomUUID()]);
     return reply ? decodeDispatch(reply) : null;
   }
 
-  async ack(proof: ClaimProof): Promise<RunDispatch> {
+  async ack(input: ClaimProof): Promise<RunDispatch> {
+    const proof = inputs.ack.parse(input);
     return decodeDispatch(await this.#run(S.ack, [proof.dispatchId, proof.claimToken]));
   }
 
-  async nack(proof: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
-    if (proof.retryAt !== undefined) requireMillis('retryAt', proof.retryAt);
+  async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
+    const proof = inputs.nack.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.error, proof.retryAt ?? ''];
     return decodeDispatch(await this.#run(S.nack, args));
   }
 
-  async deadLetter(proof: ClaimProof & { error: string }): Promise<RunDispatch> {
+  async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
+    const proof = inputs.deadLetter.parse(input);
     return decodeDispatch(await this.#run(S.deadLetter, [proof.dispatchId, proof.claimToken, proof.error]));
   }
 
-  async cancel(dispatchId: string): Promise<RunDispatch> {
+  async cancel(input: string): Promise<RunDispatch> {
+    const { dispatchId } = inputs.cancel.parse({ dispatchId: input });
     return decodeDispatch(await this.#run(S.cancel, [dispatchId]));
   }
 
-  async extendLease(proof: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
-    requirePositive('leaseMs', proof.leaseMs);
-    const args = [proof.dispatchId, proof.claimToken, Math.ceil(proof.leaseMs)];
+  async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
+    const proof = inputs.extendLease.parse(input);
+    const args = [proof.dispatchId, proof.claimToken, proof.leaseMs];
     return decodeDispatch(await this.#run(S.extendLease, args));
   }
 
-  async interrupt(threadId: string): Promise<MailboxInterrupt> {
+  async interrupt(input: string): Promise<MailboxInterrupt> {
+    const { threadId } = inputs.interrupt.parse({ threadId: input });
     const [epoch, count, active] = (await this.#run(S.interrupt, [threadId])) as [number, number, unknown];
     return {
       newDispatchEpoch: Number(epoch),
@@ -161,17 +170,19 @@ export class RedisMailboxStore implements MailboxStore {
     };
   }
 
-  async supersedeClaimed(dispatchId: string): Promise<RunDispatch> {
+  async supersedeClaimed(input: string): Promise<RunDispatch> {
+    const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
     return decodeDispatch(await this.#run(S.supersedeClaimed, [dispatchId]));
   }
 
-  async recordDispatchStart(proof: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
+  async recordDispatchStart(input: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
+    const proof = inputs.recordDispatchStart.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.dispatchInstanceId];
     return decodeDispatch(await this.#run(S.recordDispatchStart, args));
   }
 
-  async recordRunResult(proof: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
-    const result = parseWith(runDispatchResultSchema, proof.result, 'run result');
+  async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
+    const { result, ...proof } = inputs.recordRunResult.parse(input);
     const absent = '\0';
     const args = [
       proof.dispatchId,
@@ -191,7 +202,8 @@ export class RedisMailboxStore implements MailboxStore {
     return decodeDispatch(await this.#run(S.recordRunResult, args));
   }
 
-  async loadDispatch(dispatchId: string): Promise<RunDispatch | null> {
+  async loadDispatch(input: string): Promise<RunDispatch | null> {
+    const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
     try {
       return decodeStoredDispatch(
         await this.redis.hmget(`${this.prefix}d:${dispatchId}`, ...DISPATCH_REPLY_FIELDS),
@@ -201,14 +213,15 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
-  listDispatches(
+  async listDispatches(
     threadId: string,
-    query: PageRequest & { status?: RunDispatchStatus[] } = {},
+    query?: PageRequest & { status?: RunDispatchStatus[] },
   ): Promise<Page<RunDispatch>> {
-    return listThreadDispatches(this.redis, this.prefix, threadId, query);
+    return listThreadDispatches(this.redis, this.prefix, inputs.listDispatches.parse({ ...query, threadId }));
   }
 
-  async threadEpoch(threadId: string): Promise<number> {
+  async threadEpoch(input: string): Promise<number> {
+    const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     try {
       return Number((await this.redis.hget(`${this.prefix}t:${threadId}`, 'epoch')) ?? 0);
     } catch (error) {
@@ -216,21 +229,16 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
-  async reclaimExpiredLeases(input: { limit?: number } = {}): Promise<RunDispatch[]> {
-    const limit = input.limit ?? 100;
-    if (!Number.isSafeInteger(limit) || limit < 1) {
-      throw new AwakenError('validation_failed', `limit must be a positive integer, got ${limit}`);
-    }
+  async reclaimExpiredLeases(input?: { limit?: number }): Promise<RunDispatch[]> {
+    const { limit } = inputs.reclaimExpiredLeases.parse({ limit: input?.limit });
     return decodeDispatchList(await this.#run(S.reclaim, [limit]));
   }
 
   async purgeTerminal(input: { olderThan: number }): Promise<number> {
-    if (!Number.isFinite(input.olderThan)) {
-      throw new AwakenError('validation_failed', `olderThan must be a number, got ${input.olderThan}`);
-    }
+    const { olderThan } = inputs.purgeTerminal.parse(input);
     let total = 0;
     for (;;) {
-      const purged = Number(await this.#run(S.purge, [Math.floor(input.olderThan), PURGE_BATCH]));
+      const purged = Number(await this.#run(S.purge, [olderThan, PURGE_BATCH]));
       total += purged;
       if (purged < PURGE_BATCH) return total;
     }
@@ -242,12 +250,13 @@ export class RedisMailboxStore implements MailboxStore {
    * is not lost. An abort (or `close()`) resolves `false` at once and unblocks the connection with
    * CLIENT UNBLOCK; a marker popped after the abort is pushed back for the next waiter.
    */
-  waitForWork(options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+  async waitForWork(options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+    const { timeoutMs, signal } = inputs.waitForWork.parse(options);
     return waitForMarker({
       pool: this.#pool,
       key: `${this.prefix}wake`,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal,
+      timeoutMs,
+      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
     });
   }
 
@@ -259,19 +268,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
-    return script.run(this.redis, this.#keys, [this.prefix, ...args]);
-  }
-}
-
-function requirePositive(name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new AwakenError('validation_failed', `${name} must be a positive number, got ${value}`);
-  }
-}
-
-function requireMillis(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new AwakenError('validation_failed', `${name} must be a time in milliseconds, got ${value}`);
+    return script.call(this.#scripts, args);
   }
 }
 

@@ -2,14 +2,16 @@ import {
   type RunControl,
   type RunControlInbox,
   decisionTarget,
+  runControlInboxInputs as inputs,
   parseWith,
-  runControlIdsSchema,
   runControlSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { PEEK_CONTROLS, PUT_CONTROL, REMOVE_CONTROLS } from './internal/control-inbox-lua';
+import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
+import { inboxKeys, runKeys } from './internal/run-keys';
 import { Subscriber } from './internal/subscriber';
 
 export interface RedisRunControlInboxOptions {
@@ -17,6 +19,8 @@ export interface RedisRunControlInboxOptions {
   redis: RedisInput;
   /** Key prefix; default `awaken`. */
   prefix?: string;
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
+  requestTtlMs?: number;
 }
 
 /**
@@ -25,12 +29,16 @@ export interface RedisRunControlInboxOptions {
  * call, or its ticket when it names no call) is rejected, and `remove` takes out exactly the given ids, so an entry that arrived after a reader's
  * peek is never lost. `put` publishes a wake-up that `subscribe` listeners in any process receive
  * (pub/sub is best effort: a listener that was not connected misses it, so readers also peek).
+ * Inputs are validated by the contract's `runControlInboxInputs`; a run's inbox keys expire with its
+ * event log when the log under the same prefix is finished. Puts and removes record their reply per
+ * request, so a command re-sent after a lost reply answers as the first one did.
  */
 export class RedisRunControlInbox implements RunControlInbox {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
   readonly #subscriber: Subscriber;
+  readonly #scripts: ScriptContext;
 
   constructor(options: RedisRunControlInboxOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -38,32 +46,58 @@ export class RedisRunControlInbox implements RunControlInbox {
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
     this.#subscriber = new Subscriber(client);
+    this.#scripts = {
+      redis: client,
+      prefix: this.prefix,
+      keys: [],
+      requestTtlMs: requestTtl(options.requestTtlMs),
+    };
   }
 
-  async put(runId: string, control: RunControl): Promise<'stored' | 'duplicate'> {
-    const parsed = parseWith(runControlSchema, control, 'run control');
-    const call = parsed.kind === 'decision' ? decisionTarget(parsed.decision) : '';
-    const args = [this.prefix, runId, parsed.id, parsed.kind, call, JSON.stringify(parsed)];
-    return (await PUT_CONTROL.run(this.redis, [], args)) as 'stored' | 'duplicate';
+  async put(input: string, given: RunControl): Promise<'stored' | 'duplicate'> {
+    const { runId, control } = inputs.put.parse({ runId: input, control: given });
+    const call = control.kind === 'decision' ? decisionTarget(control.decision) : '';
+    const keys = runKeys(this.prefix, runId);
+    const args = [
+      ...this.#inbox(runId),
+      keys.controlChannel,
+      keys.eventMeta,
+      control.id,
+      control.kind,
+      call,
+      JSON.stringify(control),
+    ];
+    return (await PUT_CONTROL.call(this.#scripts, args)) as 'stored' | 'duplicate';
   }
 
-  async peek(runId: string): Promise<RunControl[]> {
-    const entries = (await PEEK_CONTROLS.run(this.redis, [], [this.prefix, runId])) as string[];
+  async peek(input: string): Promise<RunControl[]> {
+    const { runId } = inputs.peek.parse({ runId: input });
+    const entries = (await PEEK_CONTROLS.run(
+      this.redis,
+      [],
+      [this.prefix, ...this.#inbox(runId)],
+    )) as string[];
     return entries.map((json) => parseWith(runControlSchema, JSON.parse(json), 'stored run control'));
   }
 
-  async remove(runId: string, ids: readonly string[]): Promise<void> {
-    const valid = parseWith(runControlIdsSchema, ids, 'ids');
-    if (valid.length === 0) return;
-    await REMOVE_CONTROLS.run(this.redis, [], [this.prefix, runId, ...valid]);
+  async remove(input: string, given: readonly string[]): Promise<void> {
+    const { runId, ids } = inputs.remove.parse({ runId: input, ids: given });
+    if (ids.length === 0) return;
+    await REMOVE_CONTROLS.call(this.#scripts, [...this.#inbox(runId), ...ids]);
   }
 
-  async subscribe(runId: string, listener: () => void): Promise<() => Promise<void>> {
+  async subscribe(input: string, given: () => void): Promise<() => Promise<void>> {
+    const { runId, listener } = inputs.subscribe.parse({ runId: input, listener: given });
     try {
-      return await this.#subscriber.listen(`${this.prefix}ctl:${runId}`, listener);
+      return await this.#subscriber.listen(runKeys(this.prefix, runId).controlChannel, listener);
     } catch (error) {
       throw toStoreError(error);
     }
+  }
+
+  /** ARGV after the prefix of every inbox script: runId, queue, entries and calls keys. */
+  #inbox(runId: string): string[] {
+    return [runId, ...inboxKeys(this.prefix, runId)];
   }
 
   /** Closes the subscriber connection, and the main one if the inbox created it. */

@@ -1,28 +1,31 @@
 import {
   type AgentEvent,
-  AwakenError,
+  DEFAULT_FINISHED_LOG_TTL_MS,
   type FencedWrite,
   type RunEventLog,
   agentEventSchema,
-  fenceSchema,
+  runEventLogInputs as inputs,
   parseWith,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
 import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
+import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
+import { inboxKeys, runKeys } from './internal/run-keys';
 
 export interface RedisRunEventLogOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
   redis: RedisInput;
   /** Key prefix; default `awaken`. */
   prefix?: string;
-  /** How long a finished log is kept, unless `finish` says otherwise; default one day. */
+  /** How long a finished log is kept, unless `finish` says otherwise; default one hour. */
   finishedTtlMs?: number;
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
+  requestTtlMs?: number;
 }
 
-const DAY_MS = 86_400_000;
 type StreamEntries = [id: string, fields: string[]][];
 
 /**
@@ -30,7 +33,9 @@ type StreamEntries = [id: string, fields: string[]][];
  * index lookup. `append` is a Lua script that only continues the stored last seq and checks the
  * writer's fence against the highest one the log has seen (`raiseFence`); `tail` blocks with
  * `XREAD BLOCK` on a dedicated pooled connection, bounded by `waitMs`, and wakes as soon as another
- * process appends. `finish` sets the expiry of the run's keys.
+ * process appends. `finish` sets the expiry of the run's keys, and of its decision inbox under the
+ * same prefix. Inputs are validated by the contract's schemas; appends and finishes record their
+ * reply per request, so a command re-sent after a lost reply does not append twice.
  */
 export class RedisRunEventLog implements RunEventLog {
   readonly redis: Redis;
@@ -38,6 +43,7 @@ export class RedisRunEventLog implements RunEventLog {
   readonly #owned: boolean;
   readonly #pool: BlockingPool;
   readonly #ttlMs: number;
+  readonly #scripts: ScriptContext;
 
   constructor(options: RedisRunEventLogOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -45,90 +51,126 @@ export class RedisRunEventLog implements RunEventLog {
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
     this.#pool = new BlockingPool(client);
-    this.#ttlMs = options.finishedTtlMs ?? DAY_MS;
+    this.#ttlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
+    this.#scripts = {
+      redis: client,
+      prefix: this.prefix,
+      keys: [],
+      requestTtlMs: requestTtl(options.requestTtlMs),
+    };
   }
 
-  async append(runId: string, events: readonly AgentEvent[], options: FencedWrite = {}): Promise<void> {
-    const fence = parseWith(fenceSchema, options.fence ?? 0, 'fence');
-    const first = events[0]?.seq ?? 0;
-    const bodies = events.map((event, index) => {
-      const parsed = parseWith(agentEventSchema, event, 'agent event');
-      if (parsed.runId !== runId || parsed.seq !== first + index) {
-        throw new AwakenError('conflict', `events must belong to run ${runId} with consecutive seq`);
-      }
-      return JSON.stringify(parsed);
+  async append(input: string, given: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
+    const {
+      runId,
+      events,
+      fence = 0,
+    } = inputs.append.parse({
+      runId: input,
+      events: given,
+      fence: options?.fence,
     });
-    await APPEND_EVENTS.run(this.redis, [], [this.prefix, runId, fence, first, ...bodies]);
+    const keys = runKeys(this.prefix, runId);
+    const fenced = [runId, keys.events, keys.eventMeta, fence];
+    // No events: the fence is still checked (a fenced-out writer learns it at once).
+    if (events.length === 0) {
+      await APPEND_EVENTS.call(this.#scripts, fenced);
+      return;
+    }
+    const first = events[0]?.seq ?? 0;
+    // Checked here, reported by the script after the fence (a fenced-out writer hears stale_claim).
+    const consistent = events.every((event, index) => event.runId === runId && event.seq === first + index);
+    const bodies = events.map((event) => JSON.stringify(event));
+    await APPEND_EVENTS.call(this.#scripts, [...fenced, first, consistent ? '1' : '0', ...bodies]);
   }
 
-  async read(runId: string, query: { afterSeq?: number; limit?: number } = {}): Promise<AgentEvent[]> {
-    const start = `0-${(query.afterSeq ?? 0) + 1}`;
-    const entries = await this.#call(() =>
-      query.limit === undefined
-        ? this.redis.xrange(this.#stream(runId), start, '+')
-        : this.redis.xrange(this.#stream(runId), start, '+', 'COUNT', Math.max(1, query.limit)),
-    );
-    return decodeEntries(entries);
+  async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {
+    const parsed = inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
+    return this.#range(parsed.runId, parsed.afterSeq ?? 0, parsed.limit);
   }
 
   async tail(
-    runId: string,
-    query: { afterSeq: number; waitMs: number; limit?: number; signal?: AbortSignal },
+    input: string,
+    given: { afterSeq: number; waitMs: number; limit?: number; signal?: AbortSignal },
   ): Promise<AgentEvent[]> {
-    const ready = await this.read(runId, { afterSeq: query.afterSeq, limit: query.limit });
-    if (ready.length > 0 || query.waitMs <= 0 || query.signal?.aborted) return ready;
-    // A finished log gets nothing newer; a finish after this check adds the end marker XREAD wakes on.
-    if (await this.isFinished(runId)) return [];
-    const count = Math.max(1, query.limit ?? 1000);
+    const { runId, afterSeq, waitMs, limit, signal } = inputs.tail.parse({ ...given, runId: input });
+    // Whether the log is finished is read BEFORE its events: a log finished by then holds every
+    // event it will ever hold, so an empty read means the stream is over. (Read after, an append and
+    // a finish landing between the two reads would end the tail without the last events.)
+    const finished = await this.#finished(runId);
+    const ready = await this.#range(runId, afterSeq, limit);
+    if (ready.length > 0 || finished || waitMs <= 0 || signal?.aborted) return ready;
+    // XREAD returns at once what was appended since the read above, and a finish since then adds
+    // the end marker it wakes on.
     const reply = await this.#call(() =>
-      this.#pool.with(query.signal, (client) =>
+      this.#pool.with(signal, (client) =>
         client.xread(
-          'COUNT',
-          count,
+          ...((limit === undefined ? [] : ['COUNT', limit]) as ['COUNT', number]),
           'BLOCK',
-          Math.max(1, Math.ceil(query.waitMs)),
+          Math.max(1, Math.ceil(waitMs)),
           'STREAMS',
-          this.#stream(runId),
-          `0-${query.afterSeq}`,
+          runKeys(this.prefix, runId).events,
+          `0-${afterSeq}`,
         ),
       ),
     );
     return reply ? decodeEntries(reply[0]?.[1] ?? []) : [];
   }
 
-  async lastSeq(runId: string): Promise<number> {
-    return Number((await this.#call(() => this.redis.hget(`${this.prefix}evm:${runId}`, 'last'))) ?? 0);
+  async lastSeq(input: string): Promise<number> {
+    const { runId } = inputs.lastSeq.parse({ runId: input });
+    const meta = runKeys(this.prefix, runId).eventMeta;
+    return Number((await this.#call(() => this.redis.hget(meta, 'last'))) ?? 0);
   }
 
-  async finish(runId: string, options: { ttlMs?: number } & FencedWrite = {}): Promise<void> {
-    const fence = parseWith(fenceSchema, options.fence ?? 0, 'fence');
-    const ttlMs = options.ttlMs ?? this.#ttlMs;
-    if (!Number.isFinite(ttlMs) || ttlMs < 0) {
-      throw new AwakenError('validation_failed', `ttlMs must be a number >= 0, got ${ttlMs}`);
-    }
-    const ttl = Math.max(1, Math.ceil(ttlMs));
-    await FINISH_LOG.run(this.redis, [], [this.prefix, runId, ttl, fence]);
+  async finish(input: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
+    const {
+      runId,
+      ttlMs = this.#ttlMs,
+      fence = 0,
+    } = inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs, fence: options?.fence });
+    const keys = runKeys(this.prefix, runId);
+    const args = [
+      runId,
+      keys.events,
+      keys.eventMeta,
+      fence,
+      Math.ceil(ttlMs),
+      ...inboxKeys(this.prefix, runId),
+    ];
+    await FINISH_LOG.call(this.#scripts, args);
   }
 
-  async raiseFence(runId: string, fence: number): Promise<number> {
-    if (!Number.isSafeInteger(fence) || fence < 1) {
-      throw new AwakenError('validation_failed', `invalid fence: must be a positive integer, got ${fence}`);
-    }
-    return Number(await RAISE_FENCE.run(this.redis, [], [this.prefix, runId, fence]));
+  async raiseFence(input: string, given: number): Promise<number> {
+    const { runId, fence } = inputs.raiseFence.parse({ runId: input, fence: given });
+    const keys = runKeys(this.prefix, runId);
+    return Number(await RAISE_FENCE.call(this.#scripts, [runId, keys.events, keys.eventMeta, fence]));
   }
 
-  async isFinished(runId: string): Promise<boolean> {
-    return (await this.#call(() => this.redis.hget(`${this.prefix}evm:${runId}`, 'finished'))) === '1';
+  async isFinished(input: string): Promise<boolean> {
+    return this.#finished(inputs.isFinished.parse({ runId: input }).runId);
+  }
+
+  async #finished(runId: string): Promise<boolean> {
+    const meta = runKeys(this.prefix, runId).eventMeta;
+    return (await this.#call(() => this.redis.hget(meta, 'finished'))) === '1';
+  }
+
+  async #range(runId: string, afterSeq: number, limit: number | undefined): Promise<AgentEvent[]> {
+    const stream = runKeys(this.prefix, runId).events;
+    const start = `0-${afterSeq + 1}`;
+    const entries = await this.#call(() =>
+      limit === undefined
+        ? this.redis.xrange(stream, start, '+')
+        : this.redis.xrange(stream, start, '+', 'COUNT', limit),
+    );
+    return decodeEntries(entries);
   }
 
   /** Closes the blocking connections, and the main one if the log created it. */
   async close(): Promise<void> {
     await this.#pool.close();
     if (this.#owned) await closeRedis(this.redis);
-  }
-
-  #stream(runId: string): string {
-    return `${this.prefix}ev:${runId}`;
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {

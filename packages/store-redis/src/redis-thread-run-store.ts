@@ -13,16 +13,12 @@ import {
   type Thread,
   type ThreadRunStore,
   type Visibility,
-  acquireRunInputSchema,
   canTransitionRunStatus,
-  fenceSchema,
-  newMessageSchema,
-  parseWith,
-  runRecordSchema,
-  runLeaseProofSchema,
+  threadRunStoreInputs as inputs,
   runStatusSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { pageIndex, pipelined } from './internal/page-index';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
@@ -35,46 +31,68 @@ export interface RedisThreadRunStoreOptions {
   redis: RedisInput;
   /** Key prefix; default `awaken`. */
   prefix?: string;
+  /**
+   * Tests only: when true, a millisecond value stored at `<prefix>clock` freezes the clock of this
+   * store's scripts (timestamps of threads and messages); absent key → Redis TIME.
+   */
+  testClock?: boolean;
+  /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
+  requestTtlMs?: number;
 }
 
+const RUN_STATUSES = runStatusSchema.options;
+
 /**
- * Threads, message logs, run records and checkpoints on Redis. Appends and checkpoints are single Lua
- * scripts: the fence, the expected message count and the run version are checked and the message
- * delta, run record, thread pointers and thread state are written in one atomic step, or nothing is
- * written. Run leases (`acquireRun`, `renewRun`, `releaseRun`) are scripts timed by Redis `TIME`, so
- * the clocks of the processes sharing the store never matter.
+ * Threads, message logs, run records and checkpoints on Redis. Inputs are validated (and must be JSON)
+ * by the contract's schemas before any script runs. Appends and checkpoints are single Lua scripts:
+ * the fence, the run version, the expected message count and the status move are checked and the
+ * message delta (of any size: pushed in chunks), run record, thread pointers and thread state are
+ * written in one atomic step, or nothing is written. Run leases (`acquireRun`, `renewRun`,
+ * `releaseRun`) are scripts timed by Redis `TIME`, so the clocks of the processes sharing the store
+ * never matter. Every write records its reply per request, so a command re-sent after a lost reply
+ * returns the first reply instead of running twice.
  */
 export class RedisThreadRunStore implements ThreadRunStore {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
+  readonly #scripts: ScriptContext;
 
   constructor(options: RedisThreadRunStoreOptions) {
     const { client, owned } = resolveRedis(options.redis);
     this.redis = client;
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
+    this.#scripts = {
+      redis: client,
+      prefix: this.prefix,
+      keys: options.testClock ? [`${this.prefix}clock`] : [],
+      requestTtlMs: requestTtl(options.requestTtlMs),
+    };
   }
 
   async createThread(input: CreateThreadInput): Promise<Thread> {
+    const parsed = inputs.createThread.parse(input);
     const reply = await this.#run(S.createThread, [
-      input.id ?? uuidV7(),
-      JSON.stringify(input.metadata ?? {}),
+      parsed.id ?? uuidV7(),
+      JSON.stringify(parsed.metadata ?? {}),
     ]);
     return decodeThread(reply as unknown[]);
   }
 
-  async getThread(threadId: string): Promise<Thread | null> {
+  async getThread(input: string): Promise<Thread | null> {
+    const { threadId } = inputs.getThread.parse({ threadId: input });
     const hash = await this.#call(() => this.redis.hgetall(this.#thread(threadId)));
     return Object.keys(hash).length === 0 ? null : decodeThread(hash);
   }
 
-  listThreads(page: PageRequest = {}): Promise<Page<Thread>> {
+  async listThreads(page?: PageRequest): Promise<Page<Thread>> {
+    const parsed = inputs.listThreads.parse(page ?? {});
     return pageIndex<Thread>({
       redis: this.redis,
       key: `${this.prefix}threads`,
-      cursor: page.cursor,
-      limit: page.limit,
+      cursor: parsed.cursor,
+      limit: parsed.limit,
       load: async (ids) => {
         const hashes = await pipelined<Record<string, string>>(this.redis, ids, (pipeline, id) =>
           pipeline.hgetall(this.#thread(id)),
@@ -84,16 +102,19 @@ export class RedisThreadRunStore implements ThreadRunStore {
     });
   }
 
-  async deleteThread(threadId: string): Promise<boolean> {
+  async deleteThread(input: string): Promise<boolean> {
+    const { threadId } = inputs.deleteThread.parse({ threadId: input });
     return Number(await this.#run(S.deleteThread, [threadId])) === 1;
   }
 
   async updateThreadMetadata(threadId: string, metadata: Record<string, unknown>): Promise<Thread> {
-    const reply = await this.#run(S.updateMetadata, [threadId, JSON.stringify(metadata)]);
+    const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
+    const reply = await this.#run(S.updateMetadata, [parsed.threadId, JSON.stringify(parsed.metadata)]);
     return decodeThread(reply as unknown[]);
   }
 
-  async getThreadState(threadId: string): Promise<Record<string, unknown>> {
+  async getThreadState(input: string): Promise<Record<string, unknown>> {
+    const { threadId } = inputs.getThreadState.parse({ threadId: input });
     const state = await this.#call(() => this.redis.hget(this.#thread(threadId), 'state'));
     return state === null ? {} : (JSON.parse(state) as Record<string, unknown>);
   }
@@ -102,47 +123,75 @@ export class RedisThreadRunStore implements ThreadRunStore {
     threadId: string,
     input: { expectedLength: number; messages: NewMessage[] },
   ): Promise<MessageRecord[]> {
-    const bodies = input.messages.map(messageBody);
-    const args = [threadId, JSON.stringify(threadId), input.expectedLength, ...bodies];
-    const records = (await this.#run(S.appendMessages, args)) as string[];
-    return records.map(decodeMessage);
+    const parsed = inputs.appendMessages.parse({
+      threadId,
+      expectedLength: input?.expectedLength,
+      messages: input?.messages,
+    });
+    const args = [
+      parsed.threadId,
+      JSON.stringify(parsed.threadId),
+      parsed.expectedLength,
+      ...parsed.messages.map((message) => JSON.stringify(message)),
+    ];
+    const [before, now] = (await this.#run(S.appendMessages, args)) as [number, string];
+    const createdAt = Number(now);
+    return parsed.messages.map((message, index) => ({
+      threadId: parsed.threadId,
+      seq: Number(before) + index + 1,
+      createdAt,
+      ...message,
+    }));
   }
 
   async readMessages(
     threadId: string,
-    range: { from?: number; to?: number; visibility?: Visibility } = {},
+    range?: { from?: number; to?: number; visibility?: Visibility },
   ): Promise<MessageRecord[]> {
-    const start = Math.max(1, range.from ?? 1) - 1;
-    const stop = range.to === undefined ? -1 : range.to - 1;
-    if (stop !== -1 && stop < start) return [];
-    const entries = await this.#call(() => this.redis.lrange(`${this.prefix}thm:${threadId}`, start, stop));
+    const parsed = inputs.readMessages.parse({
+      threadId,
+      from: range?.from,
+      to: range?.to,
+      visibility: range?.visibility,
+    });
+    // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
+    const start = Math.max(1, parsed.from ?? 1) - 1;
+    const stop = parsed.to === undefined ? -1 : parsed.to - 1;
+    if (parsed.to !== undefined && stop < start) return [];
+    const entries = await this.#call(() =>
+      this.redis.lrange(`${this.prefix}thm:${parsed.threadId}`, start, stop),
+    );
     const records = entries.map(decodeMessage);
-    return range.visibility ? records.filter((record) => record.visibility === range.visibility) : records;
+    const { visibility } = parsed;
+    return visibility ? records.filter((record) => record.visibility === visibility) : records;
   }
 
-  messageCount(threadId: string): Promise<number> {
+  async messageCount(input: string): Promise<number> {
+    const { threadId } = inputs.messageCount.parse({ threadId: input });
     return this.#call(() => this.redis.llen(`${this.prefix}thm:${threadId}`));
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {
-    const run = parseWith(runRecordSchema, { ...record, version: 0 }, 'run record');
+    const run = inputs.createRun.parse(record);
     await this.#run(S.createRun, [run.runId, run.threadId, JSON.stringify(run), run.status]);
     return run;
   }
 
-  async getRun(runId: string): Promise<RunRecord | null> {
+  async getRun(input: string): Promise<RunRecord | null> {
+    const { runId } = inputs.getRun.parse({ runId: input });
     const json = await this.#call(() => this.redis.hget(`${this.prefix}run:${runId}`, 'json'));
     return json === null ? null : decodeRun(json);
   }
 
-  listRuns(threadId: string, query: PageRequest & { status?: RunStatus[] } = {}): Promise<Page<RunRecord>> {
-    const wanted = query.status && query.status.length > 0 ? new Set(query.status) : undefined;
+  async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
+    const parsed = inputs.listRuns.parse({ ...query, threadId });
+    const wanted = parsed.status === undefined ? undefined : new Set(parsed.status);
     return pageIndex<RunRecord>({
       redis: this.redis,
-      key: `${this.prefix}thr:${threadId}`,
+      key: `${this.prefix}thr:${parsed.threadId}`,
       reverse: true,
-      cursor: query.cursor,
-      limit: query.limit,
+      cursor: parsed.cursor,
+      limit: parsed.limit,
       load: async (ids) => {
         const jsons = await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
           pipeline.hget(`${this.prefix}run:${id}`, 'json'),
@@ -153,9 +202,9 @@ export class RedisThreadRunStore implements ThreadRunStore {
     });
   }
 
-  async commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord> {
-    const run = parseWith(runRecordSchema, checkpoint.run, 'checkpoint run');
-    const fence = parseWith(fenceSchema, checkpoint.fence ?? 0, 'checkpoint fence');
+  async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
+    const checkpoint = inputs.commitCheckpoint.parse(input);
+    const { run } = checkpoint;
     const args = [
       checkpoint.threadId,
       JSON.stringify(checkpoint.threadId),
@@ -166,15 +215,19 @@ export class RedisThreadRunStore implements ThreadRunStore {
       run.status,
       RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
       checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
-      fence,
-      ...checkpoint.messages.map(messageBody),
+      checkpoint.fence ?? 0,
+      ...checkpoint.messages.map((message) => JSON.stringify(message)),
     ];
     await this.#run(S.commitCheckpoint, args);
     return run;
   }
 
-  async acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<RunLease> {
-    const { owner, leaseMs } = parseWith(acquireRunInputSchema, input, 'acquireRun input');
+  async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
+    const { runId, owner, leaseMs } = inputs.acquireRun.parse({
+      runId: input,
+      owner: request?.owner,
+      leaseMs: request?.leaseMs,
+    });
     const reply = (await this.#run(S.acquireRun, [runId, owner, leaseMs])) as string[];
     if (reply[0] === 'busy') {
       const [, holder, until, now] = reply;
@@ -187,19 +240,14 @@ export class RedisThreadRunStore implements ThreadRunStore {
     return { runId, owner, fence: Number(reply[1]), leaseUntil: Number(reply[2]) };
   }
 
-  async renewRun(proof: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
-    const lease = parseWith(runLeaseProofSchema, proof, 'renewRun proof');
-    const { leaseMs } = parseWith(
-      acquireRunInputSchema,
-      { owner: lease.owner, leaseMs: proof.leaseMs },
-      'renewRun input',
-    );
+  async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
+    const { leaseMs, ...lease } = inputs.renewRun.parse(input);
     const until = await this.#run(S.renewRun, [lease.runId, lease.owner, lease.fence, leaseMs]);
     return { ...lease, leaseUntil: Number(until) };
   }
 
-  async releaseRun(proof: RunLeaseProof): Promise<boolean> {
-    const lease = parseWith(runLeaseProofSchema, proof, 'releaseRun proof');
+  async releaseRun(input: RunLeaseProof): Promise<boolean> {
+    const lease = inputs.releaseRun.parse(input);
     return Number(await this.#run(S.releaseRun, [lease.runId, lease.owner, lease.fence])) === 1;
   }
 
@@ -213,7 +261,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
-    return script.run(this.redis, [], [this.prefix, ...args]);
+    return script.call(this.#scripts, args);
   }
 
   async #call<T>(operation: () => Promise<T>): Promise<T> {
@@ -223,13 +271,6 @@ export class RedisThreadRunStore implements ThreadRunStore {
       throw toStoreError(error);
     }
   }
-}
-
-const RUN_STATUSES = runStatusSchema.options;
-
-/** A message body for the log: validated, as a JSON object the script completes with seq and time. */
-function messageBody(message: NewMessage): string {
-  return JSON.stringify(parseWith(newMessageSchema, message, 'message'));
 }
 
 /** Creates a {@link RedisThreadRunStore}. */

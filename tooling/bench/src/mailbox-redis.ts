@@ -76,11 +76,17 @@ function redisBenchmarkArgs(port: number): string[] {
     String(CONCURRENCY),
     '-n',
     String(CLAIMS),
+    '-r',
+    '1000000000000',
     '--csv',
     'EVALSHA',
     sha,
     '0',
     'bench3:',
+    // A fresh request id per call (redis-benchmark fills in a random number), recorded for 120 s as
+    // the store's own calls are.
+    'req:__rand_int__',
+    '120000',
     'w',
     '1',
     '30000',
@@ -288,8 +294,9 @@ Notes:
 - (2) redis-benchmark runs \`redis-benchmark ${redisBenchmarkArgs(0).slice(2).join(' ').replace('-p 0 ', '')}\`
   (the claim script, one claim per call, on ${CLAIMS} queued dispatches); our side runs 50 loops of
   \`claim({ limit: 1 })\` through ioredis on one connection, including decoding and validation.
-- (4) INFO \`used_memory\` delta over ${MEMORY_ITEMS} enqueued dispatches (hash + ready/thread zsets)
-  and over ${MEMORY_ITEMS} run records checkpointed to \`waiting\` (JSON + index entries).
+- (4) INFO \`used_memory\` delta over ${MEMORY_ITEMS} enqueued dispatches (hash + ready/thread zsets,
+  plus each write's reply recorded for a re-sent request, kept two to four minutes) and over
+  ${MEMORY_ITEMS} run records checkpointed to \`waiting\` (JSON + index entries + recorded replies).
 `;
     const out = fileURLToPath(new URL('../results/mailbox-redis.md', import.meta.url));
     writeFileSync(out, report);

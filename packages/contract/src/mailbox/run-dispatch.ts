@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { runStatusSchema } from '../run/run-status';
 import { terminationReasonSchema } from '../run/termination-reason';
 import { type TransitionTable, canTransition, transitionIn } from '../state/transition-table';
+import {
+  millisSchema,
+  positiveIntegerSchema,
+  storeIdSchema,
+  withoutNegativeZero,
+} from '../stores/inputs/fields';
 
 /**
  * Queue status of one delivery attempt. `acked` means "consumed, do not retry" — never
@@ -99,14 +105,17 @@ export const mailboxInterruptSchema = z.object({
 });
 export type MailboxInterrupt = z.infer<typeof mailboxInterruptSchema>;
 
-/** Input to `MailboxStore.enqueue`. */
+/**
+ * Input to `MailboxStore.enqueue`: ids are non-empty well-formed strings, `availableAt` a millisecond
+ * time, `maxAttempts` a positive safe integer; `priority` defaults to 128 and `maxAttempts` to 3.
+ */
 export const enqueueDispatchInputSchema = z.object({
-  threadId: z.string().min(1),
-  runId: z.string().min(1),
-  dispatchId: z.string().min(1).optional(),
-  priority: z.number().int().min(0).max(255).default(128),
-  dedupeKey: z.string().min(1).optional(),
-  availableAt: millis.optional(),
-  maxAttempts: z.number().int().positive().default(3),
+  threadId: storeIdSchema,
+  runId: storeIdSchema,
+  dispatchId: storeIdSchema.optional(),
+  priority: z.number().int().min(0).max(255).overwrite(withoutNegativeZero).default(128),
+  dedupeKey: storeIdSchema.optional(),
+  availableAt: millisSchema.optional(),
+  maxAttempts: positiveIntegerSchema.default(3),
 });
 export type EnqueueDispatchInput = z.input<typeof enqueueDispatchInputSchema>;

@@ -17,22 +17,42 @@ export interface ClaimProof {
  * The durable run queue. Times are milliseconds on the **store's** clock (`now()`);
  * leases are computed from it, never from a caller's clock.
  *
- * Guarantees every implementation passes (store-conformance):
+ * Guarantees every implementation passes (store-conformance, and a differential test that feeds
+ * random operation sequences to two backends and requires the same answers):
  * - `enqueue` is durable before it resolves and stamps the thread's current dispatch epoch; a
- *   `dedupeKey` equal to that of a non-terminal dispatch of the same thread → `dedupe_conflict`;
+ *   `dedupeKey` equal to that of a non-terminal dispatch of the same thread → `dedupe_conflict`
+ *   (thread and key are compared as a pair: no characters in ids can make two pairs collide);
  * - `claim` hands each queued dispatch whose `availableAt <= now` to exactly one caller, in priority
- *   (0 first) then age order, with `leaseUntil = now + leaseMs`, and never more than one claimed
+ *   (0 first) then enqueue order, with `leaseUntil = now + leaseMs`, and never more than one claimed
  *   dispatch per thread; `claimDispatch` ignores `availableAt` but keeps the one-per-thread rule;
  * - fencing: `ack`, `nack`, `deadLetter`, `extendLease`, `recordDispatchStart` and `recordRunResult`
  *   succeed only for the current claim token, while the lease is held (now <= leaseUntil) and while the
  *   dispatch epoch equals the thread's epoch; otherwise `stale_claim` and nothing is written;
- * - `nack` increments `attemptCount`, and requeues at `retryAt` or dead-letters once `maxAttempts`
- *   attempts were made; `reclaimExpiredLeases` treats a lease as expired only when
- *   `now > leaseUntil`, counts the attempt, requeues / dead-letters / supersedes (stale epoch) and is
- *   safe under concurrent sweepers (each dispatch reclaimed once);
+ * - claim fields: `claimToken` and `leaseUntil` exist only while a dispatch is `claimed`; every move
+ *   out of a claim (ack, nack, dead letter, supersede, reclaim) removes both, and `claimedBy` keeps
+ *   naming the worker of the latest claim (for audit) until the next claim replaces it;
+ * - `nack` increments `attemptCount` and records `error` as `lastError` (as given, `''` included),
+ *   then requeues at `retryAt` or dead-letters once `maxAttempts` attempts were made;
+ *   `reclaimExpiredLeases` treats a lease as expired only when `now > leaseUntil`, takes the earliest
+ *   deadlines first (equal deadlines in enqueue order), at most `limit` (default 100) per call, counts the
+ *   attempt, sets `lastError` to `lease of <claimedBy> expired`, requeues / dead-letters / supersedes
+ *   (stale epoch) and is safe under concurrent sweepers (each dispatch reclaimed once);
+ * - `recordRunResult` replaces the previous projection completely: a field the new result lacks
+ *   (`termination`, `response`, `error`) is removed;
  * - `interrupt` atomically bumps the thread epoch, supersedes every queued dispatch of the thread and
  *   returns the active claim (to be cancelled by the caller) and the count;
  * - `cancel` works only on queued dispatches (`conflict` otherwise); unknown ids → `not_found`.
+ *
+ * Input: every operation validates its input with `mailboxStoreInputs` before touching data;
+ * a caller's mistake is `validation_failed` naming the field, never a retryable `store_failure`, and
+ * nothing is written. Ids (dispatch, thread, run, worker, claim token, dedupe key) are non-empty
+ * well-formed strings; `limit` and `leaseMs` are integers >= 1 (fractions are rejected, never rounded);
+ * `retryAt`, `availableAt` and `olderThan` are millisecond times (integers >= 0); `-0` counts as `0`; a
+ * lease whose deadline would not be a safe integer is rejected. Listings take a `limit` >= 1 (50 by
+ * default, more than 1000 served as 1000), a `cursor` they returned, and a non-empty status filter.
+ *
+ * Retries are safe: a backend whose client may re-send a request after a lost reply (Redis) makes
+ * every mutating operation idempotent per request, so a repeat returns the first reply.
  */
 export interface MailboxStore {
   /** The store's clock, in milliseconds since the epoch. */
@@ -57,7 +77,7 @@ export interface MailboxStore {
   recordDispatchStart(proof: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch>;
   recordRunResult(proof: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch>;
   loadDispatch(dispatchId: string): Promise<RunDispatch | null>;
-  /** Dispatches of a thread, oldest first, optionally filtered by status. */
+  /** Dispatches of a thread, oldest first (enqueue order), optionally filtered by status. */
   listDispatches(
     threadId: string,
     query?: PageRequest & { status?: RunDispatchStatus[] },

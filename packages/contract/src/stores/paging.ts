@@ -4,7 +4,11 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-/** Paging input. `limit` defaults to 50 and is capped by each store at 1000. */
+/**
+ * Paging input. `limit` is an integer >= 1, 50 by default; more than 1000 is served as 1000.
+ * `cursor` is a `nextCursor` the same listing returned; any other value (a negative or fractional
+ * number, text) is rejected with `validation_failed`.
+ */
 export interface PageRequest {
   cursor?: string;
   limit?: number;

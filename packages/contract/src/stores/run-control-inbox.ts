@@ -63,7 +63,12 @@ export function decisionTarget(decision: Pick<ToolCallDecisionInput, 'toolCallId
  * - `subscribe` calls the listener after each `'stored'` put for that run, in any process sharing the
  *   store (best effort: a listener that was disconnected may miss one, so readers also peek at their
  *   gates);
- * - invalid input → `validation_failed` (also a decision payload JSON cannot hold), nothing written.
+ * - a finished run's inbox is dropped with its event log, `ttlMs` after `RunEventLog.finish`, when
+ *   both share a backend (`create*Stores`);
+ * - invalid input (checked by `runControlInboxInputs`: ids non-empty well-formed strings, a control
+ *   valid and JSON) → `validation_failed` naming the field, nothing written; a decision's `result` is
+ *   stored in its JSON form. Puts and removes are idempotent per request (a re-sent put after a lost
+ *   reply answers `'stored'`, not `'duplicate'`).
  */
 export interface RunControlInbox {
   put(runId: string, control: RunControl): Promise<'stored' | 'duplicate'>;

@@ -9,16 +9,27 @@ export interface FencedWrite {
  * The durable per-run event log that lets any process serve any run's stream.
  *
  * Guarantees: `append` accepts events only with consecutive `seq` continuing the stored last seq
- * (a reused or skipped number → `conflict`, nothing written); `read` returns events with
- * `seq > afterSeq` in order; `tail` returns as soon as at least one such event exists, or an empty
- * array after `waitMs` (or when `signal` aborts); a reader in another process sees every event
- * exactly once and in order. `finish` marks the log finished; it expires `ttlMs` later.
+ * (a reused or skipped number, or an event of another run → `conflict`, nothing written), and none
+ * once the log is finished (`conflict`); `read` returns events with `seq > afterSeq` in order, at most
+ * `limit`; `tail` returns as soon as at least one such event exists, or an empty array after `waitMs`
+ * (or when `signal` aborts). For a finished log `tail` returns at once, and an empty array only when
+ * nothing after `afterSeq` exists: a `[]` from a finished log means the stream is over (a tail that
+ * started before the finish sees the events appended before it). A reader in another process sees
+ * every event exactly once and in order. `finish` marks the log finished; it expires `ttlMs` later
+ * (rounded up to whole milliseconds; 0 drops it at once; default `DEFAULT_FINISHED_LOG_TTL_MS`, one
+ * hour), and so does the run's control inbox when the two share a backend (`create*Stores`); a
+ * `finish` again resets the expiry.
  *
  * Fencing (the classic fencing-token pattern, independent of the thread-run store): each log
- * remembers the highest run fence any write presented. `append`, `finish` and `raiseFence` with a
- * lower fence are rejected with `stale_claim` and write nothing; a higher one becomes the log's fence.
- * A new activation calls `raiseFence` before it reads the last seq, so nothing a fenced-out activation
- * tries to append afterwards can land.
+ * remembers the highest run fence any write presented. `append` (also of no events), `finish` and
+ * `raiseFence` with a lower fence are rejected with `stale_claim` and write nothing; a higher one
+ * becomes the log's fence. A new activation calls `raiseFence` before it reads the last seq, so
+ * nothing a fenced-out activation tries to append afterwards can land.
+ *
+ * Input (validated by `runEventLogInputs`, `validation_failed` naming the field): run ids are
+ * non-empty well-formed strings, `afterSeq` and fences integers >= 0 (`raiseFence`'s >= 1), `limit` an
+ * integer >= 1, `waitMs` from 0 to 2^31 - 1, events valid `AgentEvent`s whose values are stored in
+ * their JSON form (see ThreadRunStore). Appends, finishes and fence raises are idempotent per request.
  */
 export interface RunEventLog {
   append(runId: string, events: readonly AgentEvent[], options?: FencedWrite): Promise<void>;

@@ -1,17 +1,15 @@
+import type { z } from 'zod';
 import type { MessageRecord, NewMessage } from '../messages/message-record';
 import type { Visibility } from '../messages/message';
 import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { Thread } from '../run/thread';
+import type { checkpointTriggerSchema } from './inputs/thread-run-inputs';
 import type { Page, PageRequest } from './paging';
 import type { RunLease, RunLeaseProof } from './run-lease';
 
 /** Why a checkpoint is written: the loop's checkpoint triggers. */
-export type CheckpointTrigger =
-  | 'user_message'
-  | 'assistant_turn_committed'
-  | 'tool_results_committed'
-  | 'run_finished';
+export type CheckpointTrigger = z.infer<typeof checkpointTriggerSchema>;
 
 /**
  * One atomic step of a run's durable progress: the new thread messages, the run projection (status,
@@ -42,13 +40,20 @@ export interface CreateThreadInput {
 /**
  * Threads, their append-only message logs, run records and checkpoints.
  *
- * Guarantees every implementation passes (store-conformance):
+ * Guarantees every implementation passes (store-conformance and the differential test):
  * - message `seq` is 1-based and dense per thread; `appendMessages` with an `expectedLength` that is
- *   not the current length fails with `stale_append` and writes nothing;
+ *   not the current length fails with `stale_append` and writes nothing; an append moves the thread's
+ *   `updatedAt`; a batch of any size is written whole (a 50,000-message checkpoint included);
+ * - `readMessages` bounds are inclusive and clipped to the log: `from` defaults to 1 (0 reads from 1),
+ *   `to` to the last seq; `to < from` (also `to: 0`) reads nothing;
  * - `commitCheckpoint` is atomic: the message delta, the run record and the thread pointers are all
- *   written or none is; a stale `expectedMessageCount` → `stale_append`, a stale run version →
- *   `stale_version`; a status change must be a legal RunStatus transition (`invalid_transition`),
- *   while a checkpoint that keeps the status (several per running step) is always allowed;
+ *   written or none is. Its checks, in this order: thread unknown → `not_found`; run unknown →
+ *   `not_found`; a fence other than the run's current one → `stale_claim`; the run stored under
+ *   another thread → `conflict` (a checkpoint never moves a run); run version not the stored one + 1 →
+ *   `stale_version`; `expectedMessageCount` not the thread's count → `stale_append`; an illegal
+ *   RunStatus move → `invalid_transition` (a checkpoint that keeps the status, several per running
+ *   step, is always allowed);
+ * - `createRun` requires `version: 0` (`validation_failed` otherwise);
  * - thread pointers: `createRun` sets `latestRunId`; a checkpoint of a `running` run sets
  *   `activeRunId`, of a `waiting` run sets `openRunId` (clearing `activeRunId`), of a `done` run clears
  *   both when they point at it;
@@ -61,7 +66,18 @@ export interface CreateThreadInput {
  *   current one and it was not released (also after it lapsed, if nobody took the run meanwhile),
  *   otherwise `stale_claim`; `releaseRun` ends it early (the fence stays, so the next acquisition
  *   still gets a higher one) and reports whether it was still held; `commitCheckpoint` writes only
- *   with the current fence (`stale_claim` otherwise). Invalid input → `validation_failed`.
+ *   with the current fence (`stale_claim` otherwise).
+ *
+ * Input: every operation validates its input with `threadRunStoreInputs` before touching data (a
+ * caller's mistake is `validation_failed` naming the field, never `store_failure`, and nothing is
+ * written): ids and owners are non-empty well-formed strings, counts, seq bounds and fences integers
+ * >= 0 (a lease proof's fence >= 1), `leaseMs` 1 to `MAX_RUN_LEASE_MS`, metadata and thread state JSON
+ * objects, a checkpoint's `run.threadId` its `threadId`. Values (metadata, message content, run
+ * state, thread state) are stored in their JSON form, exactly as `JSON.stringify` writes them
+ * (`toJSON` honoured, `undefined` members dropped, `-0` as `0`); what JSON cannot hold faithfully
+ * (see `findJsonIssue`) is rejected naming its path. What a caller passes or gets back shares nothing
+ * with what is stored. Writes are idempotent per request (a request re-sent after a lost reply
+ * returns the first reply).
  */
 export interface ThreadRunStore {
   createThread(input: CreateThreadInput): Promise<Thread>;
@@ -77,7 +93,7 @@ export interface ThreadRunStore {
     threadId: string,
     input: { expectedLength: number; messages: NewMessage[] },
   ): Promise<MessageRecord[]>;
-  /** Messages with `from <= seq <= to` (defaults: whole log), optionally of one visibility, in seq order. */
+  /** Messages with `from <= seq <= to` (defaults: whole log; clipped to it), optionally of one visibility, in seq order. */
   readMessages(
     threadId: string,
     range?: { from?: number; to?: number; visibility?: Visibility },

@@ -18,6 +18,18 @@ export function fenceSpec(ctx: SuiteContext<RunEventLog>): void {
       expect(await ctx.store.lastSeq(runId)).toBe(4);
     });
 
+    it('checks the fence first: a fenced-out writer hears stale_claim whatever its batch holds', async () => {
+      const runId = uniqueId('run');
+      await ctx.store.raiseFence(runId, 2);
+      await expectAwakenError(
+        ctx.store.append(runId, textEvents('another-run', 1, 1), { fence: 1 }),
+        'stale_claim',
+      );
+      await expectAwakenError(ctx.store.append(runId, textEvents(runId, 5, 1), { fence: 1 }), 'stale_claim');
+      await expectAwakenError(ctx.store.append(runId, [], { fence: 1 }), 'stale_claim');
+      expect(await ctx.store.lastSeq(runId)).toBe(0);
+    });
+
     it('raiseFence returns the last seq and shuts out every lower fence from then on', async () => {
       const runId = uniqueId('run');
       expect(await ctx.store.raiseFence(runId, 3)).toBe(0);

@@ -80,5 +80,32 @@ export function tailSpec(ctx: SuiteContext<RunEventLog>): void {
         Array.from({ length: total - startAfter }, (_, index) => startAfter + index + 1),
       );
     });
+
+    it('never ends a finished log with [] before returning its last events (append and finish racing a tail)', async () => {
+      const writer = await ctx.peer();
+      const runs = Array.from({ length: 200 }, () => uniqueId('run'));
+      const lastSeen = await Promise.all(
+        runs.map(async (runId, index) => {
+          const reading = (async () => {
+            let afterSeq = 0;
+            for (;;) {
+              // waitMs is far longer than the writer needs: [] means "finished, nothing newer".
+              const events = await ctx.store.tail(runId, { afterSeq, waitMs: 20_000 });
+              if (events.length === 0) return afterSeq;
+              afterSeq = events.at(-1)?.seq ?? afterSeq;
+            }
+          })();
+          await writer.append(runId, textEvents(runId, 1, 1));
+          for (let pause = 0; pause < index % 8; pause += 1) await new Promise(setImmediate);
+          // The last event and the finish back to back, as a run's end writes them.
+          await Promise.all([
+            writer.append(runId, textEvents(runId, 2, 1)),
+            writer.finish(runId, { ttlMs: 60_000 }),
+          ]);
+          return reading;
+        }),
+      );
+      expect(lastSeen.filter((seq) => seq !== 2)).toEqual([]);
+    });
   });
 }

@@ -27,6 +27,22 @@ export async function expectAwakenError(promise: Promise<unknown>, code: AwakenE
   expect(outcome.error.code).toBe(code);
 }
 
+/** Asserts `promise` rejects with `validation_failed` whose message names `field` (a pattern). */
+export async function expectInvalidField(promise: Promise<unknown>, field: RegExp): Promise<void> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(
+        `expected validation_failed naming ${field}, but it resolved with ${JSON.stringify(value)}`,
+      );
+    },
+    (caught: unknown) => caught,
+  );
+  if (!AwakenError.hasCode(error, 'validation_failed')) {
+    throw new Error(`expected validation_failed naming ${field}, got ${String(error)}`);
+  }
+  expect(error.message).toMatch(field);
+}
+
 /** How many of `results` were fulfilled, and their values. */
 export function fulfilled<T>(results: PromiseSettledResult<T>[]): T[] {
   return results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

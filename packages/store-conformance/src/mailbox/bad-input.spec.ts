@@ -49,7 +49,72 @@ export function badInputSpec(ctx: SuiteContext<MailboxStore>): void {
     });
 
     it('rejects a purge cutoff that is not a number of milliseconds', async () => {
-      await expectAwakenError(ctx.store.purgeTerminal({ olderThan: Number.NaN }), 'validation_failed');
+      for (const olderThan of [Number.NaN, 1.5, -1]) {
+        await expectAwakenError(ctx.store.purgeTerminal({ olderThan }), 'validation_failed');
+      }
+    });
+
+    it('rejects a claim limit or lease that is not a positive integer, claiming nothing', async () => {
+      const queued = await ctx.store.enqueue(dispatchInput());
+      const lease = ctx.shortLeaseMs;
+      const bad: unknown[] = [0, -3, 1.5, Number.NaN, 1e30, '1', null];
+      for (const limit of bad) {
+        await expectAwakenError(
+          ctx.store.claim({ workerId: 'w', limit, leaseMs: lease } as never),
+          'validation_failed',
+        );
+      }
+      for (const leaseMs of bad) {
+        await expectAwakenError(
+          ctx.store.claim({ workerId: 'w', limit: 1, leaseMs } as never),
+          'validation_failed',
+        );
+        await expectAwakenError(
+          ctx.store.claimDispatch({ dispatchId: queued.dispatchId, workerId: 'w', leaseMs } as never),
+          'validation_failed',
+        );
+      }
+      expect(await ctx.store.loadDispatch(queued.dispatchId)).toEqual(queued);
+    });
+
+    it('rejects a worker id or dispatch id that is not a non-empty well-formed string', async () => {
+      const queued = await ctx.store.enqueue(dispatchInput());
+      for (const workerId of [42, '', undefined, '\uD800']) {
+        await expectAwakenError(
+          ctx.store.claim({ workerId, limit: 1, leaseMs: ctx.shortLeaseMs } as never),
+          'validation_failed',
+        );
+      }
+      for (const dispatchId of ['', 7, '\uDC00x']) {
+        await expectAwakenError(ctx.store.cancel(dispatchId as never), 'validation_failed');
+        await expectAwakenError(ctx.store.loadDispatch(dispatchId as never), 'validation_failed');
+      }
+      expect(await ctx.store.loadDispatch(queued.dispatchId)).toEqual(queued);
+    });
+
+    it('rejects a nack or dead letter without an error text, leaving the claim as it was', async () => {
+      const dispatch = await claimed();
+      await expectAwakenError(ctx.store.nack({ ...proofOf(dispatch) } as never), 'validation_failed');
+      await expectAwakenError(
+        ctx.store.deadLetter({ ...proofOf(dispatch), error: 5 } as never),
+        'validation_failed',
+      );
+      expect(await ctx.store.loadDispatch(dispatch.dispatchId)).toEqual(dispatch);
+      const nacked = await ctx.store.nack({ ...proofOf(dispatch), error: '' });
+      expect(nacked.lastError).toBe('');
+    });
+
+    it('rejects a page limit, cursor or status filter a listing cannot take', async () => {
+      const { threadId } = await ctx.store.enqueue(dispatchInput());
+      for (const limit of [0, -3, 1.5, Number.NaN]) {
+        await expectAwakenError(ctx.store.listDispatches(threadId, { limit }), 'validation_failed');
+      }
+      for (const cursor of ['-5', '1.5', 'abc', '']) {
+        await expectAwakenError(ctx.store.listDispatches(threadId, { cursor }), 'validation_failed');
+      }
+      await expectAwakenError(ctx.store.listDispatches(threadId, { status: [] }), 'validation_failed');
+      await expectAwakenError(ctx.store.listDispatches('', {}), 'validation_failed');
+      expect((await ctx.store.listDispatches(threadId, { limit: 5_000 })).items).toHaveLength(1);
     });
   });
 }

@@ -27,6 +27,15 @@ export function dedupeSpec(ctx: SuiteContext<MailboxStore>): void {
       );
     });
 
+    it('keeps dedupe keys of threads apart whatever characters ids contain', async () => {
+      const threadId = uniqueId('thread');
+      await ctx.store.enqueue(dispatchInput({ threadId: `${threadId}\u0000a`, dedupeKey: 'b' }));
+      await ctx.store.enqueue(dispatchInput({ threadId, dedupeKey: 'a\u0000b' }));
+      await ctx.store.enqueue(dispatchInput({ threadId: `${threadId}:x`, dedupeKey: 'k' }));
+      await ctx.store.enqueue(dispatchInput({ threadId, dedupeKey: 'x:k' }));
+      expect((await ctx.store.listDispatches(threadId)).items).toHaveLength(2);
+    });
+
     it('accepts the same dedupe key on another thread', async () => {
       await ctx.store.enqueue(dispatchInput({ dedupeKey: 'k' }));
       const other = await ctx.store.enqueue(dispatchInput({ dedupeKey: 'k' }));

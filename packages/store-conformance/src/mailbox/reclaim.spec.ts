@@ -1,6 +1,7 @@
 import { type MailboxStore, runDispatchSchema } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { expectValid } from '../internal/expectations';
+import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
 import { claimOne, dispatchInput, proofOf } from './fixtures';
 
@@ -75,6 +76,44 @@ export function reclaimSpec(ctx: SuiteContext<MailboxStore>): void {
       const reclaimed = sweepers.flat().map((dispatch) => dispatch.dispatchId);
       expect(reclaimed.sort()).toEqual(ids.sort());
       for (const id of ids) expect((await ctx.store.loadDispatch(id))?.attemptCount).toBe(1);
+    });
+
+    it('reclaims the earliest deadlines first and says whose lease expired', async () => {
+      const first = await ctx.store.enqueue(dispatchInput());
+      const second = await ctx.store.enqueue(dispatchInput());
+      await claimOne(ctx.store, second, ctx.shortLeaseMs, 'worker-b');
+      await ctx.elapse(1);
+      await claimOne(ctx.store, first, ctx.shortLeaseMs, 'worker-a');
+      await ctx.elapse(ctx.shortLeaseMs + 1);
+      const reclaimed = await ctx.store.reclaimExpiredLeases();
+      expect(reclaimed.map((dispatch) => [dispatch.dispatchId, dispatch.lastError])).toEqual([
+        [second.dispatchId, 'lease of worker-b expired'],
+        [first.dispatchId, 'lease of worker-a expired'],
+      ]);
+    });
+
+    it('reclaims equal deadlines in enqueue order, whatever their ids', async () => {
+      const first = await ctx.store.enqueue(dispatchInput({ dispatchId: uniqueId('zz') }));
+      const second = await ctx.store.enqueue(dispatchInput({ dispatchId: uniqueId('aa') }));
+      const claimed = await ctx.store.claim({ workerId: 'w', limit: 2, leaseMs: ctx.shortLeaseMs });
+      expect(new Set(claimed.map((dispatch) => dispatch.leaseUntil)).size).toBe(1);
+      await ctx.elapse(ctx.shortLeaseMs + 1);
+      expect((await ctx.store.reclaimExpiredLeases({ limit: 1 })).map((d) => d.dispatchId)).toEqual([
+        first.dispatchId,
+      ]);
+      expect((await ctx.store.reclaimExpiredLeases({ limit: 1 })).map((d) => d.dispatchId)).toEqual([
+        second.dispatchId,
+      ]);
+    });
+
+    it('reclaims at most 100 dispatches per call by default', async () => {
+      for (let index = 0; index < 101; index += 1) await ctx.store.enqueue(dispatchInput());
+      expect(await ctx.store.claim({ workerId: 'w', limit: 101, leaseMs: ctx.shortLeaseMs })).toHaveLength(
+        101,
+      );
+      await ctx.elapse(ctx.shortLeaseMs + 1);
+      expect(await ctx.store.reclaimExpiredLeases()).toHaveLength(100);
+      expect(await ctx.store.reclaimExpiredLeases()).toHaveLength(1);
     });
 
     it('reclaims at most limit dispatches per call', async () => {

@@ -49,6 +49,30 @@ export function runtimeProjectionSpec(ctx: SuiteContext<MailboxStore>): void {
       });
     });
 
+    it('replaces an earlier result completely: fields the new one lacks are removed', async () => {
+      const claimed = await claimOne(ctx.store, await ctx.store.enqueue(dispatchInput()), ctx.shortLeaseMs);
+      await ctx.store.recordRunResult({
+        ...proofOf(claimed),
+        result: {
+          runId: claimed.runId,
+          dispatchInstanceId: 'inst-1',
+          status: 'done',
+          termination: { type: 'error', message: 'boom' },
+          response: 'partial',
+          error: 'boom',
+        },
+      });
+      const replaced = await ctx.store.recordRunResult({
+        ...proofOf(claimed),
+        result: { runId: claimed.runId, dispatchInstanceId: 'inst-2', status: 'waiting' },
+      });
+      expect(replaced).toMatchObject({ dispatchInstanceId: 'inst-2', runStatus: 'waiting' });
+      expect(replaced.termination).toBeUndefined();
+      expect(replaced.runResponse).toBeUndefined();
+      expect(replaced.runError).toBeUndefined();
+      expect(await ctx.store.loadDispatch(claimed.dispatchId)).toEqual(replaced);
+    });
+
     it('rejects a result for another run with validation_failed', async () => {
       const claimed = await claimOne(ctx.store, await ctx.store.enqueue(dispatchInput()), ctx.shortLeaseMs);
       await expectAwakenError(

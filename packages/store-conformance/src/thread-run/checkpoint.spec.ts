@@ -63,6 +63,38 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect((await ctx.store.getThread(threadId))?.activeRunId).toBeUndefined();
     });
 
+    it('reports stale_version when both the run version and the message count are stale', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const stale = await nextCheckpoint(ctx.store, run, 'running');
+      await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running', [userMessage('won')]));
+      await expectAwakenError(ctx.store.commitCheckpoint(stale), 'stale_version');
+      expect(await ctx.store.messageCount(threadId)).toBe(1);
+    });
+
+    it('never moves a run to another thread', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const other = await ctx.store.createThread({ id: uniqueId('thread') });
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [userMessage('x')]);
+      // The run record names another thread than the checkpoint: a caller's mistake.
+      await expectAwakenError(
+        ctx.store.commitCheckpoint({ ...checkpoint, threadId: other.id }),
+        'validation_failed',
+      );
+      // Both name the other thread, but the run is stored under its own: conflict.
+      await expectAwakenError(
+        ctx.store.commitCheckpoint({
+          ...checkpoint,
+          threadId: other.id,
+          run: { ...checkpoint.run, threadId: other.id },
+        }),
+        'conflict',
+      );
+      expect(await ctx.store.getRun(run.runId)).toEqual(run);
+      expect(await ctx.store.messageCount(other.id)).toBe(0);
+      expect(await ctx.store.messageCount(threadId)).toBe(0);
+      expect((await ctx.store.listRuns(other.id)).items).toEqual([]);
+    });
+
     it('lets exactly one of two concurrent checkpoints of the same version win', async () => {
       const { threadId, run } = await threadWithRun(ctx.store);
       const peer = await ctx.peer();

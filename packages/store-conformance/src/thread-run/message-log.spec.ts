@@ -66,6 +66,11 @@ export function messageLogSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect(await seqs({ visibility: 'internal' })).toEqual([2, 4]);
       expect(await seqs({ from: 2, to: 3, visibility: 'external' })).toEqual([3]);
       expect(await seqs({ from: 5 })).toEqual([]);
+      // Ranges are inclusive and clipped to the log: to 0 or to < from is empty, from 0 reads from 1.
+      expect(await seqs({ to: 0 })).toEqual([]);
+      expect(await seqs({ from: 3, to: 2 })).toEqual([]);
+      expect(await seqs({ from: 0, to: 1 })).toEqual([1]);
+      expect(await seqs({ from: 4, to: Number.MAX_SAFE_INTEGER })).toEqual([4]);
     });
 
     it('rejects an invalid message with validation_failed and writes nothing', async () => {

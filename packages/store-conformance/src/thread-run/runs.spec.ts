@@ -23,6 +23,13 @@ export function runsSpec(ctx: SuiteContext<ThreadRunStore>): void {
       await expectAwakenError(ctx.store.createRun(record), 'conflict');
     });
 
+    it('rejects a new run whose version is not 0 with validation_failed', async () => {
+      const thread = await ctx.store.createThread({});
+      const record = newRunRecord(thread.id, { version: 3 });
+      await expectAwakenError(ctx.store.createRun(record), 'validation_failed');
+      expect(await ctx.store.getRun(record.runId)).toBeNull();
+    });
+
     it('returns null for an unknown run', async () => {
       expect(await ctx.store.getRun(uniqueId('missing'))).toBeNull();
     });

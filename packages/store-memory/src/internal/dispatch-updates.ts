@@ -10,10 +10,14 @@ export function updated(
   return { ...dispatch, ...patch, status, updatedAt: at };
 }
 
-/** Back to queued for another attempt: the old claim's token, owner and lease are dropped. */
-export function requeued(dispatch: RunDispatch, at: number, patch: Partial<RunDispatch>): RunDispatch {
-  const { claimToken: _token, claimedBy: _owner, leaseUntil: _lease, ...rest } = dispatch;
-  return { ...rest, ...patch, status: 'queued', updatedAt: at };
+/**
+ * A claim's token and lease exist only while it is claimed (MailboxStore TSDoc): every move out of
+ * `claimed` drops both; `claimedBy` keeps naming the worker of the latest claim.
+ */
+export function dropEndedClaim(dispatch: RunDispatch, previous: RunDispatchStatus | undefined): void {
+  if (previous !== 'claimed' || dispatch.status === 'claimed') return;
+  delete dispatch.claimToken;
+  delete dispatch.leaseUntil;
 }
 
 /**
@@ -36,5 +40,5 @@ export function afterFailedAttempt(input: {
   if (attemptCount >= dispatch.maxAttempts) {
     return updated(dispatch, 'dead_letter', at, { attemptCount, lastError: error });
   }
-  return requeued(dispatch, at, { attemptCount, lastError: error, availableAt: input.retryAt });
+  return updated(dispatch, 'queued', at, { attemptCount, lastError: error, availableAt: input.retryAt });
 }

@@ -1,4 +1,5 @@
 import { type RunDispatch, type RunDispatchStatus, isTerminalDispatchStatus } from '@awaken/contract';
+import { dropEndedClaim } from './dispatch-updates';
 
 /** One stored dispatch and its insertion position (the age tie-breaker and the paging cursor). */
 export interface DispatchEntry {
@@ -8,8 +9,8 @@ export interface DispatchEntry {
 
 /**
  * The memory mailbox's records and the indexes derived from them. Every status change goes through
- * `write`, which keeps the indexes (queued set, claimed set, one claim per thread, live dedupe keys)
- * in step with the records.
+ * `write` or `apply`, which keep the indexes (queued set, claimed set, one claim per thread, live
+ * dedupe keys) in step with the records and drop the token and lease of a claim that ended.
  */
 export interface MailboxState {
   entries: Map<string, DispatchEntry>;
@@ -27,8 +28,9 @@ export interface MailboxState {
   epochOf(threadId: string): number;
 }
 
+/** The live-dedupe index key of a thread's dedupe key: a JSON pair, so no two pairs share one. */
 export function dedupeIndexKey(threadId: string, dedupeKey: string): string {
-  return `${threadId}\u0000${dedupeKey}`;
+  return JSON.stringify([threadId, dedupeKey]);
 }
 
 export function createMailboxState(): MailboxState {
@@ -58,6 +60,7 @@ export function createMailboxState(): MailboxState {
     write(entry, next) {
       const previous = entry.dispatch.status;
       entry.dispatch = next;
+      dropEndedClaim(next, previous);
       index(entry, previous);
     },
 
@@ -66,6 +69,7 @@ export function createMailboxState(): MailboxState {
       if (patch !== undefined) Object.assign(entry.dispatch, patch);
       entry.dispatch.status = status;
       entry.dispatch.updatedAt = at;
+      dropEndedClaim(entry.dispatch, previous);
       index(entry, previous);
     },
 

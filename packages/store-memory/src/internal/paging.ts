@@ -1,25 +1,14 @@
-import { AwakenError, type Page, type PageRequest } from '@awaken/contract';
+import { type Page, pageSize } from '@awaken/contract';
 
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 1000;
-
-/** The page size of a request: 50 by default, capped at 1000; anything but a positive integer is rejected. */
-export function pageLimit(page: PageRequest | undefined): number {
-  const limit = page?.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new AwakenError('validation_failed', `page limit must be a positive integer, got ${limit}`);
-  }
-  return Math.min(limit, MAX_LIMIT);
+/** A parsed page request (see the contract's `pageRequestSchema`). */
+export interface ParsedPage {
+  cursor?: string;
+  limit?: number;
 }
 
-/** The position a cursor names (an insertion sequence number), or undefined for the first page. */
-export function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const position = Number(cursor);
-  if (!Number.isInteger(position) || position < 0) {
-    throw new AwakenError('validation_failed', `invalid page cursor ${JSON.stringify(cursor)}`);
-  }
-  return position;
+/** The page size and the position after which the page starts (cursors are insertion positions). */
+export function pageWindow(page: ParsedPage): { limit: number; after: number | undefined } {
+  return { limit: pageSize(page.limit), after: page.cursor === undefined ? undefined : Number(page.cursor) };
 }
 
 /**

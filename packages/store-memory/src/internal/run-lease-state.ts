@@ -1,12 +1,4 @@
-import {
-  AwakenError,
-  type RunLease,
-  type RunLeaseProof,
-  acquireRunInputSchema,
-  fenceSchema,
-  parseWith,
-  runLeaseProofSchema,
-} from '@awaken/contract';
+import { AwakenError, type RunLease, type RunLeaseProof } from '@awaken/contract';
 
 /** The ownership part of a stored run: its current fence and, while held, the lease. */
 export interface RunOwnership {
@@ -19,9 +11,9 @@ export function staleRunClaim(runId: string, why: string): AwakenError {
   return new AwakenError('stale_claim', `run ${runId}: ${why}`, { details: { runId, reason: why } });
 }
 
-/** A checkpoint's fence (default 0) must be the run's current one. */
+/** A checkpoint's (validated) fence, default 0, must be the run's current one. */
 export function checkFence(runId: string, ownership: RunOwnership, fence: number | undefined): void {
-  const given = parseWith(fenceSchema, fence ?? 0, 'checkpoint fence');
+  const given = fence ?? 0;
   if (given !== ownership.fence) {
     throw staleRunClaim(
       runId,
@@ -38,8 +30,12 @@ const leaseOf = (runId: string, ownership: RunOwnership): RunLease => ({
 });
 
 /** Grants the next fence unless another lease is live; mutates `ownership` only on success. */
-export function acquire(runId: string, ownership: RunOwnership, input: unknown, now: number): RunLease {
-  const { owner, leaseMs } = parseWith(acquireRunInputSchema, input, 'acquireRun input');
+export function acquire(
+  runId: string,
+  ownership: RunOwnership,
+  input: { owner: string; leaseMs: number },
+  now: number,
+): RunLease {
   if (ownership.owner !== undefined && ownership.leaseUntil !== undefined && now <= ownership.leaseUntil) {
     const retryAfterMs = ownership.leaseUntil - now + 1;
     throw new AwakenError(
@@ -53,8 +49,8 @@ export function acquire(runId: string, ownership: RunOwnership, input: unknown, 
     );
   }
   ownership.fence += 1;
-  ownership.owner = owner;
-  ownership.leaseUntil = now + leaseMs;
+  ownership.owner = input.owner;
+  ownership.leaseUntil = now + input.leaseMs;
   return leaseOf(runId, ownership);
 }
 
@@ -67,18 +63,13 @@ export function renew(
   input: RunLeaseProof & { leaseMs: number },
   now: number,
 ): RunLease {
-  const { leaseMs } = parseWith(
-    acquireRunInputSchema,
-    { owner: input.owner, leaseMs: input.leaseMs },
-    'renewRun input',
-  );
   if (!requireHeld(ownership, input)) {
     throw staleRunClaim(
       input.runId,
       `fence ${input.fence} of ${input.owner} no longer holds it (fence ${ownership.fence})`,
     );
   }
-  ownership.leaseUntil = now + leaseMs;
+  ownership.leaseUntil = now + input.leaseMs;
   return leaseOf(input.runId, ownership);
 }
 
@@ -87,8 +78,4 @@ export function release(ownership: RunOwnership, proof: RunLeaseProof): boolean 
   ownership.owner = undefined;
   ownership.leaseUntil = undefined;
   return true;
-}
-
-export function parseProof(input: unknown, what: string): RunLeaseProof {
-  return parseWith(runLeaseProofSchema, input, what);
 }

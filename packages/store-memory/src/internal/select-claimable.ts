@@ -1,11 +1,8 @@
 import type { DispatchEntry, MailboxState } from './mailbox-state';
 
+/** Claim order: priority (0 first), then enqueue order (the entry's insertion position). */
 function claimOrder(a: DispatchEntry, b: DispatchEntry): number {
-  return (
-    a.dispatch.priority - b.dispatch.priority ||
-    a.dispatch.createdAt - b.dispatch.createdAt ||
-    a.position - b.position
-  );
+  return a.dispatch.priority - b.dispatch.priority || a.position - b.position;
 }
 
 /**

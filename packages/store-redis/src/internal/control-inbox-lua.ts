@@ -1,16 +1,16 @@
+import { defineMutatingScript } from './idempotent-script';
 import { defineLuaScript } from './lua-script';
 
 /**
- * Keys (P = prefix, r = run id), one namespace per kind so no run id can name another run's key:
- * `P ctq:<r>` (list, pending ids in arrival order), `P cte:<r>` (hash, id -> entry JSON),
- * `P ctc:<r>` (hash, decision target -> id of its pending decision; the target is the contract's
- * `decisionTarget`: `call:<toolCallId>`, or `ticket:<ticketId>` for a decision naming no call).
- * Wake-ups are published on the channel `P ctl:<r>`. Entry JSON is built by the caller and stored
- * verbatim; the scripts decode it only to read `kind` and the decision's target.
+ * Keys (see run-keys.ts): `P ctq:<r>` (list, pending ids in arrival order), `P cte:<r>` (hash, id ->
+ * entry JSON), `P ctc:<r>` (hash, decision target -> id of its pending decision: the contract's `decisionTarget`,
+ * `call:<toolCallId>`, or `ticket:<ticketId>` for a decision naming no call); wake-ups on the channel
+ * `P ctl:<r>`. ARGV of every script: prefix, runId, queueKey, entriesKey, callsKey, ... Entry JSON is
+ * built by the caller and stored verbatim; the scripts decode it only to read `kind` and the
+ * decision's target.
  */
 const PRELUDE = `
-local P, r = ARGV[1], ARGV[2]
-local q, e, c = P .. 'ctq:' .. r, P .. 'cte:' .. r, P .. 'ctc:' .. r
+local r, q, e, c = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local function call_of(entry)
   if entry.kind == 'decision' then
     local call = entry.decision.toolCallId
@@ -21,9 +21,15 @@ local function call_of(entry)
 end
 `;
 
-/** ARGV: prefix, runId, id, kind, decision target ('' unless a decision), entryJson. 'stored' | 'duplicate'. */
-export const PUT_CONTROL = defineLuaScript(`${PRELUDE}
-local id, kind, call = ARGV[3], ARGV[4], ARGV[5]
+/**
+ * ARGV: ..., channel, eventMetaKey, id, kind, decision target ('' unless a decision), entryJson.
+ * 'stored' | 'duplicate'. When the run's event log is finished (its meta key has a TTL), the inbox
+ * keys get the same TTL, so a command that arrives late expires with the run.
+ */
+export const PUT_CONTROL = defineMutatingScript(
+  'controls.put',
+  `${PRELUDE}
+local channel, meta, id, kind, call = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
 local earlier = redis.call('HGET', e, id)
 if earlier then
   local previous = cjson.decode(earlier)
@@ -38,13 +44,18 @@ if kind == 'decision' then
   end
   redis.call('HSET', c, call, id)
 end
-redis.call('HSET', e, id, ARGV[6])
+redis.call('HSET', e, id, ARGV[11])
 redis.call('RPUSH', q, id)
-redis.call('PUBLISH', P .. 'ctl:' .. r, id)
+local ttl = redis.call('PTTL', meta)
+if ttl > 0 then
+  for _, key in ipairs({ q, e, c }) do redis.call('PEXPIRE', key, ttl) end
+end
+redis.call('PUBLISH', channel, id)
 return 'stored'
-`);
+`,
+);
 
-/** ARGV: prefix, runId. The pending entry JSONs in arrival order. */
+/** ARGV: prefix, runId, queueKey, entriesKey, callsKey. The pending entry JSONs in arrival order. */
 export const PEEK_CONTROLS = defineLuaScript(`${PRELUDE}
 local entries = {}
 for _, id in ipairs(redis.call('LRANGE', q, 0, -1)) do
@@ -54,9 +65,11 @@ end
 return entries
 `);
 
-/** ARGV: prefix, runId, id... Removes exactly those entries; unknown ids are ignored. */
-export const REMOVE_CONTROLS = defineLuaScript(`${PRELUDE}
-for i = 3, #ARGV do
+/** ARGV: ..., id... Removes exactly those entries; unknown ids are ignored. */
+export const REMOVE_CONTROLS = defineMutatingScript(
+  'controls.remove',
+  `${PRELUDE}
+for i = 6, #ARGV do
   local id = ARGV[i]
   local json = redis.call('HGET', e, id)
   if json then
@@ -67,4 +80,5 @@ for i = 3, #ARGV do
   end
 end
 return 1
-`);
+`,
+);

@@ -1,6 +1,6 @@
-import { AwakenError, enqueueDispatchInputSchema, runDispatchSchema } from '@awaken/contract';
+import { AwakenError, runDispatchSchema } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
-import { checkEnqueueInput, checkStoredDispatch } from './dispatch-checks';
+import { checkStoredDispatch } from './dispatch-checks';
 import { uuidV7 } from './uuid-v7';
 
 const BAD_VALUES: unknown[] = [
@@ -23,7 +23,7 @@ const BAD_VALUES: unknown[] = [
 ];
 
 /** zod's verdict: the parsed value, or 'rejected'. */
-function zodOutcome(schema: typeof runDispatchSchema | typeof enqueueDispatchInputSchema, value: unknown) {
+function zodOutcome(schema: typeof runDispatchSchema, value: unknown) {
   const result = schema.safeParse(value);
   return result.success ? result.data : 'rejected';
 }
@@ -81,15 +81,6 @@ describe('cheap dispatch checks', () => {
       }
     }
     expect(cases).toBeGreaterThan(600);
-  });
-
-  it('decides every enqueue input exactly as the contract schema does, defaults included', () => {
-    const input = { threadId: 't1', runId: 'r1', dispatchId: 'd1', priority: 7, dedupeKey: 'k' };
-    for (const candidate of [...variants(input, ['availableAt', 'maxAttempts']), null, 'input', 42]) {
-      expect(checkOutcome(checkEnqueueInput, candidate)).toEqual(
-        zodOutcome(enqueueDispatchInputSchema, candidate),
-      );
-    }
   });
 });
 

@@ -1,7 +1,5 @@
 import {
-  type EnqueueDispatchInput,
   type RunDispatch,
-  enqueueDispatchInputSchema,
   parseWith,
   runDispatchSchema,
   runDispatchStatusSchema,
@@ -9,16 +7,13 @@ import {
 } from '@awaken/contract';
 
 /**
- * Cheap checks for the mailbox hot paths. Each is a sufficient condition for the contract schema:
- * what passes here would pass zod unchanged; anything else goes through the zod schema, which
- * decides (and words the error). So results are the same as always parsing with zod, at a fraction
- * of the cost.
+ * A cheap check of dispatches read back from Redis (the inputs' checks live in the contract). It is
+ * a sufficient condition for the contract schema: what passes here would pass zod unchanged;
+ * anything else goes through the zod schema, which decides (and words the error).
  */
 
 const DISPATCH_STATUSES: ReadonlySet<unknown> = new Set(runDispatchStatusSchema.options);
 const RUN_STATUSES: ReadonlySet<unknown> = new Set(runStatusSchema.options);
-/** The schema's defaults (priority, maxAttempts), read from the schema itself. */
-const ENQUEUE_DEFAULTS = enqueueDispatchInputSchema.parse({ threadId: 't', runId: 'r' });
 
 const isId = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isIntIn = (value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): value is number =>
@@ -27,36 +22,6 @@ const isMillis = (value: unknown): value is number => isIntIn(value, 0);
 const isOptional = (value: unknown, check: (value: unknown) => boolean) =>
   value === undefined || check(value);
 const isString = (value: unknown) => typeof value === 'string';
-
-export type ParsedEnqueueInput = ReturnType<typeof enqueueDispatchInputSchema.parse>;
-
-/** The enqueue input with defaults applied; `validation_failed` when it breaks the schema. */
-export function checkEnqueueInput(input: EnqueueDispatchInput): ParsedEnqueueInput {
-  const value = input as Partial<Record<keyof ParsedEnqueueInput, unknown>> | null;
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    isId(value.threadId) &&
-    isId(value.runId) &&
-    isOptional(value.dispatchId, isId) &&
-    isOptional(value.priority, (priority) => isIntIn(priority, 0, 255)) &&
-    isOptional(value.dedupeKey, isId) &&
-    isOptional(value.availableAt, isMillis) &&
-    isOptional(value.maxAttempts, (attempts) => isIntIn(attempts, 1))
-  ) {
-    const parsed: ParsedEnqueueInput = {
-      threadId: value.threadId,
-      runId: value.runId,
-      priority: (value.priority as number | undefined) ?? ENQUEUE_DEFAULTS.priority,
-      maxAttempts: (value.maxAttempts as number | undefined) ?? ENQUEUE_DEFAULTS.maxAttempts,
-    };
-    if (value.dispatchId !== undefined) parsed.dispatchId = value.dispatchId as string;
-    if (value.dedupeKey !== undefined) parsed.dedupeKey = value.dedupeKey as string;
-    if (value.availableAt !== undefined) parsed.availableAt = value.availableAt as number;
-    return parsed;
-  }
-  return parseWith(enqueueDispatchInputSchema, input, 'enqueue input');
-}
 
 /**
  * A dispatch decoded from Redis (only RunDispatch keys), checked against the contract schema;

@@ -1,79 +1,92 @@
-import { defineLuaScript } from './lua-script';
+import { defineMutatingScript } from './idempotent-script';
 
 /**
- * Keys: `P ev:<run>` (a stream, entry id `0-<seq>`, field `e`) and `P evm:<run>` (hash: `last` seq,
- * `finished`, `fence` = the highest run fence a write presented). Every script checks the fence first
- * (a lower one → stale_claim, nothing written) and raises the stored one to the writer's.
+ * Keys (see run-keys.ts): `P ev:<run>` (a stream, entry id `0-<seq>`, field `e`) and `P evm:<run>`
+ * (hash: `last` seq, `finished`, `fence` = the highest run fence a write presented). ARGV of every
+ * script: prefix, runId, streamKey, metaKey, fence, ... Every script checks the fence first (a lower
+ * one → stale_claim, nothing written) and raises the stored one to the writer's.
  */
 const FENCE_PRELUDE = `
-local meta = ARGV[1] .. 'evm:' .. ARGV[2]
-local function check_fence(given)
+local run, stream, meta, fence = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+local function check_fence()
   local current = tonumber(redis.call('HGET', meta, 'fence') or '0')
-  if given < current then
-    return redis.error_reply('AWAKEN stale_claim the event log of run ' .. ARGV[2] .. ' is at fence ' ..
-      string.format('%.0f', current) .. ', the writer has ' .. string.format('%.0f', given))
+  if fence < current then
+    return redis.error_reply('AWAKEN stale_claim the event log of run ' .. run .. ' is at fence ' ..
+      string.format('%.0f', current) .. ', the writer has ' .. string.format('%.0f', fence))
   end
   return nil
 end
-local function raise_fence(given)
-  if given > 0 then redis.call('HSET', meta, 'fence', string.format('%.0f', given)) end
+local function raise_fence()
+  if fence > 0 then redis.call('HSET', meta, 'fence', string.format('%.0f', fence)) end
 end
 `;
 
 /**
- * ARGV: prefix, runId, fence, firstSeq, eventJson... Rejects a lower fence or a batch that does not
- * continue the stored last seq, before writing anything.
+ * ARGV: prefix, runId, streamKey, metaKey, fence, firstSeq, consistent ('1' when the batch's events
+ * are all of this run with consecutive seqs, as the caller checked), eventJson... Checks, in the
+ * memory store's order: the fence, then (events given) a finished log, the batch, the seq it starts
+ * at; rejects before writing anything. No events: only the fence check.
  */
-export const APPEND_EVENTS = defineLuaScript(`${FENCE_PRELUDE}
-local stream = ARGV[1] .. 'ev:' .. ARGV[2]
-local fence = tonumber(ARGV[3])
-local stale = check_fence(fence)
+export const APPEND_EVENTS = defineMutatingScript(
+  'events.append',
+  `${FENCE_PRELUDE}
+local stale = check_fence()
 if stale then return stale end
-if #ARGV < 5 then return 0 end
-local first = tonumber(ARGV[4])
+if #ARGV < 8 then return 0 end
+local first = tonumber(ARGV[6])
 local state = redis.call('HMGET', meta, 'last', 'finished')
 local last = tonumber(state[1] or '0')
 if state[2] == '1' then
-  return redis.error_reply('AWAKEN conflict event log of run ' .. ARGV[2] .. ' is finished')
+  return redis.error_reply('AWAKEN conflict event log of run ' .. run .. ' is finished')
+end
+if ARGV[7] ~= '1' then
+  return redis.error_reply('AWAKEN conflict events must belong to run ' .. run .. ' with consecutive seq')
 end
 if first ~= last + 1 then
-  return redis.error_reply('AWAKEN conflict event log of run ' .. ARGV[2] .. ' is at seq ' .. last ..
+  return redis.error_reply('AWAKEN conflict event log of run ' .. run .. ' is at seq ' .. last ..
     ', append starts at ' .. first)
 end
-for i = 5, #ARGV do
-  redis.call('XADD', stream, '0-' .. string.format('%.0f', first + i - 5), 'e', ARGV[i])
+for i = 8, #ARGV do
+  redis.call('XADD', stream, '0-' .. string.format('%.0f', first + i - 8), 'e', ARGV[i])
 end
-redis.call('HSET', meta, 'last', string.format('%.0f', first + #ARGV - 5))
-raise_fence(fence)
+redis.call('HSET', meta, 'last', string.format('%.0f', first + #ARGV - 8))
+raise_fence()
 return 1
-`);
+`,
+);
 
 /**
- * ARGV: prefix, runId, ttlMs, fence. Marks the log finished and lets both keys expire. The first finish
- * adds an end marker entry (`0-<last + 1>`, field `end`, never returned as an event) so that tails
- * blocked in XREAD wake up; appends are rejected from then on, so the id is never wanted by an event.
+ * ARGV: prefix, runId, streamKey, metaKey, fence, ttlMs, inboxKey... Marks the log finished and lets
+ * its keys and the run's control inbox keys expire after ttlMs (0: at once). The first finish adds an
+ * end marker entry (`0-<last + 1>`, field `end`, never returned as an event) so that tails blocked in
+ * XREAD wake up; appends are rejected from then on, so the id is never wanted by an event.
  */
-export const FINISH_LOG = defineLuaScript(`${FENCE_PRELUDE}
-local stream = ARGV[1] .. 'ev:' .. ARGV[2]
-local fence = tonumber(ARGV[4])
-local stale = check_fence(fence)
+export const FINISH_LOG = defineMutatingScript(
+  'events.finish',
+  `${FENCE_PRELUDE}
+local stale = check_fence()
 if stale then return stale end
 local state = redis.call('HMGET', meta, 'last', 'finished')
 if state[2] ~= '1' then
   redis.call('XADD', stream, '0-' .. string.format('%.0f', tonumber(state[1] or '0') + 1), 'end', '1')
 end
 redis.call('HSET', meta, 'finished', '1')
-raise_fence(fence)
-redis.call('PEXPIRE', meta, ARGV[3])
-redis.call('PEXPIRE', stream, ARGV[3])
+raise_fence()
+local ttl = ARGV[6]
+redis.call('PEXPIRE', meta, ttl)
+redis.call('PEXPIRE', stream, ttl)
+for i = 7, #ARGV do redis.call('PEXPIRE', ARGV[i], ttl) end
 return 1
-`);
+`,
+);
 
-/** ARGV: prefix, runId, fence. Raises the fence and returns the last seq. */
-export const RAISE_FENCE = defineLuaScript(`${FENCE_PRELUDE}
-local fence = tonumber(ARGV[3])
-local stale = check_fence(fence)
+/** ARGV: prefix, runId, streamKey, metaKey, fence. Raises the fence and returns the last seq. */
+export const RAISE_FENCE = defineMutatingScript(
+  'events.raiseFence',
+  `${FENCE_PRELUDE}
+local stale = check_fence()
 if stale then return stale end
-raise_fence(fence)
+raise_fence()
 return tonumber(redis.call('HGET', meta, 'last') or '0')
-`);
+`,
+);

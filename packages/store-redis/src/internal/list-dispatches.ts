@@ -1,4 +1,4 @@
-import type { Page, PageRequest, RunDispatch, RunDispatchStatus } from '@awaken/contract';
+import type { Page, RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { decodeStoredDispatch } from './dispatch-codec';
 import { DISPATCH_REPLY_FIELDS } from './dispatch-fields';
@@ -8,13 +8,12 @@ import { pageIndex, pipelined } from './page-index';
 export function listThreadDispatches(
   redis: Redis,
   prefix: string,
-  threadId: string,
-  query: PageRequest & { status?: RunDispatchStatus[] },
+  query: { threadId: string; cursor?: string; limit?: number; status?: RunDispatchStatus[] },
 ): Promise<Page<RunDispatch>> {
-  const wanted = query.status && query.status.length > 0 ? new Set(query.status) : undefined;
+  const wanted = query.status === undefined ? undefined : new Set(query.status);
   return pageIndex<RunDispatch>({
     redis,
-    key: `${prefix}ta:${threadId}`,
+    key: `${prefix}ta:${query.threadId}`,
     cursor: query.cursor,
     limit: query.limit,
     async load(ids) {

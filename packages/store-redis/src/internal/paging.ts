@@ -1,15 +1,11 @@
-import { AwakenError } from '@awaken/contract';
+import { pageSize } from '@awaken/contract';
 
-/** `limit` defaults to 50 and is capped at 1000 (contract `PageRequest`). */
+/** The page size of a parsed page request: 50 by default, capped at 1000. */
 export function pageLimit(limit: number | undefined): number {
-  if (limit === undefined) return 50;
-  return Math.min(1000, Math.max(1, Math.floor(limit)));
+  return pageSize(limit);
 }
 
-/** Cursors are the sort score of the last item returned, as a decimal string. */
+/** Cursors are the sort score of the last item returned, as a decimal string (already validated). */
 export function parseCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const value = Number(cursor);
-  if (!Number.isFinite(value)) throw new AwakenError('validation_failed', `invalid cursor: ${cursor}`);
-  return value;
+  return cursor === undefined ? undefined : Number(cursor);
 }

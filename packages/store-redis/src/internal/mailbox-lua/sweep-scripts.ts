@@ -1,32 +1,51 @@
 import { PRELUDE } from './prelude';
 
 /**
- * ARGV: prefix, limit. Reclaims claims whose lease expired strictly before Redis TIME: counts the
- * attempt, then supersedes (stale epoch), dead-letters (attempts used up) or requeues now. Atomic,
- * so concurrent sweepers each reclaim a dispatch at most once.
+ * ARGV: prefix, limit. Reclaims claims whose lease expired strictly before Redis TIME, earliest
+ * deadline first, equal deadlines in enqueue order (never by id: generated ids differ between
+ * backends): counts the attempt, then supersedes (stale epoch), dead-letters (attempts used up) or
+ * requeues now. Atomic, so concurrent sweepers each reclaim a dispatch at most once.
  */
 export const RECLAIM = `${PRELUDE}
 local limit = tonumber(ARGV[2])
 local now = now_ms()
-local out = {}
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now), 'LIMIT', 0, limit)) do
+local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now), 'WITHSCORES', 'LIMIT', 0, limit)
+local deadline_of = {}
+for i = 1, #expired, 2 do deadline_of[expired[i]] = tonumber(expired[i + 1]) end
+-- A tie at the limit: take the whole group of the last deadline, so enqueue order picks within it.
+if #expired == 2 * limit then
+  local last = expired[#expired]
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, last, last)) do deadline_of[id] = tonumber(last) end
+end
+local candidates = {}
+for id, deadline in pairs(deadline_of) do
   local h = get_dispatch(id)
   if not h or h.status ~= 'claimed' then
     redis.call('ZREM', LEASES, id)
   elseif now > tonumber(h.leaseUntil) then
-    local attempts = tonumber(h.attemptCount) + 1
-    hset(h, 'attemptCount', num(attempts), 'lastError', 'lease expired', 'updatedAt', num(now))
-    release(h, now)
-    if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
-      finish(h, 'superseded', now)
-    elseif attempts >= tonumber(h.maxAttempts) then
-      finish(h, 'dead_letter', now)
-    else
-      hset(h, 'status', 'queued', 'availableAt', num(now))
-      place_queued(h, now, now)
-    end
-    table.insert(out, pack(h))
+    h._deadline, h._seq = deadline, tonumber(h.score) % PRIORITY_WEIGHT
+    candidates[#candidates + 1] = h
   end
+end
+table.sort(candidates, function(a, b)
+  if a._deadline ~= b._deadline then return a._deadline < b._deadline end
+  return a._seq < b._seq
+end)
+local out = {}
+for i = 1, math.min(limit, #candidates) do
+  local h = candidates[i]
+  local attempts = tonumber(h.attemptCount) + 1
+  hset(h, 'attemptCount', num(attempts), 'lastError', 'lease of ' .. h.claimedBy .. ' expired', 'updatedAt', num(now))
+  release(h, now)
+  if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
+    finish(h, 'superseded', now)
+  elseif attempts >= tonumber(h.maxAttempts) then
+    finish(h, 'dead_letter', now)
+  else
+    hset(h, 'status', 'queued', 'availableAt', num(now))
+    place_queued(h, now, now)
+  end
+  out[#out + 1] = pack(h)
 end
 return out
 `;

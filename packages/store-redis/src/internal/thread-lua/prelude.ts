@@ -9,12 +9,19 @@
  *   P threads     zset   thread ids by creation seq
  *   P tseq        string creation counter
  * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
- * round numbers to 14 digits); the scripts only compare versions, counts and ids.
+ * round numbers to 14 digits); the scripts only compare versions, counts and ids. In test-clock mode
+ * the caller passes KEYS[1] = `P clock`, whose millisecond value (set by a test harness) freezes the
+ * store clock.
  */
 export const THREAD_PRELUDE = `
 local P = ARGV[1]
+local APPEND_CHUNK = 1000
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
+  if #KEYS > 0 then
+    local frozen = redis.call('GET', KEYS[1])
+    if frozen then return tonumber(frozen) end
+  end
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
@@ -25,18 +32,24 @@ local function thmkey(id) return P .. 'thm:' .. id end
 local function thrkey(id) return P .. 'thr:' .. id end
 local function runkey(id) return P .. 'run:' .. id end
 
--- Appends message bodies (JSON objects without threadId/seq/createdAt) and returns the records.
-local function append_messages(thread, thread_json, bodies, now)
+-- Appends the message bodies ARGV[first..] (JSON objects without threadId/seq/createdAt) as records,
+-- RPUSHing in chunks (no unpack of a whole batch: Lua limits how many values one call takes).
+-- Returns the log length before the append.
+local function append_messages(thread, thread_json, first, now)
   local log = thmkey(thread)
-  local seq = redis.call('LLEN', log)
-  local records = {}
-  for _, body in ipairs(bodies) do
+  local before = redis.call('LLEN', log)
+  local seq = before
+  local chunk = {}
+  for i = first, #ARGV do
     seq = seq + 1
-    local record = '{"threadId":' .. thread_json .. ',"seq":' .. num(seq) .. ',"createdAt":' .. num(now) ..
-      ',' .. string.sub(body, 2)
-    table.insert(records, record)
+    chunk[#chunk + 1] = '{"threadId":' .. thread_json .. ',"seq":' .. num(seq) .. ',"createdAt":' .. num(now) ..
+      ',' .. string.sub(ARGV[i], 2)
+    if #chunk == APPEND_CHUNK then
+      redis.call('RPUSH', log, unpack(chunk))
+      chunk = {}
+    end
   end
-  if #records > 0 then redis.call('RPUSH', log, unpack(records)) end
-  return records
+  if #chunk > 0 then redis.call('RPUSH', log, unpack(chunk)) end
+  return before
 end
 `;

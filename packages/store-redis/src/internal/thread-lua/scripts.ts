@@ -1,7 +1,7 @@
-import { defineLuaScript } from '../lua-script';
+import { defineMutatingScript } from '../idempotent-script';
 import { THREAD_PRELUDE } from './prelude';
 
-/** ARGV: prefix, threadId, metadataJson. */
+/** ARGV: prefix, threadId, metadataJson. Returns the thread hash. */
 const CREATE_THREAD = `${THREAD_PRELUDE}
 local id = ARGV[2]
 if redis.call('EXISTS', thkey(id)) == 1 then return fail('conflict', 'thread ' .. id .. ' already exists') end
@@ -11,7 +11,7 @@ redis.call('ZADD', P .. 'threads', redis.call('INCR', P .. 'tseq'), id)
 return redis.call('HGETALL', thkey(id))
 `;
 
-/** ARGV: prefix, threadId, metadataJson. */
+/** ARGV: prefix, threadId, metadataJson. Returns the thread hash. */
 const UPDATE_METADATA = `${THREAD_PRELUDE}
 local id = ARGV[2]
 if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
@@ -29,7 +29,10 @@ redis.call('ZREM', P .. 'threads', id)
 return 1
 `;
 
-/** ARGV: prefix, threadId, threadIdJson, expectedLength, body... Returns the record JSONs. */
+/**
+ * ARGV: prefix, threadId, threadIdJson, expectedLength, body... Returns { length before, now }: the
+ * caller builds the records (seq = length before + 1, ...; createdAt = now).
+ */
 const APPEND_MESSAGES = `${THREAD_PRELUDE}
 local id, expected = ARGV[2], tonumber(ARGV[4])
 if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
@@ -38,9 +41,9 @@ if length ~= expected then
   return fail('stale_append', 'thread ' .. id .. ' has ' .. length .. ' messages, expected ' .. expected)
 end
 local now = now_ms()
-local records = append_messages(id, ARGV[3], { unpack(ARGV, 5) }, now)
+append_messages(id, ARGV[3], 5, now)
 redis.call('HSET', thkey(id), 'updatedAt', num(now))
-return records
+return { length, num(now) }
 `;
 
 /** ARGV: prefix, runId, threadId, runJson, status. */
@@ -57,7 +60,8 @@ return 1
 /**
  * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
  * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
- * (keep), fence, body... Everything is checked before anything is written, the fence first.
+ * (keep), fence, body... Everything is checked before anything is written, in the contract's order:
+ * thread, run, fence, the run's own thread, version, message count, status move.
  */
 const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
 local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
@@ -70,18 +74,18 @@ if tonumber(ARGV[11]) ~= fence then
   return fail('stale_claim', 'run ' .. run .. ': the checkpoint carries fence ' .. ARGV[11] .. ', the run is at fence ' .. num(fence))
 end
 if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
+if tonumber(stored[1]) + 1 ~= version then
+  return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
+end
 local length = redis.call('LLEN', thmkey(thread))
 if length ~= expected then
   return fail('stale_append', 'thread ' .. thread .. ' has ' .. length .. ' messages, expected ' .. expected)
-end
-if tonumber(stored[1]) + 1 ~= version then
-  return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
 end
 if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
   return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
 end
 local now = now_ms()
-local records = append_messages(thread, ARGV[3], { unpack(ARGV, 12) }, now)
+append_messages(thread, ARGV[3], 12, now)
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
 local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
 if status == 'running' then
@@ -96,7 +100,7 @@ elseif status == 'done' then
 end
 if ARGV[10] ~= '' then redis.call('HSET', tk, 'state', ARGV[10]) end
 redis.call('HSET', tk, 'updatedAt', num(now))
-return records
+return 1
 `;
 
 /**
@@ -138,14 +142,15 @@ redis.call('HDEL', key, 'owner', 'leaseUntil')
 return 1
 `;
 
+/** Every thread/run write as one atomic Lua script, idempotent per request. */
 export const THREAD_SCRIPTS = {
-  acquireRun: defineLuaScript(ACQUIRE_RUN),
-  renewRun: defineLuaScript(RENEW_RUN),
-  releaseRun: defineLuaScript(RELEASE_RUN),
-  createThread: defineLuaScript(CREATE_THREAD),
-  updateMetadata: defineLuaScript(UPDATE_METADATA),
-  deleteThread: defineLuaScript(DELETE_THREAD),
-  appendMessages: defineLuaScript(APPEND_MESSAGES),
-  createRun: defineLuaScript(CREATE_RUN),
-  commitCheckpoint: defineLuaScript(COMMIT_CHECKPOINT),
+  acquireRun: defineMutatingScript('threads.acquireRun', ACQUIRE_RUN),
+  renewRun: defineMutatingScript('threads.renewRun', RENEW_RUN),
+  releaseRun: defineMutatingScript('threads.releaseRun', RELEASE_RUN),
+  createThread: defineMutatingScript('threads.createThread', CREATE_THREAD),
+  updateMetadata: defineMutatingScript('threads.updateMetadata', UPDATE_METADATA),
+  deleteThread: defineMutatingScript('threads.deleteThread', DELETE_THREAD),
+  appendMessages: defineMutatingScript('threads.appendMessages', APPEND_MESSAGES),
+  createRun: defineMutatingScript('threads.createRun', CREATE_RUN),
+  commitCheckpoint: defineMutatingScript('threads.commitCheckpoint', COMMIT_CHECKPOINT),
 } as const;

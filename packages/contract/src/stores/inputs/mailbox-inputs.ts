@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  enqueueDispatchInputSchema,
+  runDispatchResultSchema,
+  runDispatchStatusSchema,
+} from '../../mailbox/run-dispatch';
+import {
+  abortSignalSchema,
+  leaseMsSchema,
+  millisSchema,
+  pageRequestSchema,
+  positiveIntegerSchema,
+  statusFilterSchema,
+  storeIdSchema,
+  storeTextSchema,
+  waitMsSchema,
+} from './fields';
+import {
+  fastClaim,
+  fastClaimDispatch,
+  fastEnqueue,
+  fastExtendLease,
+  fastNack,
+  fastProof,
+  isId,
+} from './mailbox-fast-paths';
+import { defineStoreInput } from './store-input';
+
+const proof = { dispatchId: storeIdSchema, claimToken: storeIdSchema };
+const byDispatch = z.object({ dispatchId: storeIdSchema });
+const byThread = z.object({ threadId: storeIdSchema });
+const fastDispatchId = (value: unknown) =>
+  typeof value === 'object' && value !== null && isId((value as { dispatchId?: unknown }).dispatchId)
+    ? { dispatchId: (value as { dispatchId: string }).dispatchId }
+    : undefined;
+
+/** `reclaimExpiredLeases` reclaims at most this many claims when no limit is given. */
+export const DEFAULT_RECLAIM_LIMIT = 100;
+
+/** A run result as a store keeps it: its free-text fields are well-formed Unicode. */
+const storedRunResultSchema = runDispatchResultSchema.extend({
+  runId: storeIdSchema,
+  dispatchInstanceId: storeIdSchema,
+  response: storeTextSchema.optional(),
+  error: storeTextSchema.optional(),
+});
+
+/**
+ * The input of every MailboxStore operation, as one object of its arguments by name
+ * (`cancel(dispatchId)` → `{ dispatchId }`). Backends parse with these before touching data.
+ */
+export const mailboxStoreInputs = {
+  enqueue: defineStoreInput('enqueue', enqueueDispatchInputSchema, fastEnqueue),
+  claim: defineStoreInput(
+    'claim',
+    z.object({ workerId: storeIdSchema, limit: positiveIntegerSchema, leaseMs: leaseMsSchema }),
+    fastClaim,
+  ),
+  claimDispatch: defineStoreInput(
+    'claimDispatch',
+    z.object({ dispatchId: storeIdSchema, workerId: storeIdSchema, leaseMs: leaseMsSchema }),
+    fastClaimDispatch,
+  ),
+  ack: defineStoreInput('ack', z.object(proof), fastProof),
+  nack: defineStoreInput(
+    'nack',
+    z.object({ ...proof, error: storeTextSchema, retryAt: millisSchema.optional() }),
+    fastNack,
+  ),
+  deadLetter: defineStoreInput('deadLetter', z.object({ ...proof, error: storeTextSchema })),
+  cancel: defineStoreInput('cancel', byDispatch, fastDispatchId),
+  extendLease: defineStoreInput(
+    'extendLease',
+    z.object({ ...proof, leaseMs: leaseMsSchema }),
+    fastExtendLease,
+  ),
+  interrupt: defineStoreInput('interrupt', byThread),
+  supersedeClaimed: defineStoreInput('supersedeClaimed', byDispatch, fastDispatchId),
+  recordDispatchStart: defineStoreInput(
+    'recordDispatchStart',
+    z.object({ ...proof, dispatchInstanceId: storeIdSchema }),
+  ),
+  recordRunResult: defineStoreInput('recordRunResult', z.object({ ...proof, result: storedRunResultSchema })),
+  loadDispatch: defineStoreInput('loadDispatch', byDispatch, fastDispatchId),
+  listDispatches: defineStoreInput(
+    'listDispatches',
+    pageRequestSchema.extend({
+      threadId: storeIdSchema,
+      status: statusFilterSchema(runDispatchStatusSchema),
+    }),
+  ),
+  threadEpoch: defineStoreInput('threadEpoch', byThread),
+  reclaimExpiredLeases: defineStoreInput(
+    'reclaimExpiredLeases',
+    z.object({ limit: positiveIntegerSchema.default(DEFAULT_RECLAIM_LIMIT) }),
+  ),
+  purgeTerminal: defineStoreInput('purgeTerminal', z.object({ olderThan: millisSchema })),
+  waitForWork: defineStoreInput(
+    'waitForWork',
+    z.object({ timeoutMs: waitMsSchema, signal: abortSignalSchema.optional() }),
+  ),
+};
