@@ -1,0 +1,122 @@
+import type { RunWaitingTicket } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { matchDecisions } from './match-decisions';
+import type { ProposedDecision } from './read-chat-turn';
+
+const approval: RunWaitingTicket = {
+  ticketId: 'permission:1:a',
+  toolCallId: 'a',
+  toolName: 'delete_file',
+  action: 'confirm',
+  message: 'Allow?',
+  arguments: { path: '/tmp/x', options: { force: true } },
+  resumeMode: 'replay_tool_call',
+};
+const clientTool: RunWaitingTicket = {
+  ticketId: 'client_tool:1:b',
+  toolCallId: 'b',
+  toolName: 'choose_color',
+  action: 'client_tool',
+  message: 'run client tool',
+  arguments: {},
+  resumeMode: 'use_decision_as_tool_result',
+};
+const tickets = [approval, clientTool];
+
+const approve = (extra: Partial<Extract<ProposedDecision, { kind: 'approval' }>> = {}): ProposedDecision => ({
+  kind: 'approval',
+  approvalId: 'permission:1:a',
+  toolCallId: 'a',
+  toolName: 'delete_file',
+  approved: true,
+  input: { options: { force: true }, path: '/tmp/x' },
+  ...extra,
+});
+
+describe('matchDecisions', () => {
+  it('turns an approval, a denial and a client output into complete decisions addressed by ticket', () => {
+    const { decisions, rejected } = matchDecisions({
+      proposals: [
+        approve({ reason: 'fine' }),
+        { kind: 'output', toolCallId: 'b', toolName: 'choose_color', output: 'red' },
+      ],
+      tickets,
+      context: { user: 'ada' },
+    });
+    expect(rejected).toEqual([]);
+    expect(decisions).toMatchObject([
+      {
+        ticketId: 'permission:1:a',
+        toolCallId: 'a',
+        action: 'resume',
+        result: { approved: true, reason: 'fine' },
+        decisionId: 'ai-sdk:permission:1:a',
+        context: { user: 'ada' },
+      },
+      { ticketId: 'client_tool:1:b', toolCallId: 'b', action: 'resume', result: 'red' },
+    ]);
+    const denied = matchDecisions({ proposals: [approve({ approved: false, reason: 'no' })], tickets });
+    expect(denied.decisions).toMatchObject([{ action: 'cancel', reason: 'no', result: { approved: false } }]);
+    const failed = matchDecisions({
+      proposals: [{ kind: 'output-error', toolCallId: 'b', errorText: 'browser said no' }],
+      tickets,
+    });
+    expect(failed.decisions).toMatchObject([
+      { ticketId: 'client_tool:1:b', action: 'cancel', reason: 'browser said no' },
+    ]);
+  });
+
+  it('never passes the client input on: the decision carries no arguments, the store has them', () => {
+    const { decisions } = matchDecisions({ proposals: [approve()], tickets });
+    expect(JSON.stringify(decisions)).not.toContain('/tmp/x');
+  });
+
+  it.each([
+    ['an unknown approval id', approve({ approvalId: 'permission:1:zzz' }), 'not_waiting'],
+    ['an approval id of another call', approve({ toolCallId: 'c' }), 'wrong_call'],
+    ['another tool name', approve({ toolName: 'read_file' }), 'wrong_call'],
+    [
+      'a changed input',
+      approve({ input: { path: '/etc/passwd', options: { force: true } } }),
+      'input_changed',
+    ],
+    [
+      'an output for an approval',
+      { kind: 'output', toolCallId: 'a', output: 1 } as ProposedDecision,
+      'wrong_kind',
+    ],
+    [
+      'an approval for a client tool',
+      approve({ approvalId: 'client_tool:1:b', toolCallId: 'b', toolName: 'choose_color', input: {} }),
+      'wrong_kind',
+    ],
+    [
+      'an output for a call that does not wait',
+      { kind: 'output', toolCallId: 'z', output: 1 } as ProposedDecision,
+      'not_waiting',
+    ],
+  ])('rejects %s', (_, proposal, reason) => {
+    const { decisions, rejected } = matchDecisions({ proposals: [proposal], tickets });
+    expect(decisions).toEqual([]);
+    expect(rejected).toMatchObject([{ proposal, reason }]);
+    expect(rejected[0]!.message).not.toBe('');
+  });
+
+  it('takes the first of two proposals for one call and rejects the second as a duplicate', () => {
+    const { decisions, rejected } = matchDecisions({
+      proposals: [approve(), approve({ approved: false })],
+      tickets,
+    });
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ action: 'resume' });
+    expect(rejected).toMatchObject([{ reason: 'duplicate' }]);
+  });
+
+  it('gives a re-sent request the same decision ids, so the runtime applies it once', () => {
+    const first = matchDecisions({ proposals: [approve()], tickets }).decisions;
+    const again = matchDecisions({ proposals: [approve()], tickets }).decisions;
+    expect(again.map((decision) => decision.decisionId)).toEqual(
+      first.map((decision) => decision.decisionId),
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import {
+  type RunContext,
+  type RunWaitingTicket,
+  type ToolCallDecisionInput,
+  answer,
+  approve,
+  assertNever,
+  deny,
+} from '@awaken/contract';
+import { isApprovalTicket } from './is-approval-ticket';
+import { jsonEqual } from './internal/json-equal';
+import type { ProposedDecision } from './read-chat-turn';
+
+/**
+ * Why a proposed decision was not taken:
+ * - `not_waiting`: no call of the run waits on it (never asked, already answered, or a stale part);
+ * - `wrong_call`: the approval id belongs to another call, or the tool name differs;
+ * - `wrong_kind`: an approval for a call that waits for an output, or an output for an approval;
+ * - `input_changed`: the part's input is not the stored arguments: the human saw something else;
+ * - `duplicate`: a second proposal for a call in the same request.
+ */
+export type ProposalRejectionReason =
+  | 'not_waiting'
+  | 'wrong_call'
+  | 'wrong_kind'
+  | 'input_changed'
+  | 'duplicate';
+
+export interface RejectedProposal {
+  proposal: ProposedDecision;
+  reason: ProposalRejectionReason;
+  message: string;
+}
+
+export interface MatchDecisionsOptions {
+  /** The proposals of the request ({@link readChatTurn}). */
+  proposals: readonly ProposedDecision[];
+  /** The tickets the run durably waits on, from the server's own store (the run record's waiting state). */
+  tickets: readonly RunWaitingTicket[];
+  /** Who decided (identity, tenant, request metadata), stored with each decision. */
+  context?: RunContext;
+}
+
+export interface MatchedDecisions {
+  /** Complete decisions, each addressed by its ticket; arguments and tool names come from the store. */
+  decisions: ToolCallDecisionInput[];
+  rejected: RejectedProposal[];
+}
+
+/** The decision id of a proposal: stable, so a re-sent request is a duplicate, never a second decision. */
+function decisionIdOf(ticket: RunWaitingTicket): string {
+  return `ai-sdk:${ticket.ticketId}`;
+}
+
+function ticketFor(
+  proposal: ProposedDecision,
+  tickets: readonly RunWaitingTicket[],
+): RunWaitingTicket | Omit<RejectedProposal, 'proposal'> {
+  const ticket =
+    proposal.kind === 'approval'
+      ? tickets.find((candidate) => candidate.ticketId === proposal.approvalId)
+      : tickets.find((candidate) => candidate.toolCallId === proposal.toolCallId);
+  const what =
+    proposal.kind === 'approval' ? `approval "${proposal.approvalId}"` : `call "${proposal.toolCallId}"`;
+  if (!ticket) return { reason: 'not_waiting', message: `${what}: no call of the run waits for it` };
+  if (ticket.toolCallId !== proposal.toolCallId)
+    return { reason: 'wrong_call', message: `${what} belongs to call "${ticket.toolCallId}"` };
+  if (proposal.toolName !== undefined && proposal.toolName !== ticket.toolName)
+    return {
+      reason: 'wrong_call',
+      message: `${what} is a call to "${ticket.toolName}", not "${proposal.toolName}"`,
+    };
+  if ((proposal.kind === 'approval') !== isApprovalTicket(ticket)) {
+    const expected = isApprovalTicket(ticket) ? 'an approval response' : 'a tool output';
+    return { reason: 'wrong_kind', message: `${what} waits for ${expected}` };
+  }
+  if ('input' in proposal && proposal.input !== undefined && !jsonEqual(proposal.input, ticket.arguments))
+    return { reason: 'input_changed', message: `${what}: the input differs from the call the server holds` };
+  return ticket;
+}
+
+function decide(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: RunContext) {
+  const options = { decisionId: decisionIdOf(ticket), ...(context === undefined ? {} : { context }) };
+  switch (proposal.kind) {
+    case 'approval':
+      return proposal.approved
+        ? approve(ticket, {
+            ...options,
+            ...(proposal.reason === undefined ? {} : { reason: proposal.reason }),
+          })
+        : deny(ticket, proposal.reason, options);
+    case 'output':
+      return answer(ticket, proposal.output, options);
+    case 'output-error':
+      // the call never gets a result from the client: it is cancelled and the model reads the error
+      return deny(ticket, proposal.errorText, options);
+    default:
+      return assertNever(proposal, 'proposed decision');
+  }
+}
+
+/**
+ * Checks the decisions a client proposes against the tickets the server itself stored for the run:
+ * only a call that durably waits can be decided, only in the way it waits (approve/deny an
+ * approval, an output for a client tool), only by the part that shows the same call and arguments.
+ * The client's copy of history is never trusted: arguments, tool names and earlier results come from
+ * the store, so a forged or altered part cannot make a tool run (the AI SDK's vercel/ai#19979).
+ */
+export function matchDecisions(options: MatchDecisionsOptions): MatchedDecisions {
+  const decisions: ToolCallDecisionInput[] = [];
+  const rejected: RejectedProposal[] = [];
+  const decided = new Set<string>();
+  for (const proposal of options.proposals) {
+    const found = ticketFor(proposal, options.tickets);
+    if ('reason' in found) {
+      rejected.push({ proposal, ...found });
+      continue;
+    }
+    if (decided.has(found.ticketId)) {
+      rejected.push({
+        proposal,
+        reason: 'duplicate',
+        message: `call "${found.toolCallId}" is decided twice`,
+      });
+      continue;
+    }
+    decided.add(found.ticketId);
+    decisions.push(decide(proposal, found, options.context));
+  }
+  return { decisions, rejected };
+}
