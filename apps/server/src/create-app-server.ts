@@ -51,6 +51,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     ...(config.AWAKEN_CORS_ORIGINS.length > 0
       ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
       : {}),
+    aiSdk: { defaultAgentId: 'demo' },
     logger,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

@@ -22,6 +22,8 @@ export function createDemoAgents(options: { model: ModelExecutor; deleted: strin
       model: options.model,
       tools: [getWeather, createDeleteFile(options.deleted), chooseColor],
       plugins: [createTracingPlugin(), permissions],
+      // parallel calls (two deletions) each wait for their own approval and resolve independently
+      toolExecution: 'parallel',
     },
   ];
 }

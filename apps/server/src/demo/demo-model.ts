@@ -13,6 +13,10 @@ export const DEMO_PROMPTS = [
     prompt: 'delete /tmp/report.txt',
     what: 'calls delete_file, which waits for approval; reacts to approve, deny and edits',
   },
+  {
+    prompt: 'delete /tmp/a.txt and /tmp/b.txt',
+    what: 'two parallel delete_file calls, each waiting for its own approval (answer them one at a time)',
+  },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
   { prompt: 'count to 20', what: 'streams the numbers slowly (a long run to watch, cancel or reconnect to)' },
 ] as const;
@@ -29,7 +33,13 @@ function lastUserText(messages: readonly Message[]): string {
 
 type Plan =
   | { kind: 'text'; text: string; chunk?: number; delayMs?: number }
-  | { kind: 'call'; name: string; args: Record<string, unknown>; text?: string };
+  | {
+      kind: 'call';
+      name: string;
+      args: Record<string, unknown>;
+      text?: string;
+      more?: Record<string, unknown>[];
+    };
 
 function describe(content: unknown): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
@@ -60,20 +70,37 @@ function afterTool(result: ToolMessage): Plan {
   }
 }
 
+/** The tool results of the last assistant turn (several when it made parallel calls). */
+function trailingResults(messages: readonly Message[]): ToolMessage[] {
+  const results: ToolMessage[] = [];
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== 'tool') break;
+    results.unshift(message);
+  }
+  return results;
+}
+
 function plan(messages: readonly Message[], delayMs: number): Plan {
-  const last = messages.at(-1);
-  if (last?.role === 'tool') return afterTool(last);
+  const results = trailingResults(messages);
+  if (results.length === 1) return afterTool(results[0] as ToolMessage);
+  if (results.length > 1) {
+    const texts = results.map((result) => afterTool(result)).map((next) => next.text ?? '');
+    return { kind: 'text', text: texts.join(' ') };
+  }
   const text = lastUserText(messages).trim();
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
-  const deletion = /\b(?:delete|remove)\s+(\S{1,300})/i.exec(text);
+  const deletion = /\b(?:delete|remove)\s+(\S{1,300})(?:\s+and\s+(\S{1,300}))?/i.exec(text);
   if (deletion?.[1]) {
+    const second = deletion[2];
     return {
       kind: 'call',
       name: 'delete_file',
       args: { path: deletion[1] },
-      text: `I will delete ${deletion[1]}. `,
+      text: second ? `I will delete ${deletion[1]} and ${second}. ` : `I will delete ${deletion[1]}. `,
+      ...(second ? { more: [{ path: second }] } : {}),
     };
   }
   if (/\b(?:colou?r|pick|choose)\b/i.test(text)) {
@@ -131,11 +158,13 @@ export function createDemoModel(options: { delayMs: number }): ModelExecutor {
         yield { type: 'text_delta', delta };
       }
       if (next.kind === 'call') {
-        const toolCallId = `call_${request.messages.length}_${next.name}`;
-        const input = JSON.stringify(next.args);
-        yield { type: 'tool_call_start', toolCallId, toolName: next.name };
-        yield { type: 'tool_call_args_delta', toolCallId, delta: input };
-        yield { type: 'tool_call', toolCallId, toolName: next.name, input };
+        for (const [index, args] of [next.args, ...(next.more ?? [])].entries()) {
+          const toolCallId = `call_${request.messages.length}_${next.name}${index === 0 ? '' : `_${index + 1}`}`;
+          const input = JSON.stringify(args);
+          yield { type: 'tool_call_start', toolCallId, toolName: next.name };
+          yield { type: 'tool_call_args_delta', toolCallId, delta: input };
+          yield { type: 'tool_call', toolCallId, toolName: next.name, input };
+        }
       }
       yield {
         type: 'finish',

@@ -11,6 +11,7 @@ import { errorBody, toHttpError } from './error-table';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { type HttpMetrics, createHttpMetrics } from './metrics';
 import { requestLog } from './request-log';
+import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerControlRoutes } from './routes/control-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
@@ -132,5 +133,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerDecisionRoutes(app);
   registerControlRoutes(app);
   registerMailboxRoutes(app);
+  registerAiSdkRoutes(app, {
+    keepAliveMs,
+    ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
+  });
   return { app, fetch: (request) => app.fetch(request), metrics };
 }

@@ -48,6 +48,8 @@ export interface HttpAppOptions {
    * Default: none (no CORS headers; same-origin and non-browser clients only).
    */
   corsOrigins?: readonly string[] | '*';
+  /** The AI SDK (`useChat`) routes: the agent of `/v1/ai-sdk/chat` when a request names none. */
+  aiSdk?: { defaultAgentId?: string };
   /** Title and version of the OpenAPI document. */
   info?: { title?: string; version?: string };
 }

@@ -1,0 +1,102 @@
+import { AwakenError } from '@awaken/contract';
+import {
+  type ChatRequest,
+  type ChatTurn,
+  type UiMessageChunk,
+  encodeUiMessageStream,
+  matchDecisions,
+} from '@awaken/protocol-ai-sdk';
+import type { Context } from 'hono';
+import type { IfBusy } from '../../types';
+import type { HttpEnv } from '../http-types';
+import { callerOf, runContextOf } from '../internal/run-context';
+
+/** Why a chat request cannot be acted on: the route answers 400 with this message. */
+export class NothingToDo extends Error {
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+const IF_BUSY: ReadonlySet<string> = new Set(['interrupt', 'queue', 'conflict']);
+
+/**
+ * What a new message does when the chat's thread is busy. By default (`queue`) it runs after a run
+ * that is still finishing, and is refused (409) while a run waits for approvals or client tools —
+ * the core's open-run policy; `ifBusy: 'interrupt'` in the body cancels the waiting run instead.
+ */
+function ifBusyOf(request: ChatRequest, fallback: IfBusy): IfBusy {
+  const value = request.body.ifBusy;
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !IF_BUSY.has(value))
+    throw new AwakenError('validation_failed', "ifBusy: expected 'interrupt', 'queue' or 'conflict'");
+  return value as IfBusy;
+}
+
+/** A new user message (or a regenerate): a new run on the chat's thread, streamed from its start. */
+export async function startTurn(
+  c: Context<HttpEnv>,
+  request: ChatRequest,
+  turn: Extract<ChatTurn, { type: 'message' | 'regenerate' }>,
+  agentId: string,
+): Promise<AsyncIterable<UiMessageChunk>> {
+  const run = await c.var.service.submit({
+    agentId,
+    threadId: request.id,
+    input: turn.text,
+    mode: 'foreground',
+    ifBusy: ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue'),
+    origin: 'user',
+    context: runContextOf(c, undefined),
+  });
+  Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
+  return encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
+}
+
+/**
+ * Decisions for the chat's waiting run, taken from the tool parts of its last assistant message but
+ * checked against the tickets the store holds; the continuation streams into the same message.
+ */
+export async function continueTurn(
+  c: Context<HttpEnv>,
+  request: ChatRequest,
+  turn: Extract<ChatTurn, { type: 'continue' }>,
+): Promise<AsyncIterable<UiMessageChunk>> {
+  const { service } = c.var;
+  const view = await service.control.getActiveRun(request.id);
+  if (view?.kind !== 'open')
+    throw new AwakenError('conflict', `no run of chat ${request.id} waits for an approval or a tool output`);
+  c.var.ids.runId = view.runId;
+  if (turn.messageId !== view.runId)
+    throw new AwakenError(
+      'conflict',
+      `the last assistant message (${turn.messageId}) is not the waiting run of chat ${request.id} (${view.runId})`,
+    );
+  const { decisions, rejected } = matchDecisions({
+    proposals: turn.proposals,
+    tickets: view.tickets,
+    context: { caller: callerOf(c) },
+  });
+  if (decisions.length === 0) {
+    const why = rejected.map((entry) => entry.message).join('; ');
+    throw new NothingToDo(`nothing to continue: ${why}`, {
+      rejected: rejected.map(({ proposal, reason }) => ({ toolCallId: proposal.toolCallId, reason })),
+    });
+  }
+  // what the client already holds, and where the continuation starts: read before deciding
+  const history = await service.stores.eventLog.read(view.runId);
+  const result = await service.control.decide({ runId: view.runId }, decisions as never);
+  if (result.receipts.every((receipt) => receipt.status === 'rejected')) {
+    const why = result.receipts
+      .map((receipt) => (receipt.status === 'rejected' ? receipt.message : ''))
+      .join('; ');
+    throw new AwakenError('decision_rejected', `no decision was applied: ${why}`);
+  }
+  return encodeUiMessageStream(
+    service.follow(view.runId, { afterSeq: history.at(-1)?.seq ?? 0, signal: c.req.raw.signal }),
+    { messageId: view.runId, history },
+  );
+}

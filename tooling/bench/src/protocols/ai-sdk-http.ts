@@ -1,0 +1,77 @@
+/**
+ * AI SDK adapter end to end: events per second of one streamed run read over HTTP from the AI SDK
+ * chat route (`POST /v1/ai-sdk/agents/stream/chat`, UI message stream chunks) against the generic
+ * SSE route (`POST /v1/runs`, one `AgentEvent` per frame), interleaved in the same benchmark run
+ * against the same server process. Both rates count the run's `AgentEvent`s (the same run, so the
+ * same number), whatever each route turns them into.
+ * Run: `pnpm --filter @awaken/bench exec tsx src/protocols/ai-sdk-http.ts`
+ */
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { median, percentile } from '../internal/stats';
+import { startChildServer } from '../server-http/child-server';
+import { drainSse } from '../server-http/sse-client';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const json = { 'content-type': 'application/json' };
+
+async function seconds(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return (performance.now() - start) / 1000;
+}
+
+const server = await startChildServer(['awaken']);
+try {
+  const generic = () =>
+    fetch(`${server.url}/v1/runs`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ agentId: 'stream', input: `stream:${EVENTS}` }),
+    });
+  const adapter = () =>
+    fetch(`${server.url}/v1/ai-sdk/agents/stream/chat`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        id: `bench-${randomUUID()}`,
+        trigger: 'submit-message',
+        messages: [{ id: randomUUID(), role: 'user', parts: [{ type: 'text', text: `stream:${EVENTS}` }] }],
+      }),
+    });
+  const recorded = await drainSse(await generic());
+  const runEvents = recorded.events;
+  const chunks = (await drainSse(await adapter())).text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: '));
+  const rates = { generic: [] as number[], adapter: [] as number[] };
+  for (let round = 0; round < ROUNDS + 2; round += 1) {
+    const order = round % 2 === 0 ? (['generic', 'adapter'] as const) : (['adapter', 'generic'] as const);
+    for (const name of order) {
+      const elapsed = await seconds(async () => drainSse(await (name === 'generic' ? generic() : adapter())));
+      if (round >= 2) rates[name].push(runEvents / elapsed);
+    }
+  }
+  console.log(
+    `node ${process.version}, ${process.platform}/${process.arch}, load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `one run of ${runEvents} AgentEvents (${EVENTS} text deltas); the AI SDK stream carries ${chunks.length} data frames`,
+  );
+  console.log('| route | run events/s, median | p10 | p90 |');
+  console.log('|---|---:|---:|---:|');
+  for (const [label, samples] of [
+    ['generic SSE, POST /v1/runs', rates.generic],
+    ['AI SDK UI message stream, POST /v1/ai-sdk/agents/stream/chat', rates.adapter],
+  ] as const) {
+    const fmt = (value: number) => Math.round(value).toLocaleString('en-US');
+    console.log(
+      `| ${label} | ${fmt(median(samples))} | ${fmt(percentile(samples, 0.1))} | ${fmt(percentile(samples, 0.9))} |`,
+    );
+  }
+} finally {
+  await server.stop();
+}
