@@ -1,6 +1,7 @@
 import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
 import { acceptDecisions } from './accept-decisions';
+import { commitCheckpoint } from './checkpoint';
 import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
@@ -133,11 +134,28 @@ async function driveRun(
   options: { resumed: boolean; onSuspend: OnSuspend },
 ): Promise<RunResult> {
   let resumed = options.resumed;
-  while (true) {
-    const result = await runLoop(session, resumed);
-    if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
-    await waitForDecision(session);
-    session.activation.throwIfHalted();
-    resumed = true;
+  try {
+    while (true) {
+      const result = await runLoop(session, resumed);
+      if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
+      await waitForDecision(session);
+      session.activation.throwIfHalted();
+      resumed = true;
+    }
+  } catch (error) {
+    if (error === session.activation.halt) await keepAcceptedDecisions(session);
+    throw error;
   }
+}
+
+/**
+ * A detaching activation without an inbox stores the decisions it accepted but did not apply yet
+ * (queued in the run record, as every checkpoint does), so the next activation applies them: an
+ * accepted receipt is never dropped. With an inbox they are already there; a fenced-out activation
+ * can write nothing.
+ */
+async function keepAcceptedDecisions(session: RunSession): Promise<void> {
+  const { activation, decisions, services } = session;
+  if (services.inbox || activation.lost || decisions.pending.length === 0) return;
+  await commitCheckpoint(session, 'tool_results_committed');
 }
