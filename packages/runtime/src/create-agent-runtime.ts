@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
+import {
+  checkReason,
+  checkResumeOptions,
+  checkRunId,
+  checkRunRequest,
+} from './internal/entry-options';
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
@@ -58,6 +64,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   const runtime: AgentRuntime = {
     run(request) {
+      checkRunRequest(request);
       const agent = requireAgent(agents, request.agentId);
       const extras = parseRequestExtras(agent, request);
       const runId = request.runId ?? services.createId();
@@ -85,6 +92,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       );
     },
     async createRun(request) {
+      checkRunRequest(request);
       const agent = requireAgent(agents, request.agentId);
       return createRunRecord(services, agent, {
         runId: request.runId ?? services.createId(),
@@ -107,7 +115,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
       return runtime.run(request).result;
     },
-    resumeRun(runId, resumeOptions = {}) {
+    resumeRun(runId, options) {
+      checkRunId(runId);
+      const resumeOptions = checkResumeOptions(options);
       if (live.has(runId)) {
         throw new AwakenError(
           'run_busy',
@@ -131,7 +141,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         },
       );
     },
-    cancelRun(runId, reason = 'run cancelled') {
+    async cancelRun(runId, reason = 'run cancelled') {
+      checkRunId(runId);
+      checkReason(reason);
       return cancelRun(
         {
           services,

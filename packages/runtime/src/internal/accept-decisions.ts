@@ -12,17 +12,24 @@ import {
 } from '@awaken/contract';
 import type { RunSession } from './run-session';
 
-type Named = Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId' | 'decisionId'>;
-
-function reject(decision: Named, reason: DecisionRejectionReason, message: string): DecisionReceipt {
+/** What a receipt can name of a decision that may be malformed (any value a caller passed). */
+function namesOf(decision: unknown): { toolCallId?: string; ticketId?: string; decisionId: string } {
+  const fields = (typeof decision === 'object' && decision !== null ? decision : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const toolCallId = text(fields.toolCallId);
+  const ticketId = text(fields.ticketId);
   return {
-    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
-    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
-    decisionId: decision.decisionId,
-    status: 'rejected',
-    reason,
-    message,
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    ...(ticketId === undefined ? {} : { ticketId }),
+    decisionId: text(fields.decisionId) ?? '',
   };
+}
+
+function reject(decision: unknown, reason: DecisionRejectionReason, message: string): DecisionReceipt {
+  return { ...namesOf(decision), status: 'rejected', reason, message };
 }
 
 /** The call waiting (or that waited) on a ticket; a suspended one first. */
