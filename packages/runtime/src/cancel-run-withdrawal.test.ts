@@ -57,9 +57,9 @@ describe('cancelRun leaves nothing behind once it settled', () => {
     await gated.reached;
     // another process cancels while the owner stores the natural end
     const cancelled = s.runtime().cancelRun('r', 'too late');
-    await expect.poll(async () => (await s.inbox.peek('r')).map((control) => control.kind)).toEqual([
-      'cancel',
-    ]);
+    await expect
+      .poll(async () => (await s.inbox.peek('r')).map((control) => control.kind))
+      .toEqual(['cancel']);
     gated.open();
     expect((await live.result).termination).toEqual({ type: 'natural_end' });
     // the store holds the natural end: that is what cancelRun reports

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
+import { deliverDecisions } from './internal/deliver-decisions';
 import {
   checkReason,
   checkResumeOptions,
   checkRunId,
   checkRunRequest,
+  decisionList,
 } from './internal/entry-options';
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
@@ -153,6 +155,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         },
         runId,
         reason,
+      );
+    },
+    async decide(runId, decisions) {
+      checkRunId(runId);
+      return deliverDecisions(
+        { services, live, resume: (id, given) => runtime.resumeRun(id, { decisions: given }) },
+        runId,
+        decisionList(decisions),
       );
     },
     async shutdown() {

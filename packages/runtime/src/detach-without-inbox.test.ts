@@ -29,7 +29,9 @@ function setup() {
 describe('detach without a control inbox', () => {
   it('a decision given after detach() is refused (not_live), never accepted and dropped', async () => {
     const w = setup();
-    const handle = w.runtime().run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go', onSuspend: 'wait' });
+    const handle = w
+      .runtime()
+      .run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go', onSuspend: 'wait' });
     await expect.poll(async () => (await w.store.getRun('r'))?.status).toBe('waiting');
     handle.detach('deploying');
     expect(await handle.decide(approve('a'))).toEqual([
@@ -41,7 +43,9 @@ describe('detach without a control inbox', () => {
 
   it('a decision accepted just before detach() is kept for the next activation', async () => {
     const w = setup();
-    const handle = w.runtime().run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go', onSuspend: 'wait' });
+    const handle = w
+      .runtime()
+      .run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'go', onSuspend: 'wait' });
     await expect.poll(async () => (await w.store.getRun('r'))?.status).toBe('waiting');
     const receipts = await handle.decide(approve('a'));
     handle.detach('deploying');

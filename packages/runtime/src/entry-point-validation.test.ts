@@ -41,7 +41,9 @@ describe('bad input at the public entry points', () => {
     expect(() =>
       runtime.run({ agentId: 'agent', threadId: 't3', input: 'go', onSuspend: 'bogus' as never }),
     ).toThrow(validationFailed('onSuspend'));
-    expect(() => runtime.run({ agentId: 'agent', runId: '', input: 'go' })).toThrow(validationFailed('runId'));
+    expect(() => runtime.run({ agentId: 'agent', runId: '', input: 'go' })).toThrow(
+      validationFailed('runId'),
+    );
     expect(() => runtime.run({ agentId: 'agent', input: 7 as never })).toThrow(validationFailed('input'));
     expect(() => runtime.run(null as never)).toThrow(validationFailed('request'));
     await expect(runtime.cancelRun('')).rejects.toEqual(validationFailed('runId'));

@@ -10,23 +10,8 @@ import {
   toolCallDecisionInputSchema,
   validateJsonSchema,
 } from '@awaken/contract';
+import { namesOf } from './run-result';
 import type { RunSession } from './run-session';
-
-/** What a receipt can name of a decision that may be malformed (any value a caller passed). */
-function namesOf(decision: unknown): { toolCallId?: string; ticketId?: string; decisionId: string } {
-  const fields = (typeof decision === 'object' && decision !== null ? decision : {}) as Record<
-    string,
-    unknown
-  >;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const toolCallId = text(fields.toolCallId);
-  const ticketId = text(fields.ticketId);
-  return {
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-    ...(ticketId === undefined ? {} : { ticketId }),
-    decisionId: text(fields.decisionId) ?? '',
-  };
-}
 
 function reject(decision: unknown, reason: DecisionRejectionReason, message: string): DecisionReceipt {
   return { ...namesOf(decision), status: 'rejected', reason, message };

@@ -1,4 +1,10 @@
-import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
+import type {
+  AgentEvent,
+  DecisionReceipt,
+  RunLease,
+  RunRecord,
+  ToolCallDecisionInput,
+} from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
 import { acceptDecisions } from './accept-decisions';
 import { commitCheckpoint } from './checkpoint';
@@ -15,6 +21,8 @@ import { createWakeSignal } from './activation';
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
   cancel(reason: string): void;
+  /** The handle's `decide`. */
+  decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   detach(reason: string): void;
   result: Promise<RunResult>;
   /** Settles once the activation ended and its lease was released. */
@@ -111,8 +119,7 @@ export function startActivation(
       await unsubscribe?.().catch(() => {});
     }
   })();
-  if (registered) live.set(ids.runId, { cancel: abort, detach, result, idle });
-  return createRunHandle({
+  const handle = createRunHandle({
     runId: ids.runId,
     threadId: () => threadId,
     channel,
@@ -122,6 +129,8 @@ export function startActivation(
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
+  if (registered) live.set(ids.runId, { cancel: abort, decide: handle.decide, detach, result, idle });
+  return handle;
 }
 
 /**
