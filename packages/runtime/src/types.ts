@@ -220,7 +220,9 @@ export interface AgentRuntime {
    * Cancels a run and resolves with what the store holds once it is done: a live one through its
    * signal, one live in another process through the control inbox (its owner ends it), a waiting or
    * interrupted one by a cold activation. Rejects — never reports `cancelled` — when the cancellation
-   * could not be stored.
+   * could not be stored (`run_busy` once `cancelWaitMs` passed with the run still held elsewhere); the
+   * cancel command it queued is then withdrawn, so it does not take effect later (unless the holder
+   * had already read it, in which case the run is being cancelled).
    */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
   /**
