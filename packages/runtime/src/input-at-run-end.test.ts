@@ -1,4 +1,4 @@
-import type { InferenceRequest, ModelExecutor, ThreadRunStore } from '@awaken/contract';
+import type { InferenceRequest, ModelExecutor, RunControl, ThreadRunStore } from '@awaken/contract';
 import { createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { createSharedStores } from '../test-support/shared-stores';
@@ -73,12 +73,12 @@ describe('input injected while the run ends', () => {
     });
     const handle = runtime.run({ agentId: 'agent', runId: 'r', threadId: 't', input: 'hi' });
     await inFinal;
-    const late = {
+    const late: RunControl = {
       kind: 'input',
       id: 'in1',
       at: 1,
       messages: [{ role: 'user', content: 'too late' }],
-    } as const;
+    };
     expect(await s.inbox.put('r', late)).toBe('stored');
     open();
     expect(await handle.result).toMatchObject({ status: 'done', response: 'seen 1' });
