@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
 import { deliverDecisions } from './internal/deliver-decisions';
+import { failRun } from './internal/fail-run';
 import {
   checkReason,
   checkResumeOptions,
@@ -12,10 +13,12 @@ import {
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
+import { checkFailure } from './internal/run-failure';
 import { resolveStores } from './internal/resolve-stores';
 import { parseRequestExtras } from './internal/run-request';
 import type { RuntimeServices } from './internal/run-session';
 import { type LiveRun, startActivation } from './internal/start-activation';
+import type { CancelRunContext } from './internal/cancel-run';
 import type { AgentRuntime, AgentRuntimeOptions, RunRequest } from './types';
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -63,6 +66,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const cancelWaitMs = positiveMs('cancelWaitMs', options.cancelWaitMs, 30_000, MAX_RUN_LEASE_MS);
   /** Runs executing in this runtime, registered synchronously when started. */
   const live = new Map<string, LiveRun>();
+  const ending: CancelRunContext = {
+    services,
+    live,
+    waitMs: cancelWaitMs,
+    resumeAborted: (id, why) => runtime.resumeRun(id, { signal: AbortSignal.abort(why) }),
+  };
 
   const runtime: AgentRuntime = {
     run(request) {
@@ -146,16 +155,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     async cancelRun(runId, reason = 'run cancelled') {
       checkRunId(runId);
       checkReason(reason);
-      return cancelRun(
-        {
-          services,
-          live,
-          waitMs: cancelWaitMs,
-          resumeCancelled: (id, why) => runtime.resumeRun(id, { signal: AbortSignal.abort(why) }),
-        },
-        runId,
-        reason,
-      );
+      return cancelRun(ending, runId, reason);
+    },
+    async failRun(runId, failure) {
+      checkRunId(runId);
+      return failRun(ending, runId, checkFailure(failure));
     },
     async decide(runId, decisions) {
       checkRunId(runId);

@@ -9,6 +9,7 @@ export type {
   OnOpenRun,
   OnSuspend,
   ResumeRunOptions,
+  RunFailure,
   RunHandle,
   RunRequest,
   RunResult,

@@ -157,6 +157,12 @@ export interface DecideResult {
   handle?: RunHandle;
 }
 
+/** Why `failRun` ends a run: the `message` and optional `code` of its `error` termination. */
+export interface RunFailure {
+  message: string;
+  code?: string;
+}
+
 /** A tool call state change, reported to `onStateChange` (diagnostics and tests). */
 export interface RunStateSnapshot {
   runId: string;
@@ -225,6 +231,17 @@ export interface AgentRuntime {
    * had already read it, in which case the run is being cancelled).
    */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
+  /**
+   * Ends a run that will not be continued (a server gave up on it: retries exhausted, a permanent
+   * failure) with the `error` termination `{ type: 'error', message, code }` — not `cancelled`, which
+   * says a caller stopped it. The run ends as any failing run does: its open tool calls are
+   * cancelled, the terminal checkpoint is written under the run's lease (fenced), the log gets an
+   * `error` event and a `run_finish` saying `error`, and is closed. A run live in this runtime is
+   * aborted; one nobody holds is ended by a cold activation; one held by another process is left
+   * untouched (`run_busy`, nothing queued). A run already done resolves with its stored result.
+   * `validation_failed` (naming the field) for an empty message or a non-string code.
+   */
+  failRun(runId: string, failure: RunFailure): Promise<RunResult>;
   /**
    * Delivers decisions to a run wherever it is, given only its id (what a server that received a
    * user's click knows): to its activation in this runtime, by resuming it here when no activation

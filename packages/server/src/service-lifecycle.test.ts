@@ -108,10 +108,14 @@ describe('mailbox service lifecycle (memory)', () => {
       mode: 'background',
     });
     const done = await untilStatus(stores, submitted.runId, ['done']);
-    expect(done.termination).toMatchObject({ type: 'cancelled' });
-    expect(done.termination?.type === 'cancelled' && done.termination.reason).toMatch(
+    // the service gave up on it: an error, not a cancel a person asked for
+    expect(done.termination).toMatchObject({ type: 'error', code: 'dead_lettered' });
+    expect(done.termination?.type === 'error' && done.termination.message).toMatch(
       /^dead-lettered after 2 attempts; last error: model_transient: the model is overloaded/,
     );
+    const log = await stores.eventLog.read(submitted.runId);
+    expect(log.at(-1)).toMatchObject({ type: 'run_finish', termination: { type: 'error' } });
+    expect(await stores.eventLog.isFinished(submitted.runId)).toBe(true);
     expect(await worker.dispatch(submitted.dispatchId)).toMatchObject({
       status: 'dead_letter',
       attemptCount: 2,

@@ -17,10 +17,13 @@ import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
 import type { RunSession, RuntimeServices } from './run-session';
 import { createWakeSignal } from './activation';
+import { RunFailureReason } from './run-failure';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
   cancel(reason: string): void;
+  /** Aborts the run as `cancel` does; it ends with the `error` termination of this failure. */
+  fail(reason: RunFailureReason): void;
   /** The handle's `decide`. */
   decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   detach(reason: string): void;
@@ -56,8 +59,9 @@ export function startActivation(
   let session: RunSession | undefined;
   let detachReason: string | undefined;
   const abort = (reason: unknown) => {
-    if (!runController.signal.aborted)
-      runController.abort(typeof reason === 'string' ? reason : 'run cancelled');
+    // a string is a cancel's reason; a RunFailureReason (failRun) ends the run with `error`
+    const kept = typeof reason === 'string' || reason instanceof RunFailureReason;
+    if (!runController.signal.aborted) runController.abort(kept ? reason : 'run cancelled');
     wake.notify();
   };
   const detach = (reason: string) => {
@@ -129,7 +133,8 @@ export function startActivation(
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
-  if (registered) live.set(ids.runId, { cancel: abort, decide: handle.decide, detach, result, idle });
+  if (registered)
+    live.set(ids.runId, { cancel: abort, fail: abort, decide: handle.decide, detach, result, idle });
   return handle;
 }
 
