@@ -15,6 +15,7 @@ import { runLoop } from './run-loop';
 import { createControlWatch, readControls, waitForDecision } from './run-controls';
 import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
+import { readDecisionIds } from './run-state';
 import type { RunSession, RuntimeServices } from './run-session';
 import { createWakeSignal } from './activation';
 import { RunFailureReason } from './run-failure';
@@ -81,7 +82,10 @@ export function startActivation(
   });
   const receipts = loaded.then(async (found) => {
     const decisions = run.decisions ?? [];
-    if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`);
+    if (!('services' in found)) {
+      const applied = readDecisionIds(found);
+      return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`, applied);
+    }
     return decisions.length > 0 ? acceptDecisions(found, decisions) : [];
   });
   let markIdle: () => void = () => {};
