@@ -14,6 +14,8 @@ import { createRunRecord, createSession, loadSession } from './internal/load-ses
 import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
 import { checkFailure } from './internal/run-failure';
+import { registerInternals } from './internal/runtime-internals';
+import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/thread-memory';
 import { resolveStores } from './internal/resolve-stores';
 import { parseRequestExtras } from './internal/run-request';
 import type { RuntimeServices } from './internal/run-session';
@@ -36,6 +38,16 @@ function positiveMs(name: string, value: number | undefined, fallback: number, m
     throw new AwakenError('invalid_config', `${name} must be an integer from 1 to ${max} ms, got ${ms}`);
   }
   return ms;
+}
+
+function threadMemoryLimit(value: number | undefined): number {
+  const limit = value ?? DEFAULT_THREAD_MEMORY_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new AwakenError('invalid_config', `threadMemoryLimit must be an integer ≥ 0, got ${limit}`, {
+      details: { field: 'threadMemoryLimit' },
+    });
+  }
+  return limit;
 }
 
 /**
@@ -61,7 +73,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     createId: options.createId ?? randomUUID,
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
     transientModelErrors: options.transientModelErrors ?? 'end_run',
-    threadMemory: new Map(),
+    threadMemory: new ThreadMemory(threadMemoryLimit(options.threadMemoryLimit)),
   };
   const cancelWaitMs = positiveMs('cancelWaitMs', options.cancelWaitMs, 30_000, MAX_RUN_LEASE_MS);
   /** Runs executing in this runtime, registered synchronously when started. */
@@ -175,5 +187,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(running.map((entry) => entry.idle));
     },
   };
+  registerInternals(runtime, {
+    liveRuns: () => live.size,
+    threadMemory: () => services.threadMemory.size,
+  });
   return runtime;
 }

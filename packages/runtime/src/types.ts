@@ -191,6 +191,13 @@ export interface AgentRuntimeOptions {
   runLease?: { leaseMs?: number };
   /** How long `cancelRun` waits for a run held by another process to end (default 30 s). */
   cancelWaitMs?: number;
+  /**
+   * Non-persistent thread-scoped plugin state lives only in this runtime's memory, shared by the
+   * runs of a thread here. Once a thread's runs ended, it is kept for at most this many threads,
+   * the most recently used (default 1000; 0 keeps none); an older thread's next run starts from the
+   * keys' initial values. Persistent keys are always restored from the store.
+   */
+  threadMemoryLimit?: number;
   now?: () => number;
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */

@@ -50,8 +50,11 @@ function checkOne(run: StoredRun, input: unknown): ToolCallDecisionInput | Decis
     return duplicateOf(decision, findCall(calls, decision)?.callId);
   }
   if (record.status === 'done') return rejected(decision, 'run_finished', `run ${record.runId} is finished`);
-  if (record.status !== 'waiting') return decision;
   const call = findCall(calls, decision);
+  if (record.status !== 'waiting') {
+    // its owner checks it at its next gate; a decision naming only its ticket is named for its call
+    return decision.toolCallId === undefined && call ? { ...decision, toolCallId: call.callId } : decision;
+  }
   const named = decision.toolCallId ?? decision.ticketId;
   if (!call)
     return rejected(decision, 'unknown_tool_call', `run ${record.runId} has no tool call or ticket ${named}`);
@@ -100,7 +103,7 @@ export function checkStoredDecisions(
 ): Array<ToolCallDecisionInput | DecisionReceipt> {
   const run: StoredRun = {
     record,
-    calls: record.status === 'waiting' ? readToolCallStates(record) : [],
+    calls: record.status === 'done' ? [] : readToolCallStates(record),
     decisionIds: readDecisionIds(record),
   };
   return decisions.map((input) => checkOne(run, input));

@@ -18,6 +18,7 @@ import { rejectAll, resultOf } from './run-result';
 import { readDecisionIds } from './run-state';
 import type { RunSession, RuntimeServices } from './run-session';
 import { createWakeSignal } from './activation';
+import { releaseThreadState } from './plugin-host';
 import { RunFailureReason } from './run-failure';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
@@ -121,6 +122,7 @@ export function startActivation(
       throw error;
     } finally {
       if (registered) live.delete(ids.runId);
+      if (session) releaseThreadState(session);
       await ownership.release();
       markIdle();
       channel.close();
