@@ -123,6 +123,37 @@ describe('mailbox service lifecycle (memory)', () => {
     expect(await counters.get('model:transient:5 #tired')).toBe(2);
   });
 
+  it('ends a dead-lettered run with an error when the next run of its thread starts', async () => {
+    fresh();
+    const api = service({ workerId: 'api', concurrency: 0, maxAttempts: 1 });
+    const threadId = `thread-${randomUUID()}`;
+    const first = await api.submit({ agentId: AGENT_ID, threadId, input: 'plain #lost', mode: 'background' });
+    const [ghost] = await stores.mailbox.claim({ workerId: 'ghost', limit: 1, leaseMs: 30 });
+    expect(ghost?.dispatchId).toBe(first.dispatchId);
+    const second = await api.submit({
+      agentId: AGENT_ID,
+      threadId,
+      input: 'plain #next',
+      mode: 'background',
+    });
+    await vi.waitFor(
+      async () => expect(await stores.mailbox.now()).toBeGreaterThan(ghost?.leaseUntil ?? 0),
+      WAIT,
+    );
+    // the sweep dead-letters the ghost's dispatch; with more work queued it leaves the run to that work
+    const worker = service({ workerId: 'worker', maxAttempts: 1 });
+    await worker.start();
+    expect(await untilStatus(stores, second.runId, ['done'])).toMatchObject({
+      termination: { type: 'natural_end' },
+    });
+    const lost = await record(stores, first.runId);
+    expect(lost).toMatchObject({ status: 'done', termination: { type: 'error', code: 'dead_lettered' } });
+    expect(lost.termination?.type === 'error' && lost.termination.message).toMatch(
+      /^dead-lettered after 1 attempts/,
+    );
+    expect(await api.dispatch(first.dispatchId)).toMatchObject({ status: 'dead_letter' });
+  });
+
   it('keeps a run queued behind an earlier run of its thread that waits for a retry', async () => {
     fresh();
     const worker = service({ retry: { baseDelayMs: 300, maxDelayMs: 300, jitter: 0 } });
