@@ -46,7 +46,8 @@ const PURGE_BATCH = 500;
 /** Most enqueues / acks combined into one script call. */
 const MAX_BATCH = 64;
 
-type ParsedEnqueue = ReturnType<typeof inputs.enqueue.parse> & { dispatchId: string };
+/** An enqueue input, parsed, with its dispatch id; `givenId`: chosen by the caller, not generated. */
+type ParsedEnqueue = ReturnType<typeof inputs.enqueue.parse> & { dispatchId: string; givenId: boolean };
 
 /** A dispatch id, its fields as stored (HGETALL reply), and what the script wrote after reading them. */
 const ACKED = { status: 'acked', claimToken: undefined, leaseUntil: undefined } as const;
@@ -106,7 +107,8 @@ export class RedisMailboxStore implements MailboxStore {
   enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
     try {
       const parsed = inputs.enqueue.parse(input);
-      return this.#enqueues.add({ ...parsed, dispatchId: parsed.dispatchId ?? uuidV7() });
+      const givenId = parsed.dispatchId !== undefined;
+      return this.#enqueues.add({ ...parsed, dispatchId: parsed.dispatchId ?? uuidV7(), givenId });
     } catch (error) {
       return Promise.reject(error);
     }
@@ -123,6 +125,7 @@ export class RedisMailboxStore implements MailboxStore {
         item.dedupeKey ?? '',
         item.availableAt ?? '',
         item.maxAttempts,
+        item.givenId ? '1' : '',
       );
     }
     const reply = (await this.#run(S.enqueue, args)) as string[];

@@ -1,11 +1,9 @@
-import { PRELUDE } from './prelude';
-
 /**
  * Claimant writes. Each opens with the fencing check (token, lease held at Redis TIME, epoch) and
  * writes nothing when it fails. ARGV: prefix, dispatchId, claimToken, ... Each replies with the
  * dispatch as written (HGETALL), except the batched ack.
  */
-const FENCE = `${PRELUDE}
+const FENCE = `
 local id, token = ARGV[2], ARGV[3]
 local now = now_ms()
 local h, rejected = fenced(id, token, now)
@@ -17,7 +15,7 @@ if not h then return redis.error_reply(rejected) end
  * own. Returns { now, then per ack the fields as read before it, or its rejection text }: the client
  * applies the ack (status acked, updatedAt now, no claimToken, no leaseUntil).
  */
-export const ACK = `${PRELUDE}
+export const ACK = `
 local now = now_ms()
 local out = { num(now) }
 for i = 2, #ARGV, 2 do

@@ -13,9 +13,10 @@
  *   P leases        zset   claimed dispatches by leaseUntil (reclaim)
  *   P terminal      zset   terminal dispatches by updatedAt (purge)
  *   P seq           string enqueue counter
- *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one pushed per dispatch made
- *                          claimable (enqueue, requeue, thread freed), at most WAKE_MARKERS kept;
- *                          claim deletes them when it leaves `ready` empty
+ *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one per dispatch made claimable
+ *                          (enqueue, requeue, thread freed), pushed together at the end of the
+ *                          script, at most WAKE_MARKERS kept; claim deletes them when it leaves
+ *                          `ready` empty
  *
  * `ready` holds, for every thread without a claim, at least its next dispatch (the head of its `tq`),
  * so popping `ready` in score order claims what priority-then-FIFO order says. Entries of a thread
@@ -32,7 +33,7 @@
  * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock.
  * Numbers are written with %.0f: Lua's default formatting keeps only 14 significant digits.
  */
-export const PRELUDE = `
+const PRELUDE = `
 local P = ARGV[1]
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
 local CLAIMED, WAKE, WAKE_MARKERS = P .. 'claimed', P .. 'wake', 64
@@ -76,8 +77,16 @@ local function stored(id) return redis.call('HGETALL', dkey(id)) end
 local function thread_epoch(thread) return tonumber(redis.call('HGET', tkey(thread), 'epoch') or '0') end
 local function thread_claimed(thread) return redis.call('HEXISTS', CLAIMED, thread) == 1 end
 -- Wakes one waitForWork caller (any process), or the next one to call: a dispatch may be claimable.
-local function signal_work()
-  if redis.call('LLEN', WAKE) < WAKE_MARKERS then redis.call('LPUSH', WAKE, '1') end
+-- Counted here, pushed once when the script ends (flush_wakes: one LPUSH per call, not per dispatch).
+local wakes = 0
+local function signal_work() wakes = wakes + 1 end
+local function flush_wakes()
+  if wakes == 0 then return end
+  local count = math.min(wakes, WAKE_MARKERS - redis.call('LLEN', WAKE))
+  if count <= 0 then return end
+  local markers = {}
+  for i = 1, count do markers[i] = '1' end
+  redis.call('LPUSH', WAKE, unpack(markers))
 end
 -- Puts the thread's next due dispatch (if any) into ready; the caller checked it has no claim.
 local function ready_next(thread)
@@ -149,3 +158,18 @@ local function finish(h, status, now)
   if h.k and redis.call('HGET', tddkey(thread), h.k) == id then redis.call('HDEL', tddkey(thread), h.k) end
 end
 `;
+
+/**
+ * A mailbox script: the prelude, then `body` run as a function (its `return` is the reply), then the
+ * wake-up markers it counted are pushed.
+ */
+export function mailboxScript(body: string): string {
+  return `${PRELUDE}
+local function __mailbox()
+${body}
+end
+local __reply = __mailbox()
+flush_wakes()
+return __reply
+`;
+}

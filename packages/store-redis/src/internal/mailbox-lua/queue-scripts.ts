@@ -1,26 +1,27 @@
-import { PRELUDE } from './prelude';
-
 /**
- * Batched: ARGV: prefix, then 7 values per dispatch: dispatchId, threadId, runId, priority,
- * dedupeKey|'', availableAt|'', maxAttempts. Enqueues them in order, each checked on its own.
- * Returns { now, then per dispatch its dispatchEpoch or its rejection text }: the caller knows the rest.
+ * Batched: ARGV: prefix, then 8 values per dispatch: dispatchId, threadId, runId, priority,
+ * dedupeKey|'', availableAt|'', maxAttempts, and '1' when the caller chose the id ('' when the store
+ * generated a fresh UUIDv7, which no dispatch can hold yet: no existence check). Enqueues them in
+ * order, each checked on its own. Returns { now, then per dispatch its dispatchEpoch or its rejection
+ * text }: the caller knows the rest.
  */
-export const ENQUEUE = `${PRELUDE}
+export const ENQUEUE = `
 local now = now_ms()
 local stamp = num(now)
 local out = { stamp }
-for i = 2, #ARGV, 7 do
+local seq = redis.call('INCRBY', P .. 'seq', (#ARGV - 1) / 8) - (#ARGV - 1) / 8
+for i = 2, #ARGV, 8 do
   local id, thread, run_id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local priority, dedupe, available, max_attempts = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local holder = dedupe ~= '' and redis.call('HGET', tddkey(thread), dedupe)
-  if redis.call('EXISTS', dkey(id)) == 1 then
+  seq = seq + 1
+  if ARGV[i + 7] ~= '' and redis.call('EXISTS', dkey(id)) == 1 then
     out[#out + 1] = rejection('conflict', 'dispatch ' .. id .. ' already exists')
   elseif holder then
     out[#out + 1] = rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
   else
     local available_at = now
     if available ~= '' then available_at = tonumber(available) end
-    local seq = redis.call('INCR', P .. 'seq')
     local epoch = redis.call('HGET', tkey(thread), 'epoch') or '0'
     local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
     if dedupe ~= '' then
@@ -45,7 +46,7 @@ return out
  * tokenBase:<n-th claimed>, claimedBy, leaseUntil = now + leaseMs, updatedAt = now). Pops the head of
  * ready; an entry whose thread has a claim is dropped (see the prelude), a stale one too.
  */
-export const CLAIM = `${PRELUDE}
+export const CLAIM = `
 local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
@@ -81,7 +82,7 @@ return out
 `;
 
 /** ARGV: prefix, dispatchId, workerId, leaseMs, token. Returns the dispatch, or false (not queued / thread busy). */
-export const CLAIM_DISPATCH = `${PRELUDE}
+export const CLAIM_DISPATCH = `
 local id, worker, lease_ms, token = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
@@ -98,7 +99,7 @@ return stored(id)
 `;
 
 /** ARGV: prefix, dispatchId. Queued only. */
-export const CANCEL = `${PRELUDE}
+export const CANCEL = `
 local id = ARGV[2]
 local now = now_ms()
 local h = read(id)
@@ -109,7 +110,7 @@ return stored(id)
 `;
 
 /** ARGV: prefix, threadId. Returns { epoch, supersededCount, activeDispatch fields|false, its id|false }. */
-export const INTERRUPT = `${PRELUDE}
+export const INTERRUPT = `
 local thread = ARGV[2]
 local now = now_ms()
 local epoch = redis.call('HINCRBY', tkey(thread), 'epoch', 1)
@@ -129,7 +130,7 @@ return { epoch, count, false, false }
 `;
 
 /** ARGV: prefix, dispatchId. Claimed with an epoch older than its thread's only. */
-export const SUPERSEDE_CLAIMED = `${PRELUDE}
+export const SUPERSEDE_CLAIMED = `
 local id = ARGV[2]
 local now = now_ms()
 local h = read(id)

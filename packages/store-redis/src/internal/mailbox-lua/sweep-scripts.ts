@@ -1,12 +1,10 @@
-import { PRELUDE } from './prelude';
-
 /**
  * ARGV: prefix, limit. Returns { id, fields, ... }. Reclaims claims whose lease expired strictly before Redis TIME, earliest
  * deadline first, equal deadlines in enqueue order (never by id: generated ids differ between
  * backends): counts the attempt, then supersedes (stale epoch), dead-letters (attempts used up) or
  * requeues now. Atomic, so concurrent sweepers each reclaim a dispatch at most once.
  */
-export const RECLAIM = `${PRELUDE}
+export const RECLAIM = `
 local limit = tonumber(ARGV[2])
 local now = now_ms()
 local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now), 'WITHSCORES', 'LIMIT', 0, limit)
@@ -53,7 +51,7 @@ return out
 `;
 
 /** ARGV: prefix, olderThan, batch. Deletes up to `batch` terminal dispatches; returns how many. */
-export const PURGE = `${PRELUDE}
+export const PURGE = `
 local ids = redis.call('ZRANGEBYSCORE', TERMINAL, '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do
   local thread = redis.call('HGET', dkey(id), 't')
