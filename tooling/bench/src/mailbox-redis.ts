@@ -6,7 +6,11 @@
  *     (the side that goes first alternates); median and spread (see mailbox-redis-cycles.ts);
  * (2) claim/s through the store vs `redis-benchmark` calling the same claim script by EVALSHA, both
  *     with 50 concurrent clients and one claim per call;
- * (4) Redis memory (INFO used_memory delta) per queued dispatch and per waiting run record.
+ * (3) Redis time (INFO commandstats) per item of each operation, ours and BullMQ's;
+ * (5) ack cost with a backlog of 0 / 100 / 1,000 / 10,000 queued dispatches on one thread;
+ * (4) Redis memory (INFO used_memory delta) per queued and per finished dispatch, per recorded reply,
+ *     and per waiting run record (see mailbox-redis-costs.ts for (3)-(5)).
+ * Records `uptime` before and after: the machine's load decides how noisy the rates are.
  * Writes results/mailbox-redis.md.
  */
 import { execFileSync } from 'node:child_process';
