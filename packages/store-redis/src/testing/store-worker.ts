@@ -1,7 +1,7 @@
 /**
  * A separate Node process for the multi-process tests, started with `fork(..., { execArgv: ['--import',
  * 'tsx'] })`. Its mode comes from argv; it reports through `process.send` and exits.
- *   claim <url> <prefix> <workerId> <total> <workers>  once all `workers` processes are up (a barrier
+ *   claim <url> <prefix> <workerId> <total> [workers]  once `workers` processes are ready (a barrier
  *                                            on `<prefix>test:ready`), claim and ack until
  *                                            `<prefix>test:acked` reaches total
  *   skew <url> <prefix> <dispatchId> <skewMs> claim one dispatch with Date.now skewed by skewMs
@@ -18,10 +18,10 @@ async function claimLoop(): Promise<string[]> {
   const total = Number(amount);
   const claimed: string[] = [];
   try {
-    // Start together: a process that starts late could otherwise find the work already done.
+    // start together: a process forked late on a loaded machine would otherwise find nothing left
     await store.redis.incr(`${store.prefix}test:ready`);
-    while (Number(await store.redis.get(`${store.prefix}test:ready`)) < Number(workers)) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    while (Number((await store.redis.get(`${store.prefix}test:ready`)) ?? 0) < Number(workers)) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
     while (Number((await store.redis.get(`${store.prefix}test:acked`)) ?? 0) < total) {
       const batch = await store.claim({ workerId: name, limit: 10, leaseMs: 30_000 });
