@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AppProcess, startAppProcess } from '../test-support/app-process';
 import { createChatClient, flakyFetch, lastText, toolParts } from '../test-support/chat-client';
+import { wireProblems } from '../test-support/wire-check';
 
 let a: AppProcess;
 let b: AppProcess;
@@ -13,6 +14,10 @@ beforeAll(async () => {
     AWAKEN_LEASE_MS: '3000',
   };
   [a, b] = await Promise.all([startAppProcess(env), startAppProcess(env)]);
+});
+// every response a chat client read was a valid v6 UI message stream
+afterEach(async () => {
+  expect(await wireProblems()).toEqual([]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
