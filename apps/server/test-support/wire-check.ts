@@ -45,10 +45,16 @@ function checker(where: string, continues: string | undefined) {
   const decoder = new TextDecoder();
   const checkEvent = (event: string) => {
     if (event.startsWith(':')) return;
-    if (!event.startsWith('data: ')) return void problems.push(`${where}: not a data event: ${event}`);
+    if (!event.startsWith('data: ')) {
+      problems.push(`${where}: not a data event: ${event}`);
+      return;
+    }
     const data = event.slice('data: '.length);
     if (done > 0) problems.push(`${where}: ${data} after [DONE]`);
-    if (data === '[DONE]') return void (done += 1);
+    if (data === '[DONE]') {
+      done += 1;
+      return;
+    }
     const chunk = JSON.parse(data) as { type: string; messageId?: string };
     events += 1;
     seenChunkTypes.add(chunk.type);

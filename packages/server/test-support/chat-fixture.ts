@@ -94,6 +94,7 @@ export interface ChatFixture {
   service: MailboxService;
   /** A POST; abort `signal` to drop the connection (the route stops following the run). */
   post(path: string, body: unknown, signal?: AbortSignal): Promise<Response>;
+  get(path: string): Promise<Response>;
   /**
    * A continuation's answer without reading its stream: the status and the error of a refused one;
    * an accepted one's connection is dropped at once (which never cancels the run).
@@ -140,6 +141,7 @@ export async function createChatFixture(options: { workers?: number } = {}): Pro
     counters,
     service,
     post,
+    get: (path) => Promise.resolve(http.app.request(path)),
     async send(body) {
       const connection = new AbortController();
       const response = await post(CHAT, body, connection.signal);
