@@ -122,3 +122,37 @@ describe('forged decisions against the reference server (vercel/ai#19979 and its
     expect(await toolResults(client.chat.id)).toEqual([]);
   });
 });
+
+describe('new input while a run waits (the open-run policy)', () => {
+  it('a new message while a call waits for approval is refused (409); the call still waits and can be approved', async () => {
+    const client = await waitingChat('delete /tmp/policy.txt');
+    const [asked] = toolParts(client.chat);
+    const waitingHistory = structuredClone(client.chat.messages);
+    await client.chat.sendMessage({ text: 'never mind, hello' });
+    expect(client.errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(/"code":"conflict".*has a waiting run/),
+    ]);
+    client.chat.messages = waitingHistory;
+    await client.chat.addToolApprovalResponse({ id: asked!.approval.id, approved: true });
+    await client.chat.sendMessage();
+    expect(client.errors).toHaveLength(1);
+    expect(toolParts(client.chat)).toMatchObject([{ state: 'output-available' }]);
+    const { body } = await api(app.url, `/v1/threads/${client.chat.id}/messages?limit=1000`);
+    expect(body.items.filter((item: any) => item.message.role === 'user')).toHaveLength(1);
+  });
+
+  it('regenerate while a call waits cancels the waiting run (its call never runs) and answers anew', async () => {
+    const client = await waitingChat('delete /tmp/regenerated.txt');
+    const waitingRun = client.chat.lastMessage!.id;
+    await client.chat.regenerate();
+    expect(client.errors).toEqual([]);
+    expect(client.chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(client.chat.lastMessage!.id).not.toBe(waitingRun);
+    expect(toolParts(client.chat)).toMatchObject([{ state: 'approval-requested' }]);
+    expect((await api(app.url, `/v1/runs/${waitingRun}`)).body).toMatchObject({
+      status: 'done',
+      termination: { type: 'cancelled' },
+    });
+    expect(await toolResults(client.chat.id)).toMatchObject([{ outcome: 'cancelled' }]);
+  });
+});
