@@ -91,7 +91,8 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
       ),
     );
   }
-  const deadline = Date.now() + 90_000;
+  // generous: 300 runs on three worker processes take ~15 s on a quiet machine, several times that under load
+  const deadline = Date.now() + 200_000;
   let open = runs;
   while (open.length > 0) {
     if (Date.now() > deadline) throw new Error(`${open.length} runs did not finish`);

@@ -37,7 +37,7 @@ export function describeServiceSuite(
       const runs = await playManyRuns(cluster, manyRuns, 13);
       await checkManyRuns(cluster, runs);
       expect(unexpectedErrors(cluster)).toEqual([]);
-    }, 120_000);
+    }, 240_000);
 
     it('resumes a waiting run with a decision received by a process that did not execute it', async () => {
       const { runId, threadId } = ids();

@@ -34,7 +34,7 @@ describe('RedisMailboxStore across processes', () => {
     }
     const results = await Promise.all(
       [1, 2, 3, 4].map((worker) =>
-        forkWorker<string[]>(['claim', url, store!.prefix, `worker-${worker}`, String(total)]),
+        forkWorker<string[]>(['claim', url, store!.prefix, `worker-${worker}`, String(total), '4']),
       ),
     );
     const claimed = results.flat();

@@ -187,4 +187,30 @@ describe('event streams', () => {
       expect(run.body).toMatchObject({ status: 'done', termination: { type: 'natural_end' } });
     }, WAIT);
   });
+  it('runs a client tool declared in the request: the call waits, the caller answers with a decision', async () => {
+    const tools = [{ name: 'pick_color', description: 'the user picks', parameters: { type: 'object' } }];
+    const run = await startRun(fx, { input: 'client', tools });
+    const suspended = run.events.find((event) => event.type === 'tool_call_suspended');
+    expect(suspended).toMatchObject({ ticket: { suspension: { action: 'client_tool' } } });
+    expect((await fx.json(`/v1/runs/${run.runId}`)).body.clientTools).toEqual([{ ...tools[0] }]);
+    const decided = await fx.json(`/v1/runs/${run.runId}/decisions`, {
+      body: {
+        decisions: [
+          {
+            toolCallId: (suspended as { toolCallId: string }).toolCallId,
+            result: { color: 'teal' },
+          },
+        ],
+      },
+    });
+    expect(decided.body).toMatchObject({ receipts: [{ status: 'accepted' }] });
+    await vi.waitFor(async () => {
+      expect((await fx.json(`/v1/runs/${run.runId}`)).body.status).toBe('done');
+    }, WAIT);
+    const bad = await fx.json('/v1/runs', {
+      body: { agentId: 'ops', input: 'client', tools: [{ name: 'x' }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toContain('tools.0.parameters');
+  });
 });

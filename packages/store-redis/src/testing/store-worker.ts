@@ -1,7 +1,9 @@
 /**
  * A separate Node process for the multi-process tests, started with `fork(..., { execArgv: ['--import',
  * 'tsx'] })`. Its mode comes from argv; it reports through `process.send` and exits.
- *   claim <url> <prefix> <workerId> <total>  claim and ack until `<prefix>test:acked` reaches total
+ *   claim <url> <prefix> <workerId> <total> [workers]  once `workers` processes are ready (a barrier
+ *                                            on `<prefix>test:ready`), claim and ack until
+ *                                            `<prefix>test:acked` reaches total
  *   skew <url> <prefix> <dispatchId> <skewMs> claim one dispatch with Date.now skewed by skewMs
  *   append <url> <prefix> <runId> <count>     append `count` events in batches of 1-7
  */
@@ -9,13 +11,18 @@ import type { AgentEvent } from '@awaken/contract';
 import { RedisMailboxStore } from '../redis-mailbox-store';
 import { RedisRunEventLog } from '../redis-run-event-log';
 
-const [mode, url = '', prefix = '', name = '', amount = '0'] = process.argv.slice(2);
+const [mode, url = '', prefix = '', name = '', amount = '0', workers = '1'] = process.argv.slice(2);
 
 async function claimLoop(): Promise<string[]> {
   const store = new RedisMailboxStore({ redis: url, prefix });
   const total = Number(amount);
   const claimed: string[] = [];
   try {
+    // start together: a process forked late on a loaded machine would otherwise find nothing left
+    await store.redis.incr(`${store.prefix}test:ready`);
+    while (Number((await store.redis.get(`${store.prefix}test:ready`)) ?? 0) < Number(workers)) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     while (Number((await store.redis.get(`${store.prefix}test:acked`)) ?? 0) < total) {
       const batch = await store.claim({ workerId: name, limit: 10, leaseMs: 30_000 });
       if (batch.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));

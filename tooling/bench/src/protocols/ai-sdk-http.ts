@@ -72,6 +72,10 @@ try {
       `| ${label} | ${fmt(median(samples))} | ${fmt(percentile(samples, 0.1))} | ${fmt(percentile(samples, 0.9))} |`,
     );
   }
+  const perRound = rates.adapter.map((rate, index) => rate / (rates.generic[index] ?? rate));
+  console.log(
+    `adapter / generic: ${(median(rates.adapter) / median(rates.generic)).toFixed(2)}x (ratio of medians); per round ${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)}x`,
+  );
 } finally {
   await server.stop();
 }

@@ -95,6 +95,7 @@ export function registerRunRoutes(
       ...(body.runId ? { runId: body.runId } : {}),
       ...(body.priority === undefined ? {} : { priority: body.priority }),
       context: runContextOf(c, body.context),
+      ...(body.tools ? { tools: body.tools } : {}),
     });
     Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
     const submitted = { runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId };

@@ -25,6 +25,22 @@ const submitFields = {
    * Its `caller` key is always set by the server (tenant, subject, request id).
    */
   context: z.record(z.string().max(256), z.unknown()).optional(),
+  /**
+   * Client tools: tools the caller executes itself. A call to one waits for the caller's output, sent
+   * back as a decision whose `result` becomes the tool result. `parameters` is a JSON Schema.
+   */
+  tools: z
+    .array(
+      z
+        .object({
+          name: z.string().min(1).max(128),
+          description: z.string().max(4000).optional(),
+          parameters: z.record(z.string(), z.unknown()).openapi({ example: { type: 'object' } }),
+        })
+        .strict(),
+    )
+    .max(128)
+    .optional(),
 };
 
 export const startRunBodySchema = z
