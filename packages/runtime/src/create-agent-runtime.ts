@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
+import { deliverDecisions } from './internal/deliver-decisions';
+import {
+  checkReason,
+  checkResumeOptions,
+  checkRunId,
+  checkRunRequest,
+  decisionList,
+} from './internal/entry-options';
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
@@ -58,6 +66,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   const runtime: AgentRuntime = {
     run(request) {
+      checkRunRequest(request);
       const agent = requireAgent(agents, request.agentId);
       const extras = parseRequestExtras(agent, request);
       const runId = request.runId ?? services.createId();
@@ -85,6 +94,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       );
     },
     async createRun(request) {
+      checkRunRequest(request);
       const agent = requireAgent(agents, request.agentId);
       return createRunRecord(services, agent, {
         runId: request.runId ?? services.createId(),
@@ -107,7 +117,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
       return runtime.run(request).result;
     },
-    resumeRun(runId, resumeOptions = {}) {
+    resumeRun(runId, options) {
+      checkRunId(runId);
+      const resumeOptions = checkResumeOptions(options);
       if (live.has(runId)) {
         throw new AwakenError(
           'run_busy',
@@ -131,7 +143,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         },
       );
     },
-    cancelRun(runId, reason = 'run cancelled') {
+    async cancelRun(runId, reason = 'run cancelled') {
+      checkRunId(runId);
+      checkReason(reason);
       return cancelRun(
         {
           services,
@@ -141,6 +155,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         },
         runId,
         reason,
+      );
+    },
+    async decide(runId, decisions) {
+      checkRunId(runId);
+      return deliverDecisions(
+        { services, live, resume: (id, given) => runtime.resumeRun(id, { decisions: given }) },
+        runId,
+        decisionList(decisions),
       );
     },
     async shutdown() {

@@ -5,6 +5,7 @@ export type {
   AgentDefinition,
   AgentRuntime,
   AgentRuntimeOptions,
+  DecideResult,
   OnOpenRun,
   OnSuspend,
   ResumeRunOptions,

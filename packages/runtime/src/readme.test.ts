@@ -93,7 +93,7 @@ describe('README examples', () => {
     expect(deletions).toBe(2);
   });
 
-  it('applies a decision another process writes to the inbox by ticket id to the live run', async () => {
+  it('delivers a decision given to another process by ticket id to the live run', async () => {
     let deletions = 0;
     const deleteFile = contract.defineTool({
       name: 'delete_file',
@@ -127,13 +127,13 @@ describe('README examples', () => {
       },
     };
     const stores = storeMemory.createMemoryStores();
-    const runtime = runtimeExports.createAgentRuntime({
-      agents: [{ id: 'ops', model, tools: [deleteFile], plugins: [approval] }],
-      stores,
-    });
+    const agents = [{ id: 'ops', model, tools: [deleteFile], plugins: [approval] }];
+    const runtime = runtimeExports.createAgentRuntime({ agents, stores });
+    // another process sharing the stores
+    const replica = runtimeExports.createAgentRuntime({ agents, stores });
     const { finished } = await runSnippet(
       snippetAfter('Decisions from another process'),
-      { runtime, stores },
+      { runtime, replica },
       ['finished'],
     );
     expect(finished).toMatchObject({ status: 'done', response: 'Deleted.' });

@@ -138,6 +138,25 @@ export interface RunHandle extends AsyncIterable<AgentEvent> {
   detach(reason?: string): void;
 }
 
+/**
+ * What `AgentRuntime.decide` did with the decisions it was given. `delivery` says where they went:
+ * - `live`: an activation of this runtime took them (as its handle's `decide`);
+ * - `resumed`: the run was free, so this call started its activation here (`handle`), which took them
+ *   (or, when they were queued just as the run was let go, reads them from the inbox at its gate);
+ * - `queued`: another process holds the run: each accepted decision was checked against the run as
+ *   stored and is durably in the run's control inbox; the owner applies it at its next gate — a parked
+ *   run at once. One that no longer matches there (another decision for the call got there first) is
+ *   dropped with a `decision_rejected` error event on the run, never applied to another call;
+ * - `finished`: the run is done; every receipt is `rejected` (`run_finished`).
+ */
+export interface DecideResult {
+  runId: string;
+  delivery: 'live' | 'resumed' | 'queued' | 'finished';
+  receipts: DecisionReceipt[];
+  /** The activation this call started (`delivery: 'resumed'`). */
+  handle?: RunHandle;
+}
+
 /** A tool call state change, reported to `onStateChange` (diagnostics and tests). */
 export interface RunStateSnapshot {
   runId: string;
@@ -201,9 +220,19 @@ export interface AgentRuntime {
    * Cancels a run and resolves with what the store holds once it is done: a live one through its
    * signal, one live in another process through the control inbox (its owner ends it), a waiting or
    * interrupted one by a cold activation. Rejects — never reports `cancelled` — when the cancellation
-   * could not be stored.
+   * could not be stored (`run_busy` once `cancelWaitMs` passed with the run still held elsewhere); the
+   * cancel command it queued is then withdrawn, so it does not take effect later (unless the holder
+   * had already read it, in which case the run is being cancelled).
    */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
+  /**
+   * Delivers decisions to a run wherever it is, given only its id (what a server that received a
+   * user's click knows): to its activation in this runtime, by resuming it here when no activation
+   * holds it, or — held by another process — through the run's control inbox (needs `stores.inbox`;
+   * without one that is `run_busy`, nothing written). Each decision gets a receipt; see
+   * {@link DecideResult}. `not_found` when there is no such run.
+   */
+  decide(runId: string, decisions: ToolCallDecisionInput | ToolCallDecisionInput[]): Promise<DecideResult>;
   /** Detaches every live activation of this runtime (process shutdown) and resolves once they stopped. */
   shutdown(): Promise<void>;
 }

@@ -10,19 +10,11 @@ import {
   toolCallDecisionInputSchema,
   validateJsonSchema,
 } from '@awaken/contract';
+import { namesOf } from './run-result';
 import type { RunSession } from './run-session';
 
-type Named = Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId' | 'decisionId'>;
-
-function reject(decision: Named, reason: DecisionRejectionReason, message: string): DecisionReceipt {
-  return {
-    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
-    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
-    decisionId: decision.decisionId,
-    status: 'rejected',
-    reason,
-    message,
-  };
+function reject(decision: unknown, reason: DecisionRejectionReason, message: string): DecisionReceipt {
+  return { ...namesOf(decision), status: 'rejected', reason, message };
 }
 
 /** The call waiting (or that waited) on a ticket; a suspended one first. */
@@ -141,14 +133,27 @@ export function validateDecision(session: RunSession, input: ToolCallDecisionInp
 
 /**
  * Accepts decisions for the next RESUME gate: each is validated, written to the run-control inbox
- * (when there is one, so it survives this process) and queued; a parked run is woken.
+ * (when there is one, so it survives this process) and queued; a parked run is woken. Without an
+ * inbox, an activation that is stopping (detached, lease lost) refuses them (`not_live`).
  */
 export async function acceptDecisions(
   session: RunSession,
   inputs: readonly ToolCallDecisionInput[],
 ): Promise<DecisionReceipt[]> {
   const receipts: DecisionReceipt[] = [];
+  const { activation, services } = session;
   for (const input of inputs) {
+    // stopping without an inbox: nothing would carry an accepted decision to the next activation
+    if (activation.halt && !services.inbox) {
+      receipts.push(
+        reject(
+          input,
+          'not_live',
+          `run ${session.runId} is stopping here (${activation.halt.message}); deliver decisions with runtime.decide(runId, decisions)`,
+        ),
+      );
+      continue;
+    }
     const validated = validateDecision(session, input);
     let receipt = validated.receipt;
     const decision = validated.decision;

@@ -29,15 +29,33 @@ async function settledLive(context: CancelRunContext, runId: string, entry: Live
  * this runtime is aborted through its signal; a run held by another process gets a cancel command
  * in the control inbox (its owner aborts at once and ends the run) while this waits — and takes the
  * run over if the owner's lease lapses; any other run is cancelled by a cold activation.
+ *
+ * The command never outlives the call: once it settles, the cancel it queued is withdrawn, so a
+ * `cancelRun` that rejected (`run_busy` after `waitMs`) cannot cancel the run later, and one that
+ * resolved leaves no entry in the inbox of the finished run.
  */
 export async function cancelRun(
   context: CancelRunContext,
   runId: string,
   reason: string,
 ): Promise<RunResult> {
+  const queued: string[] = [];
+  try {
+    return await cancelUntilStored(context, runId, reason, queued);
+  } finally {
+    if (queued.length > 0) await context.services.inbox?.remove(runId, queued).catch(() => {});
+  }
+}
+
+async function cancelUntilStored(
+  context: CancelRunContext,
+  runId: string,
+  reason: string,
+  /** Receives the id of the cancel command put into the inbox, if one was. */
+  queued: string[],
+): Promise<RunResult> {
   const { services } = context;
   const deadline = Date.now() + context.waitMs;
-  let announced = false;
   while (true) {
     const entry = context.live.get(runId);
     let busy: AwakenError;
@@ -60,14 +78,10 @@ export async function cancelRun(
     }
     const inbox = services.inbox;
     if (!inbox || Date.now() >= deadline) throw busy;
-    if (!announced) {
-      await inbox.put(runId, {
-        kind: 'cancel',
-        id: `cancel_${services.createId()}`,
-        reason,
-        at: services.now(),
-      });
-      announced = true;
+    if (queued.length === 0) {
+      const id = `cancel_${services.createId()}`;
+      queued.push(id);
+      await inbox.put(runId, { kind: 'cancel', id, reason, at: services.now() });
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(5, busy.retryAfterMs ?? 50))));
   }

@@ -1,6 +1,7 @@
 import type { AgentEvent, DecisionReceipt, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../types';
 import { acceptDecisions } from './accept-decisions';
+import { decisionList } from './entry-options';
 import type { EventChannel } from './run-events';
 import { rejectAll } from './run-result';
 import type { RunSession } from './run-session';
@@ -47,7 +48,7 @@ export function createRunHandle(parts: RunHandleParts): RunHandle {
     events: parts.channel,
     result: parts.result,
     receipts: parts.receipts,
-    decide: (decisions) => decide(parts, Array.isArray(decisions) ? decisions : [decisions]),
+    decide: (decisions) => decide(parts, decisionList(decisions)),
     cancel: parts.cancel,
     detach: parts.detach,
     [Symbol.asyncIterator]: () => parts.channel[Symbol.asyncIterator](),

@@ -68,7 +68,12 @@ async function loop(session: RunSession): Promise<TerminationReason> {
     if (turn.terminated !== undefined) {
       return endStepEarly(session, { type: 'behavior_requested', detail: turn.terminated });
     }
-    if (calls.length === 0) return endStepEarly(session, { type: 'natural_end' });
+    if (calls.length === 0) {
+      const ended = await endStepEarly(session, { type: 'natural_end' });
+      // input that arrived while the model answered is answered too, before the run ends
+      if (await applyInput(session)) continue;
+      return ended;
+    }
     const settled = await toolRounds(session, []);
     if (settled) return settled;
     const stopped = await stepEnd(session, { evaluate: true });

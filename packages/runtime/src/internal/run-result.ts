@@ -1,9 +1,4 @@
-import type {
-  DecisionReceipt,
-  DecisionRejectionReason,
-  RunRecord,
-  ToolCallDecisionInput,
-} from '@awaken/contract';
+import type { DecisionReceipt, DecisionRejectionReason, RunRecord } from '@awaken/contract';
 import type { RunResult } from '../types';
 
 /** The result a stored run record stands for. */
@@ -21,16 +16,25 @@ export function resultOf(record: RunRecord): RunResult {
 }
 
 export function rejectAll(
-  decisions: readonly ToolCallDecisionInput[],
+  decisions: readonly unknown[],
   reason: DecisionRejectionReason,
   message: string,
 ): DecisionReceipt[] {
-  return decisions.map((decision) => ({
-    ...(decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId }),
-    ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
-    decisionId: decision.decisionId,
-    status: 'rejected',
-    reason,
-    message,
-  }));
+  return decisions.map((decision) => ({ ...namesOf(decision), status: 'rejected', reason, message }));
+}
+
+/** What a receipt can name of a decision that may be malformed (any value a caller passed). */
+export function namesOf(decision: unknown): { toolCallId?: string; ticketId?: string; decisionId: string } {
+  const fields = (typeof decision === 'object' && decision !== null ? decision : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const toolCallId = text(fields.toolCallId);
+  const ticketId = text(fields.ticketId);
+  return {
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    ...(ticketId === undefined ? {} : { ticketId }),
+    decisionId: text(fields.decisionId) ?? '',
+  };
 }

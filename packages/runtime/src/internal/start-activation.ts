@@ -1,6 +1,13 @@
-import type { AgentEvent, RunLease, RunRecord, ToolCallDecisionInput } from '@awaken/contract';
+import type {
+  AgentEvent,
+  DecisionReceipt,
+  RunLease,
+  RunRecord,
+  ToolCallDecisionInput,
+} from '@awaken/contract';
 import type { OnSuspend, RunHandle, RunResult } from '../types';
 import { acceptDecisions } from './accept-decisions';
+import { commitCheckpoint } from './checkpoint';
 import { createEventChannel } from './run-events';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
@@ -14,6 +21,8 @@ import { createWakeSignal } from './activation';
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
   cancel(reason: string): void;
+  /** The handle's `decide`. */
+  decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   detach(reason: string): void;
   result: Promise<RunResult>;
   /** Settles once the activation ended and its lease was released. */
@@ -110,8 +119,7 @@ export function startActivation(
       await unsubscribe?.().catch(() => {});
     }
   })();
-  if (registered) live.set(ids.runId, { cancel: abort, detach, result, idle });
-  return createRunHandle({
+  const handle = createRunHandle({
     runId: ids.runId,
     threadId: () => threadId,
     channel,
@@ -121,6 +129,8 @@ export function startActivation(
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
+  if (registered) live.set(ids.runId, { cancel: abort, decide: handle.decide, detach, result, idle });
+  return handle;
 }
 
 /**
@@ -133,11 +143,28 @@ async function driveRun(
   options: { resumed: boolean; onSuspend: OnSuspend },
 ): Promise<RunResult> {
   let resumed = options.resumed;
-  while (true) {
-    const result = await runLoop(session, resumed);
-    if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
-    await waitForDecision(session);
-    session.activation.throwIfHalted();
-    resumed = true;
+  try {
+    while (true) {
+      const result = await runLoop(session, resumed);
+      if (result.status !== 'waiting' || options.onSuspend === 'return') return result;
+      await waitForDecision(session);
+      session.activation.throwIfHalted();
+      resumed = true;
+    }
+  } catch (error) {
+    if (error === session.activation.halt) await keepAcceptedDecisions(session);
+    throw error;
   }
+}
+
+/**
+ * A detaching activation without an inbox stores the decisions it accepted but did not apply yet
+ * (queued in the run record, as every checkpoint does), so the next activation applies them: an
+ * accepted receipt is never dropped. With an inbox they are already there; a fenced-out activation
+ * can write nothing.
+ */
+async function keepAcceptedDecisions(session: RunSession): Promise<void> {
+  const { activation, decisions, services } = session;
+  if (services.inbox || activation.lost || decisions.pending.length === 0) return;
+  await commitCheckpoint(session, 'tool_results_committed');
 }

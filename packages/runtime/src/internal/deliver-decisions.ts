@@ -1,0 +1,105 @@
+import {
+  AwakenError,
+  type DecisionReceipt,
+  type ToolCallDecisionInput,
+  decisionControl,
+} from '@awaken/contract';
+import type { DecideResult, RunHandle } from '../types';
+import { checkStoredDecision, storedCalls } from './check-stored-decision';
+import { namesOf, rejectAll } from './run-result';
+import type { RuntimeServices } from './run-session';
+import type { LiveRun } from './start-activation';
+
+export interface DeliverContext {
+  services: RuntimeServices;
+  live: Map<string, LiveRun>;
+  /** `resumeRun(runId, { decisions })` of this runtime. */
+  resume(runId: string, decisions: ToolCallDecisionInput[]): RunHandle;
+}
+
+/** Writes one checked decision to the run's inbox: `accepted` once it is durably there. */
+async function queue(services: RuntimeServices, runId: string, decision: ToolCallDecisionInput) {
+  const inbox = services.inbox;
+  if (!inbox) throw new Error('queue() needs an inbox');
+  const target = { toolCallId: decision.toolCallId ?? '', ...namesOf(decision) };
+  try {
+    const stored = await inbox.put(runId, decisionControl(decision));
+    return { ...target, status: stored === 'stored' ? 'accepted' : 'duplicate' } as DecisionReceipt;
+  } catch (error) {
+    if (!AwakenError.hasCode(error, 'conflict')) throw error;
+    return {
+      ...namesOf(decision),
+      status: 'rejected',
+      reason: 'duplicate_conflict',
+      message: error.message,
+    } as DecisionReceipt;
+  }
+}
+
+/** Starts an activation here; undefined while another activation (in any process) holds the run. */
+async function tryResume(context: DeliverContext, runId: string, decisions: ToolCallDecisionInput[]) {
+  if (context.live.has(runId)) return undefined;
+  const handle = context.resume(runId, decisions);
+  try {
+    return { handle, receipts: await handle.receipts };
+  } catch (error) {
+    if (AwakenError.hasCode(error, 'run_busy')) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Delivers decisions to a run wherever it is, given only its id. A run live in this runtime takes
+ * them like `handle.decide`; a free run is resumed here with them; a run held by another process
+ * gets them through its control inbox (checked first against the run as stored, so a stale one is
+ * rejected now), and its owner applies them at its next gate. Without an inbox a run held elsewhere
+ * cannot be reached: `run_busy`, nothing written.
+ */
+export async function deliverDecisions(
+  context: DeliverContext,
+  runId: string,
+  decisions: ToolCallDecisionInput[],
+): Promise<DecideResult> {
+  const { services } = context;
+  for (let attempt = 0; ; attempt += 1) {
+    const entry = context.live.get(runId);
+    if (entry) return { runId, delivery: 'live', receipts: await entry.decide(decisions) };
+    const record = await services.store.getRun(runId);
+    if (!record) throw new AwakenError('not_found', `run ${runId} not found`, { details: { runId } });
+    if (record.status === 'done') {
+      return {
+        runId,
+        delivery: 'finished',
+        receipts: rejectAll(decisions, 'run_finished', `run ${runId} is finished`),
+      };
+    }
+    const resumed = await tryResume(context, runId, decisions);
+    if (resumed) return { runId, delivery: 'resumed', ...resumed };
+    // started here meanwhile: hand the decisions to that activation
+    if (context.live.has(runId) && attempt < 3) continue;
+    if (!services.inbox) {
+      throw new AwakenError(
+        'run_busy',
+        `run ${runId} is held by another activation and there is no control inbox to reach it`,
+        {
+          details: { runId },
+          retryable: true,
+        },
+      );
+    }
+    const calls = storedCalls(record);
+    const receipts: DecisionReceipt[] = [];
+    for (const input of decisions) {
+      const checked = checkStoredDecision(record, calls, input);
+      receipts.push('status' in checked ? checked : await queue(services, runId, checked));
+    }
+    if (!receipts.some((receipt) => receipt.status === 'accepted'))
+      return { runId, delivery: 'queued', receipts };
+    // the holder may have let go between the first attempt and the put: then resume here, and the
+    // activation reads the queued decisions from the inbox at its gate
+    const late = await tryResume(context, runId, []);
+    return late
+      ? { runId, delivery: 'resumed', receipts, handle: late.handle }
+      : { runId, delivery: 'queued', receipts };
+  }
+}
