@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AwakenError,
   type ClaimProof,
   type EnqueueDispatchInput,
   type MailboxInterrupt,
@@ -13,8 +14,8 @@ import {
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
+import { Coalescer } from './internal/coalescer';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
-import { DISPATCH_REPLY_FIELDS } from './internal/dispatch-fields';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { listThreadDispatches } from './internal/list-dispatches';
 import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
@@ -42,6 +43,14 @@ export interface RedisMailboxStoreOptions {
 }
 
 const PURGE_BATCH = 500;
+/** Most enqueues / acks combined into one script call. */
+const MAX_BATCH = 64;
+
+/** An enqueue input, parsed, with its dispatch id; `givenId`: chosen by the caller, not generated. */
+type ParsedEnqueue = ReturnType<typeof inputs.enqueue.parse> & { dispatchId: string; givenId: boolean };
+
+/** A dispatch id, its fields as stored (HGETALL reply), and what the script wrote after reading them. */
+const ACKED = { status: 'acked', claimToken: undefined, leaseUntil: undefined } as const;
 
 /**
  * The MailboxStore on Redis. Every operation is one Lua script, so it is atomic; lease
@@ -61,6 +70,12 @@ export class RedisMailboxStore implements MailboxStore {
   readonly #pool: BlockingPool;
   /** Aborted by `close()`, so blocked `waitForWork` calls return `false` and free their connection. */
   readonly #closing = new AbortController();
+  /** Enqueues and acks of one tick, each sent as one script call (see Coalescer). */
+  readonly #enqueues = new Coalescer<ParsedEnqueue, RunDispatch>(
+    (batch) => this.#enqueueBatch(batch),
+    MAX_BATCH,
+  );
+  readonly #acks = new Coalescer<ClaimProof, RunDispatch>((batch) => this.#ackBatch(batch), MAX_BATCH);
 
   constructor(options: RedisMailboxStoreOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -88,39 +103,71 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
-  async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
-    const parsed = inputs.enqueue.parse(input);
-    const dispatchId = parsed.dispatchId ?? uuidV7();
-    const [epoch, now] = (await this.#run(S.enqueue, [
-      dispatchId,
-      parsed.threadId,
-      parsed.runId,
-      parsed.priority,
-      parsed.dedupeKey ?? '',
-      parsed.availableAt ?? '',
-      parsed.maxAttempts,
-    ])) as [string, string];
-    const createdAt = Number(now);
-    return {
-      dispatchId,
-      threadId: parsed.threadId,
-      runId: parsed.runId,
-      priority: parsed.priority,
-      ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
-      dispatchEpoch: Number(epoch),
-      status: 'queued',
-      availableAt: parsed.availableAt ?? createdAt,
-      attemptCount: 0,
-      maxAttempts: parsed.maxAttempts,
-      createdAt,
-      updatedAt: createdAt,
-    };
+  /** Enqueues made in the same tick share one script call; each is checked and answered on its own. */
+  enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
+    try {
+      const parsed = inputs.enqueue.parse(input);
+      const givenId = parsed.dispatchId !== undefined;
+      return this.#enqueues.add({ ...parsed, dispatchId: parsed.dispatchId ?? uuidV7(), givenId });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #enqueueBatch(batch: ParsedEnqueue[]): Promise<(RunDispatch | AwakenError)[]> {
+    const args: (string | number)[] = [];
+    for (const item of batch) {
+      args.push(
+        item.dispatchId,
+        item.threadId,
+        item.runId,
+        item.priority,
+        item.dedupeKey ?? '',
+        item.availableAt ?? '',
+        item.maxAttempts,
+        item.givenId ? '1' : '',
+      );
+    }
+    const reply = (await this.#run(S.enqueue, args)) as string[];
+    const createdAt = Number(reply[0]);
+    return batch.map((item, index) => {
+      const epoch = String(reply[index + 1]);
+      if (epoch.startsWith('AWAKEN ')) return toStoreError(new Error(epoch));
+      return {
+        dispatchId: item.dispatchId,
+        threadId: item.threadId,
+        runId: item.runId,
+        priority: item.priority,
+        ...(item.dedupeKey === undefined ? {} : { dedupeKey: item.dedupeKey }),
+        dispatchEpoch: Number(epoch),
+        status: 'queued',
+        availableAt: item.availableAt ?? createdAt,
+        attemptCount: 0,
+        maxAttempts: item.maxAttempts,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    });
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
     const { workerId, limit, leaseMs } = inputs.claim.parse(input);
-    const reply = await this.#run(S.claim, [workerId, limit, leaseMs, randomUUID()]);
-    return decodeDispatchList(reply);
+    const tokenBase = randomUUID();
+    const reply = (await this.#run(S.claim, [workerId, limit, leaseMs, tokenBase])) as unknown[];
+    const now = Number(reply[0]);
+    const claimed: RunDispatch[] = [];
+    for (let index = 1; index < reply.length; index += 2) {
+      claimed.push(
+        decodeDispatch(String(reply[index]), reply[index + 1], {
+          status: 'claimed',
+          claimToken: `${tokenBase}:${claimed.length + 1}`,
+          claimedBy: workerId,
+          leaseUntil: now + leaseMs,
+          updatedAt: now,
+        }),
+      );
+    }
+    return claimed;
   }
 
   async claimDispatch(input: {
@@ -130,55 +177,77 @@ export class RedisMailboxStore implements MailboxStore {
   }): Promise<RunDispatch | null> {
     const { dispatchId, workerId, leaseMs } = inputs.claimDispatch.parse(input);
     const reply = await this.#run(S.claimDispatch, [dispatchId, workerId, leaseMs, randomUUID()]);
-    return reply ? decodeDispatch(reply) : null;
+    return reply ? decodeDispatch(dispatchId, reply) : null;
   }
 
-  async ack(input: ClaimProof): Promise<RunDispatch> {
-    const proof = inputs.ack.parse(input);
-    return decodeDispatch(await this.#run(S.ack, [proof.dispatchId, proof.claimToken]));
+  /** Acks made in the same tick share one script call; each is fenced and answered on its own. */
+  ack(input: ClaimProof): Promise<RunDispatch> {
+    try {
+      return this.#acks.add(inputs.ack.parse(input));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #ackBatch(batch: ClaimProof[]): Promise<(RunDispatch | AwakenError)[]> {
+    const args: string[] = [];
+    for (const proof of batch) args.push(proof.dispatchId, proof.claimToken);
+    const reply = (await this.#run(S.ack, args)) as unknown[];
+    const updatedAt = Number(reply[0]);
+    return batch.map((proof, index) => {
+      const fields = reply[index + 1];
+      if (typeof fields === 'string') return toStoreError(new Error(fields));
+      try {
+        return decodeDispatch(proof.dispatchId, fields, { ...ACKED, updatedAt });
+      } catch (error) {
+        return toStoreError(error);
+      }
+    });
   }
 
   async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
     const proof = inputs.nack.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.error, proof.retryAt ?? ''];
-    return decodeDispatch(await this.#run(S.nack, args));
+    return decodeDispatch(proof.dispatchId, await this.#run(S.nack, args));
   }
 
   async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
     const proof = inputs.deadLetter.parse(input);
-    return decodeDispatch(await this.#run(S.deadLetter, [proof.dispatchId, proof.claimToken, proof.error]));
+    const args = [proof.dispatchId, proof.claimToken, proof.error];
+    return decodeDispatch(proof.dispatchId, await this.#run(S.deadLetter, args));
   }
 
   async cancel(input: string): Promise<RunDispatch> {
     const { dispatchId } = inputs.cancel.parse({ dispatchId: input });
-    return decodeDispatch(await this.#run(S.cancel, [dispatchId]));
+    return decodeDispatch(dispatchId, await this.#run(S.cancel, [dispatchId]));
   }
 
   async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
     const proof = inputs.extendLease.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.leaseMs];
-    return decodeDispatch(await this.#run(S.extendLease, args));
+    return decodeDispatch(proof.dispatchId, await this.#run(S.extendLease, args));
   }
 
   async interrupt(input: string): Promise<MailboxInterrupt> {
     const { threadId } = inputs.interrupt.parse({ threadId: input });
-    const [epoch, count, active] = (await this.#run(S.interrupt, [threadId])) as [number, number, unknown];
+    const reply = (await this.#run(S.interrupt, [threadId])) as [number, number, unknown, unknown];
+    const [epoch, count, active, activeId] = reply;
     return {
       newDispatchEpoch: Number(epoch),
       supersededCount: Number(count),
-      ...(active ? { activeDispatch: decodeDispatch(active) } : {}),
+      ...(active ? { activeDispatch: decodeDispatch(String(activeId), active) } : {}),
     };
   }
 
   async supersedeClaimed(input: string): Promise<RunDispatch> {
     const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
-    return decodeDispatch(await this.#run(S.supersedeClaimed, [dispatchId]));
+    return decodeDispatch(dispatchId, await this.#run(S.supersedeClaimed, [dispatchId]));
   }
 
   async recordDispatchStart(input: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
     const proof = inputs.recordDispatchStart.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.dispatchInstanceId];
-    return decodeDispatch(await this.#run(S.recordDispatchStart, args));
+    return decodeDispatch(proof.dispatchId, await this.#run(S.recordDispatchStart, args));
   }
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
@@ -188,26 +257,24 @@ export class RedisMailboxStore implements MailboxStore {
       proof.dispatchId,
       proof.claimToken,
       result.runId,
-      'dispatchInstanceId',
+      'ri',
       result.dispatchInstanceId,
-      'runStatus',
+      'rs',
       result.status,
-      'termination',
+      'rt',
       result.termination === undefined ? absent : JSON.stringify(result.termination),
-      'runResponse',
+      'rr',
       result.response ?? absent,
-      'runError',
+      're',
       result.error ?? absent,
     ];
-    return decodeDispatch(await this.#run(S.recordRunResult, args));
+    return decodeDispatch(proof.dispatchId, await this.#run(S.recordRunResult, args));
   }
 
   async loadDispatch(input: string): Promise<RunDispatch | null> {
     const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
     try {
-      return decodeStoredDispatch(
-        await this.redis.hmget(`${this.prefix}d:${dispatchId}`, ...DISPATCH_REPLY_FIELDS),
-      );
+      return decodeStoredDispatch(dispatchId, await this.redis.hgetall(`${this.prefix}d:${dispatchId}`));
     } catch (error) {
       throw toStoreError(error);
     }

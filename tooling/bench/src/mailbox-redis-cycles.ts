@@ -17,6 +17,7 @@ import type { RunDispatch } from '@awaken/contract';
 import { RedisMailboxStore } from '@awaken/store-redis';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { commandTotals, redisCpuSeconds } from './internal/redis-info';
 
 export const CONCURRENCY = 50;
 /** The longest our idle worker blocks in `waitForWork` after an empty claim before claiming again. */
@@ -28,17 +29,14 @@ export interface CycleSample {
   /** Node (producer + consumer, one process) and Redis CPU time per item, in microseconds. */
   nodeCpuUs: number;
   redisCpuUs: number;
+  /** Redis time in commands (INFO commandstats usec) per item, µs, and commands per item. */
+  redisCommandUs: number;
+  commandsPerItem: number;
   /** Claim calls per item (ours only). */
   claimsPerItem?: number;
 }
 
 const noop = async (_item: unknown): Promise<void> => undefined;
-
-async function redisCpuSeconds(admin: Redis): Promise<number> {
-  const info = await admin.info('cpu');
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-  return field('used_cpu_user') + field('used_cpu_sys');
-}
 
 /** Items [0, total) split over 50 loops, each adding its share in order. */
 async function produce(total: number, add: (index: number) => Promise<unknown>): Promise<void> {
@@ -99,16 +97,20 @@ async function timed(
   run: () => Promise<number | undefined>,
 ): Promise<CycleSample> {
   const redisBefore = await redisCpuSeconds(admin);
+  const commandsBefore = await commandTotals(admin);
   const nodeBefore = process.cpuUsage();
   const started = performance.now();
   const claimCalls = await run();
   const seconds = (performance.now() - started) / 1000;
   const node = process.cpuUsage(nodeBefore);
   const redisSeconds = (await redisCpuSeconds(admin)) - redisBefore;
+  const commands = await commandTotals(admin);
   return {
     rate: total / seconds,
     nodeCpuUs: (node.user + node.system) / total,
     redisCpuUs: (redisSeconds * 1e6) / total,
+    redisCommandUs: (commands.usec - commandsBefore.usec) / total,
+    commandsPerItem: (commands.calls - commandsBefore.calls) / total,
     ...(claimCalls === undefined ? {} : { claimsPerItem: claimCalls / total }),
   };
 }

@@ -1,47 +1,64 @@
 import { AwakenError, type RunDispatch } from '@awaken/contract';
 import { checkStoredDispatch } from './dispatch-checks';
-import { DISPATCH_REPLY_FIELDS, type DispatchReplyField } from './dispatch-fields';
+import { DISPATCH_FIELD_NAMES, NUMBER_FIELDS } from './dispatch-fields';
 
-const NUMBER_FIELDS: ReadonlySet<DispatchReplyField> = new Set<DispatchReplyField>([
-  'priority',
-  'maxAttempts',
-  'dispatchEpoch',
-  'availableAt',
-  'attemptCount',
-  'leaseUntil',
-  'completedAt',
-  'createdAt',
-  'updatedAt',
-]);
+const NAMES: Readonly<Record<string, string>> = DISPATCH_FIELD_NAMES;
+
+/** Changes a script made after the hash it replied with was read (see `decodeDispatch`). */
+export type DispatchChanges = Partial<Record<keyof RunDispatch, string | number | undefined>>;
 
 /**
- * Decodes a dispatch reply — values in DISPATCH_REPLY_FIELDS order, null where absent (a script's
- * `pack` or an `HMGET` of DISPATCH_REPLY_FIELDS) — and checks it against the contract schema
- * (`checkStoredDispatch`).
+ * Decodes a dispatch reply — the `HGETALL` of `P d:<id>` (field, value, ...; see dispatch-fields.ts)
+ * — applies `changes` (a hot-path script replies with the hash as it read it; the client applies the
+ * writes it knows the script made: `undefined` removes a field) and checks the result against the
+ * contract schema (`checkStoredDispatch`).
  */
-export function decodeDispatch(row: unknown): RunDispatch {
-  if (!Array.isArray(row) || row.length !== DISPATCH_REPLY_FIELDS.length) {
-    throw new AwakenError('store_failure', 'redis: expected a dispatch reply');
+export function decodeDispatch(dispatchId: string, pairs: unknown, changes?: DispatchChanges): RunDispatch {
+  if (!Array.isArray(pairs) || pairs.length === 0 || pairs.length % 2 !== 0) {
+    throw new AwakenError('store_failure', `redis: expected the fields of dispatch ${dispatchId}`);
   }
-  const record: Record<string, unknown> = {};
-  for (let index = 0; index < DISPATCH_REPLY_FIELDS.length; index += 1) {
-    const value = row[index];
-    if (value === null || value === undefined) continue;
-    const field = DISPATCH_REPLY_FIELDS[index] as DispatchReplyField;
-    const text = String(value);
-    if (NUMBER_FIELDS.has(field)) record[field] = Number(text);
-    else if (field === 'termination') record[field] = JSON.parse(text);
-    else record[field] = text;
+  const record: Record<string, unknown> = { dispatchId };
+  for (let index = 0; index < pairs.length; index += 2) {
+    setField(record, String(pairs[index]), String(pairs[index + 1]));
+  }
+  if (changes) {
+    for (const name of Object.keys(changes) as (keyof RunDispatch)[]) {
+      const value = changes[name];
+      if (value === undefined) delete record[name];
+      else record[name] = value;
+    }
   }
   return checkStoredDispatch(record);
 }
 
-export function decodeDispatchList(reply: unknown): RunDispatch[] {
-  if (!Array.isArray(reply)) throw new AwakenError('store_failure', 'redis: expected a list of dispatches');
-  return reply.map(decodeDispatch);
+function setField(record: Record<string, unknown>, field: string, text: string): void {
+  const name = NAMES[field];
+  if (name === undefined) return; // the score
+  if (NUMBER_FIELDS.has(field)) record[name] = Number(text);
+  else if (field === 'rt') record[name] = JSON.parse(text);
+  else record[name] = text;
 }
 
-/** Decodes an `HMGET` of DISPATCH_REPLY_FIELDS: null when the dispatch does not exist. */
-export function decodeStoredDispatch(row: readonly (string | null)[]): RunDispatch | null {
-  return row[0] === null ? null : decodeDispatch(row);
+/** Decodes a list reply: dispatch id, fields, dispatch id, fields, ... */
+export function decodeDispatchList(reply: unknown, first = 0): RunDispatch[] {
+  if (!Array.isArray(reply)) throw new AwakenError('store_failure', 'redis: expected a list of dispatches');
+  const out: RunDispatch[] = [];
+  for (let index = first; index < reply.length; index += 2) {
+    out.push(decodeDispatch(String(reply[index]), reply[index + 1]));
+  }
+  return out;
+}
+
+/**
+ * Decodes ioredis's `hgetall` of a dispatch hash (an object: ioredis turns the pairs into one):
+ * null when the dispatch does not exist.
+ */
+export function decodeStoredDispatch(dispatchId: string, hash: Record<string, string>): RunDispatch | null {
+  const record: Record<string, unknown> = { dispatchId };
+  let empty = true;
+  for (const field in hash) {
+    empty = false;
+    setField(record, field, hash[field] as string);
+  }
+  return empty ? null : checkStoredDispatch(record);
 }

@@ -1,37 +1,48 @@
+import type { RunDispatch } from '@awaken/contract';
+
 /**
- * How a dispatch is stored in its hash `P d:<id>` and how scripts reply with it. Every field is one
- * short hash field (values stay under Redis's `hash-max-listpack-value`, so the hash stays a compact
- * listpack), plus the hidden `score` (its ready-queue score).
+ * How a dispatch is stored in its hash `P d:<id>`: one short hash field per RunDispatch field (absent
+ * when the field is), plus `q`, its ready-queue score. Short names keep the hash a small listpack and
+ * the replies short. The dispatch id is the key's suffix, not a field.
  *
- * A dispatch reply is the flat array of DISPATCH_REPLY_FIELDS values in this order, nil where a field
- * is absent: no field names, few elements, which keeps script replies and client decoding cheap.
+ * Scripts reply with a dispatch as the raw `HGETALL` of its hash (field, value, field, value, ...),
+ * which costs the script no per-field work; the client maps the names back (`dispatch-codec.ts`).
  */
-export const DISPATCH_REPLY_FIELDS = [
-  'dispatchId',
-  'threadId',
-  'runId',
-  'priority',
-  'maxAttempts',
-  'dedupeKey',
-  'dispatchEpoch',
-  'status',
-  'availableAt',
-  'attemptCount',
-  'createdAt',
-  'updatedAt',
-  'claimToken',
-  'claimedBy',
-  'leaseUntil',
-  'lastError',
-  'dispatchInstanceId',
-  'runStatus',
-  'termination',
-  'runResponse',
-  'runError',
-  'completedAt',
-] as const;
+export const DISPATCH_FIELD_NAMES = {
+  t: 'threadId',
+  r: 'runId',
+  p: 'priority',
+  m: 'maxAttempts',
+  k: 'dedupeKey',
+  e: 'dispatchEpoch',
+  s: 'status',
+  a: 'availableAt',
+  n: 'attemptCount',
+  c: 'createdAt',
+  u: 'updatedAt',
+  ct: 'claimToken',
+  cb: 'claimedBy',
+  l: 'leaseUntil',
+  x: 'lastError',
+  ri: 'dispatchInstanceId',
+  rs: 'runStatus',
+  rt: 'termination',
+  rr: 'runResponse',
+  re: 'runError',
+  rc: 'completedAt',
+} as const satisfies Record<string, Exclude<keyof RunDispatch, 'dispatchId'>>;
 
-export type DispatchReplyField = (typeof DISPATCH_REPLY_FIELDS)[number];
+export type DispatchField = keyof typeof DISPATCH_FIELD_NAMES;
 
-/** The reply fields as a Lua table constructor, for the script prelude. */
-export const DISPATCH_REPLY_FIELDS_LUA = `{ ${DISPATCH_REPLY_FIELDS.map((field) => `'${field}'`).join(', ')} }`;
+/** Stored fields whose values are integers (milliseconds, counters, priority). */
+export const NUMBER_FIELDS: ReadonlySet<string> = new Set<DispatchField>([
+  'p',
+  'm',
+  'e',
+  'a',
+  'n',
+  'c',
+  'u',
+  'l',
+  'rc',
+]);

@@ -1,7 +1,6 @@
 import type { Page, RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { decodeStoredDispatch } from './dispatch-codec';
-import { DISPATCH_REPLY_FIELDS } from './dispatch-fields';
 import { pageIndex, pipelined } from './page-index';
 
 /** Pages through a thread's dispatches, oldest first (by enqueue seq), optionally by status. */
@@ -17,10 +16,10 @@ export function listThreadDispatches(
     cursor: query.cursor,
     limit: query.limit,
     async load(ids) {
-      const rows = await pipelined<(string | null)[]>(redis, ids, (pipeline, id) =>
-        pipeline.hmget(`${prefix}d:${id}`, ...DISPATCH_REPLY_FIELDS),
+      const rows = await pipelined<Record<string, string>>(redis, ids, (pipeline, id) =>
+        pipeline.hgetall(`${prefix}d:${id}`),
       );
-      return rows.map((row) => decodeStoredDispatch(row) ?? undefined);
+      return rows.map((row, index) => decodeStoredDispatch(ids[index] as string, row) ?? undefined);
     },
     accept: wanted ? (dispatch) => wanted.has(dispatch.status) : undefined,
   });

@@ -8,22 +8,26 @@ import {
   RECORD_RUN_RESULT,
 } from './claimant-scripts';
 import { CANCEL, CLAIM, CLAIM_DISPATCH, ENQUEUE, INTERRUPT, SUPERSEDE_CLAIMED } from './queue-scripts';
+import { mailboxScript } from './prelude';
 import { PURGE, RECLAIM } from './sweep-scripts';
 
 /** Every mailbox operation as one atomic Lua script, idempotent per request. */
 export const MAILBOX_SCRIPTS = {
-  enqueue: defineMutatingScript('mailbox.enqueue', ENQUEUE),
-  claim: defineMutatingScript('mailbox.claim', CLAIM),
-  claimDispatch: defineMutatingScript('mailbox.claimDispatch', CLAIM_DISPATCH),
-  ack: defineMutatingScript('mailbox.ack', ACK),
-  nack: defineMutatingScript('mailbox.nack', NACK),
-  deadLetter: defineMutatingScript('mailbox.deadLetter', DEAD_LETTER),
-  extendLease: defineMutatingScript('mailbox.extendLease', EXTEND_LEASE),
-  recordDispatchStart: defineMutatingScript('mailbox.recordDispatchStart', RECORD_DISPATCH_START),
-  recordRunResult: defineMutatingScript('mailbox.recordRunResult', RECORD_RUN_RESULT),
-  cancel: defineMutatingScript('mailbox.cancel', CANCEL),
-  interrupt: defineMutatingScript('mailbox.interrupt', INTERRUPT),
-  supersedeClaimed: defineMutatingScript('mailbox.supersedeClaimed', SUPERSEDE_CLAIMED),
-  reclaim: defineMutatingScript('mailbox.reclaim', RECLAIM),
-  purge: defineMutatingScript('mailbox.purge', PURGE),
+  enqueue: defineMutatingScript('mailbox.enqueue', mailboxScript(ENQUEUE)),
+  claim: defineMutatingScript('mailbox.claim', mailboxScript(CLAIM)),
+  claimDispatch: defineMutatingScript('mailbox.claimDispatch', mailboxScript(CLAIM_DISPATCH)),
+  ack: defineMutatingScript('mailbox.ack', mailboxScript(ACK)),
+  nack: defineMutatingScript('mailbox.nack', mailboxScript(NACK)),
+  deadLetter: defineMutatingScript('mailbox.deadLetter', mailboxScript(DEAD_LETTER)),
+  extendLease: defineMutatingScript('mailbox.extendLease', mailboxScript(EXTEND_LEASE)),
+  recordDispatchStart: defineMutatingScript(
+    'mailbox.recordDispatchStart',
+    mailboxScript(RECORD_DISPATCH_START),
+  ),
+  recordRunResult: defineMutatingScript('mailbox.recordRunResult', mailboxScript(RECORD_RUN_RESULT)),
+  cancel: defineMutatingScript('mailbox.cancel', mailboxScript(CANCEL)),
+  interrupt: defineMutatingScript('mailbox.interrupt', mailboxScript(INTERRUPT)),
+  supersedeClaimed: defineMutatingScript('mailbox.supersedeClaimed', mailboxScript(SUPERSEDE_CLAIMED)),
+  reclaim: defineMutatingScript('mailbox.reclaim', mailboxScript(RECLAIM)),
+  purge: defineMutatingScript('mailbox.purge', mailboxScript(PURGE)),
 } as const;

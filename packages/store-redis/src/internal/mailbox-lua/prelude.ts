@@ -1,37 +1,43 @@
-import { DISPATCH_REPLY_FIELDS_LUA } from '../dispatch-fields';
-
 /**
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
- *   P d:<id>        hash   one dispatch: its fields and the hidden `score` (see dispatch-fields.ts)
- *   P t:<thread>    hash   `epoch` (dispatch epoch) and `claimed` (the thread's one claimed dispatch)
- *   P tq:<thread>   zset   the thread's queued dispatches (interrupt, re-readying)
+ *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score
+ *   P t:<thread>    hash   `epoch`: the thread's dispatch epoch (absent: 0)
+ *   P claimed       hash   thread -> id of its one claimed dispatch
+ *   P tq:<thread>   zset   the thread's due queued dispatches by score (its next one, interrupt)
+ *   P tl:<thread>   zset   the thread's queued dispatches not due yet (interrupt)
  *   P ta:<thread>   zset   all the thread's dispatches by seq (listing)
  *   P tdd:<thread>  hash   dedupe key -> id of the non-terminal dispatch holding it
  * (one namespace per kind: with `t:<thread>:q` a thread named `x:q` would share thread x's queue)
- *   P ready         zset   due, queued dispatches by priority * 2^44 + seq (claim order)
+ *   P ready         zset   claimable dispatches by score = priority * 2^44 + seq (claim order)
  *   P delayed       zset   queued dispatches by availableAt, not yet due
  *   P leases        zset   claimed dispatches by leaseUntil (reclaim)
  *   P terminal      zset   terminal dispatches by updatedAt (purge)
  *   P seq           string enqueue counter
- *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one pushed per dispatch made
- *                          claimable (enqueue, requeue, thread freed), at most WAKE_MARKERS kept;
- *                          claim deletes them when it leaves `ready` empty
- * Entries of a claimed thread found in `ready` are dropped ("parked") by claim and put back when the
- * claim ends, so one busy thread never makes claim scan its backlog twice.
- * Scripts reply with dispatches as positional arrays in DISPATCH_REPLY_FIELDS order (`pack`), built from the
- * table the script read and kept in step with every write it made (`hset`/`hdel`), so no reply needs
- * a second read. Only queued dispatches sit in `tq:<thread>`, `ready` or `delayed`.
- * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing.
+ *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one per dispatch made claimable
+ *                          (enqueue, requeue, thread freed), pushed together at the end of the
+ *                          script, at most WAKE_MARKERS kept; claim deletes them when it leaves
+ *                          `ready` empty
+ *
+ * `ready` holds, for every thread without a claim, at least its next dispatch (the head of its `tq`),
+ * so popping `ready` in score order claims what priority-then-FIFO order says. Entries of a thread
+ * that has a claim are dropped when claim pops them (they stay in `tq`); when a claim ends, only the
+ * thread's next due dispatch goes back into `ready` (O(log n), whatever the thread's backlog), and
+ * cancelling that one readies the one after. Claim moves dispatches that fell due from `delayed` and
+ * `tl` into `tq` (and `ready`) before it pops.
+ *
+ * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing
+ * (batched scripts: per item, as that item's reply). Scripts reply with a dispatch as the raw HGETALL
+ * of its hash; the hot paths (claim, ack) reply with the hash as read before their writes, and the
+ * client applies those writes, which it knows (`decodeDispatch` changes).
  * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
- * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock. Numbers are written with %.0f: Lua's default formatting keeps only
- * 14 significant digits.
+ * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock.
+ * Numbers are written with %.0f: Lua's default formatting keeps only 14 significant digits.
  */
-export const PRELUDE = `
+const PRELUDE = `
 local P = ARGV[1]
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
-local WAKE, WAKE_MARKERS = P .. 'wake', 64
+local CLAIMED, WAKE, WAKE_MARKERS = P .. 'claimed', P .. 'wake', 64
 local PRIORITY_WEIGHT = 17592186044416
-local FIELDS = ${DISPATCH_REPLY_FIELDS_LUA}
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
   if #KEYS > 0 then
@@ -41,7 +47,9 @@ local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
+-- A rejection as text (a batched script's per-item reply); fail() makes it the script's error reply.
+local function rejection(code, message) return 'AWAKEN ' .. code .. ' ' .. message end
+local function fail(code, message) return redis.error_reply(rejection(code, message)) end
 -- The rejection of a lease whose deadline would not be a safe integer (checked before any write).
 local function lease_out_of_range(now, lease_ms)
   if now + lease_ms > 9007199254740991 then
@@ -52,115 +60,116 @@ local function dkey(id) return P .. 'd:' .. id end
 local function tkey(thread) return P .. 't:' .. thread end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function tqkey(thread) return P .. 'tq:' .. thread end
+local function tlkey(thread) return P .. 'tl:' .. thread end
 local function takey(thread) return P .. 'ta:' .. thread end
 local function tddkey(thread) return P .. 'tdd:' .. thread end
--- Reads a dispatch into a table by field name (absent fields stay nil); nil when it does not exist.
-local function get_dispatch(id)
-  local values = redis.call('HMGET', dkey(id), 'score', unpack(FIELDS))
-  if not values[2] then return nil end -- no dispatchId: no dispatch
-  local h = { score = values[1] }
-  for i = 1, #FIELDS do
-    if values[i + 1] then h[FIELDS[i]] = values[i + 1] end
-  end
+-- Reads a dispatch: a table by stored field name, with its id in h.id and the HGETALL reply in
+-- h.raw; nil when it does not exist.
+local function read(id)
+  local raw = redis.call('HGETALL', dkey(id))
+  if #raw == 0 then return nil end
+  local h = { id = id, raw = raw }
+  for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
   return h
 end
--- The reply for a dispatch: its fields in FIELDS order, false (nil) where absent.
-local function pack(h)
-  local out = {}
-  for i = 1, #FIELDS do out[i] = h[FIELDS[i]] or false end
-  return out
-end
--- Writes field/value pairs to the dispatch hash and to h.
-local function hset(h, ...)
-  local args = { ... }
-  for i = 1, #args, 2 do h[args[i]] = args[i + 1] end
-  redis.call('HSET', dkey(h.dispatchId), ...)
-end
-local function hdel(h, ...)
-  for _, field in ipairs({ ... }) do h[field] = nil end
-  redis.call('HDEL', dkey(h.dispatchId), ...)
-end
+-- The reply for a dispatch as stored now.
+local function stored(id) return redis.call('HGETALL', dkey(id)) end
 local function thread_epoch(thread) return tonumber(redis.call('HGET', tkey(thread), 'epoch') or '0') end
-local function thread_claimed(thread) return redis.call('HEXISTS', tkey(thread), 'claimed') == 1 end
+local function thread_claimed(thread) return redis.call('HEXISTS', CLAIMED, thread) == 1 end
 -- Wakes one waitForWork caller (any process), or the next one to call: a dispatch may be claimable.
-local function signal_work()
-  redis.call('LPUSH', WAKE, '1')
-  redis.call('LTRIM', WAKE, 0, WAKE_MARKERS - 1)
+-- Counted here, pushed once when the script ends (flush_wakes: one LPUSH per call, not per dispatch).
+local wakes = 0
+local function signal_work() wakes = wakes + 1 end
+local function flush_wakes()
+  if wakes == 0 then return end
+  local count = math.min(wakes, WAKE_MARKERS - redis.call('LLEN', WAKE))
+  if count <= 0 then return end
+  local markers = {}
+  for i = 1, count do markers[i] = '1' end
+  redis.call('LPUSH', WAKE, unpack(markers))
 end
-
--- The fencing check of claimant writes. Remembers the thread's claimed marker in h._claimed.
-local function fenced(id, token, now)
-  local h = get_dispatch(id)
-  if not h then return nil, fail('not_found', 'dispatch ' .. id .. ' not found') end
-  if h.status ~= 'claimed' or h.claimToken ~= token then
-    return nil, fail('stale_claim', 'dispatch ' .. id .. ' is not claimed with this token')
-  end
-  if now > tonumber(h.leaseUntil) then return nil, fail('stale_claim', 'the lease of dispatch ' .. id .. ' expired') end
-  local thread = redis.call('HMGET', tkey(h.threadId), 'epoch', 'claimed')
-  if tonumber(h.dispatchEpoch) ~= tonumber(thread[1] or '0') then
-    return nil, fail('stale_claim', 'dispatch ' .. id .. ' belongs to an interrupted epoch')
-  end
-  h._claimed = thread[2]
-  return h
-end
-
--- Claims a queued dispatch whose thread marker the caller already set to it, and takes it out of
--- its thread queue; the caller takes it out of ready / delayed.
-local function claim_one(h, now, worker, lease_ms, token)
-  local lease = num(now + lease_ms)
-  hset(h, 'status', 'claimed', 'claimToken', token, 'claimedBy', worker, 'leaseUntil', lease, 'updatedAt', num(now))
-  redis.call('ZADD', LEASES, lease, h.dispatchId)
-  redis.call('ZREM', tqkey(h.threadId), h.dispatchId)
-end
-
--- Ends a claim: frees the thread and puts its due, parked queued dispatches back into ready.
-local function release(h, now)
-  local id, tk = h.dispatchId, tkey(h.threadId)
-  redis.call('ZREM', LEASES, id)
-  hdel(h, 'claimToken', 'leaseUntil')
-  if h._claimed == nil then h._claimed = redis.call('HGET', tk, 'claimed') end
-  if h._claimed ~= id then return end
-  redis.call('HDEL', tk, 'claimed')
-  h._claimed = false
-  local readied = false
-  for _, qid in ipairs(redis.call('ZRANGE', tqkey(h.threadId), 0, -1)) do
-    local q = redis.call('HMGET', dkey(qid), 'availableAt', 'score')
-    if tonumber(q[1]) <= now then
-      redis.call('ZREM', DELAYED, qid)
-      redis.call('ZADD', READY, q[2], qid)
-      readied = true
-    end
-  end
-  if readied then signal_work() end
-end
-
--- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
-local function place_queued(h, now, available_at)
-  local id, tk = h.dispatchId, tkey(h.threadId)
-  redis.call('ZADD', tqkey(h.threadId), h.score, id)
-  if available_at > now then
-    redis.call('ZADD', DELAYED, num(available_at), id)
-    return
-  end
-  if h._claimed == nil then h._claimed = redis.call('HGET', tk, 'claimed') end
-  if not h._claimed then
-    redis.call('ZADD', READY, h.score, id)
+-- Puts the thread's next due dispatch (if any) into ready; the caller checked it has no claim.
+local function ready_next(thread)
+  local head = redis.call('ZRANGE', tqkey(thread), 0, 0, 'WITHSCORES')
+  if head[1] then
+    redis.call('ZADD', READY, head[2], head[1])
     signal_work()
   end
 end
 
--- Moves a dispatch to a terminal status (the caller released any claim first).
-local function finish(h, status, now)
-  local id, tk = h.dispatchId, tkey(h.threadId)
-  if h.status == 'queued' then
-    redis.call('ZREM', tqkey(h.threadId), id)
-    redis.call('ZREM', READY, id)
-    redis.call('ZREM', DELAYED, id)
+-- The fencing check of claimant writes: the dispatch, or nil and the rejection text.
+local function fenced(id, token, now)
+  local h = read(id)
+  if not h then return nil, rejection('not_found', 'dispatch ' .. id .. ' not found') end
+  if h.s ~= 'claimed' or h.ct ~= token then
+    return nil, rejection('stale_claim', 'dispatch ' .. id .. ' is not claimed with this token')
   end
-  hset(h, 'status', status, 'updatedAt', num(now))
-  redis.call('ZADD', TERMINAL, num(now), id)
-  if h.dedupeKey and redis.call('HGET', tddkey(h.threadId), h.dedupeKey) == id then
-    redis.call('HDEL', tddkey(h.threadId), h.dedupeKey)
+  if now > tonumber(h.l) then return nil, rejection('stale_claim', 'the lease of dispatch ' .. id .. ' expired') end
+  if tonumber(h.e) ~= thread_epoch(h.t) then
+    return nil, rejection('stale_claim', 'dispatch ' .. id .. ' belongs to an interrupted epoch')
+  end
+  return h
+end
+
+-- Claims a queued dispatch whose thread the caller already marked claimed by it, and takes it out of
+-- its thread queue; the caller takes it out of ready / delayed.
+local function claim_one(h, now, worker, lease, token)
+  redis.call('HSET', dkey(h.id), 's', 'claimed', 'ct', token, 'cb', worker, 'l', lease, 'u', num(now))
+  redis.call('ZADD', LEASES, lease, h.id)
+  redis.call('ZREM', tqkey(h.t), h.id)
+end
+
+-- Ends a claim: frees the thread and readies its next due dispatch (one, whatever the backlog).
+local function release(h)
+  local id, thread = h.id, h.t
+  redis.call('ZREM', LEASES, id)
+  redis.call('HDEL', dkey(id), 'ct', 'l')
+  if redis.call('HGET', CLAIMED, thread) ~= id then return end
+  redis.call('HDEL', CLAIMED, thread)
+  ready_next(thread)
+end
+
+-- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
+local function place_queued(id, thread, score, now, available_at)
+  if available_at > now then
+    redis.call('ZADD', tlkey(thread), score, id)
+    redis.call('ZADD', DELAYED, num(available_at), id)
+    return
+  end
+  redis.call('ZADD', tqkey(thread), score, id)
+  if not thread_claimed(thread) then
+    redis.call('ZADD', READY, score, id)
+    signal_work()
   end
 end
+
+-- Moves a dispatch to a terminal status (the caller released any claim first). A queued one leaves
+-- the queues; when it was its thread's next dispatch, the one after takes its place in ready.
+local function finish(h, status, now)
+  local id, thread = h.id, h.t
+  if h.s == 'queued' then
+    redis.call('ZREM', tqkey(thread), id)
+    redis.call('ZREM', tlkey(thread), id)
+    redis.call('ZREM', DELAYED, id)
+    if redis.call('ZREM', READY, id) == 1 and not thread_claimed(thread) then ready_next(thread) end
+  end
+  redis.call('HSET', dkey(id), 's', status, 'u', num(now))
+  redis.call('ZADD', TERMINAL, num(now), id)
+  if h.k and redis.call('HGET', tddkey(thread), h.k) == id then redis.call('HDEL', tddkey(thread), h.k) end
+end
 `;
+
+/**
+ * A mailbox script: the prelude, then `body` run as a function (its `return` is the reply), then the
+ * wake-up markers it counted are pushed.
+ */
+export function mailboxScript(body: string): string {
+  return `${PRELUDE}
+local function __mailbox()
+${body}
+end
+local __reply = __mailbox()
+flush_wakes()
+return __reply
+`;
+}

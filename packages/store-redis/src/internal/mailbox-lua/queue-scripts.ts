@@ -1,67 +1,78 @@
-import { PRELUDE } from './prelude';
-
 /**
- * ARGV: prefix, dispatchId, threadId, runId, priority, dedupeKey|'', availableAt|'', maxAttempts.
- * Returns { dispatchEpoch, now }: the caller knows the rest.
+ * Batched: ARGV: prefix, then 8 values per dispatch: dispatchId, threadId, runId, priority,
+ * dedupeKey|'', availableAt|'', maxAttempts, and '1' when the caller chose the id ('' when the store
+ * generated a fresh UUIDv7, which no dispatch can hold yet: no existence check). Enqueues them in
+ * order, each checked on its own. Returns { now, then per dispatch its dispatchEpoch or its rejection
+ * text }: the caller knows the rest.
  */
-export const ENQUEUE = `${PRELUDE}
-local id, thread, run_id = ARGV[2], ARGV[3], ARGV[4]
-local priority, dedupe, available, max_attempts = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+export const ENQUEUE = `
 local now = now_ms()
-if redis.call('EXISTS', dkey(id)) == 1 then return fail('conflict', 'dispatch ' .. id .. ' already exists') end
-local tk = tkey(thread)
-if dedupe ~= '' then
-  local holder = redis.call('HGET', tddkey(thread), dedupe)
-  if holder then
-    return fail('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
+local stamp = num(now)
+local out = { stamp }
+local seq = redis.call('INCRBY', P .. 'seq', (#ARGV - 1) / 8) - (#ARGV - 1) / 8
+for i = 2, #ARGV, 8 do
+  local id, thread, run_id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local priority, dedupe, available, max_attempts = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
+  local holder = dedupe ~= '' and redis.call('HGET', tddkey(thread), dedupe)
+  seq = seq + 1
+  if ARGV[i + 7] ~= '' and redis.call('EXISTS', dkey(id)) == 1 then
+    out[#out + 1] = rejection('conflict', 'dispatch ' .. id .. ' already exists')
+  elseif holder then
+    out[#out + 1] = rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
+  else
+    local available_at = now
+    if available ~= '' then available_at = tonumber(available) end
+    local epoch = redis.call('HGET', tkey(thread), 'epoch') or '0'
+    local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
+    if dedupe ~= '' then
+      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
+        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp, 'k', dedupe)
+      redis.call('HSET', tddkey(thread), dedupe, id)
+    else
+      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
+        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp)
+    end
+    redis.call('ZADD', takey(thread), seq, id)
+    place_queued(id, thread, score, now, available_at)
+    out[#out + 1] = epoch
   end
 end
-local available_at = now
-if available ~= '' then available_at = tonumber(available) end
-local seq = redis.call('INCR', P .. 'seq')
-local thread_state = redis.call('HMGET', tk, 'epoch', 'claimed')
-local epoch, stamp = thread_state[1] or '0', num(now)
-local h = { dispatchId = id, threadId = thread, score = num(tonumber(priority) * PRIORITY_WEIGHT + seq),
-  _claimed = thread_state[2] }
-local fields = { 'dispatchId', id, 'threadId', thread, 'runId', run_id, 'priority', priority, 'maxAttempts', max_attempts,
-  'score', h.score, 'dispatchEpoch', epoch,
-  'status', 'queued', 'availableAt', num(available_at), 'attemptCount', '0', 'createdAt', stamp,
-  'updatedAt', stamp }
-if dedupe ~= '' then
-  table.insert(fields, 'dedupeKey')
-  table.insert(fields, dedupe)
-  redis.call('HSET', tddkey(thread), dedupe, id)
-end
-redis.call('HSET', dkey(id), unpack(fields))
-redis.call('ZADD', takey(thread), seq, id)
-place_queued(h, now, available_at)
-return { epoch, stamp }
+return out
 `;
 
 /**
- * ARGV: prefix, workerId, limit, leaseMs, tokenBase. Returns the claimed dispatches. Pops the head
- * of ready; an entry whose thread is claimed is dropped (parked, see the prelude), a stale one too.
+ * ARGV: prefix, workerId, limit, leaseMs, tokenBase. Returns { now, then id, fields per claimed
+ * dispatch }, the fields as read before the claim: the client applies the claim (status, token =
+ * tokenBase:<n-th claimed>, claimedBy, leaseUntil = now + leaseMs, updatedAt = now). Pops the head of
+ * ready; an entry whose thread has a claim is dropped (see the prelude), a stale one too.
  */
-export const CLAIM = `${PRELUDE}
+export const CLAIM = `
 local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
 if bad_lease then return bad_lease end
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMIT', 0, 1000)) do
   redis.call('ZREM', DELAYED, id)
-  local q = redis.call('HMGET', dkey(id), 'threadId', 'score')
-  if q[1] and not thread_claimed(q[1]) then redis.call('ZADD', READY, q[2], id) end
+  local q = redis.call('HMGET', dkey(id), 't', 'q', 's')
+  if q[1] and q[3] == 'queued' then
+    redis.call('ZREM', tlkey(q[1]), id)
+    redis.call('ZADD', tqkey(q[1]), q[2], id)
+    if not thread_claimed(q[1]) then redis.call('ZADD', READY, q[2], id) end
+  end
 end
-local out = {}
-while #out < limit do
-  local head = redis.call('ZPOPMIN', READY, limit - #out)
+local lease = num(now + lease_ms)
+local out = { num(now) }
+local claimed = 0
+while claimed < limit do
+  local head = redis.call('ZPOPMIN', READY, limit - claimed)
   if #head == 0 then break end
   for i = 1, #head, 2 do
-    local id = head[i]
-    local h = get_dispatch(id)
-    if h and h.status == 'queued' and redis.call('HSETNX', tkey(h.threadId), 'claimed', id) == 1 then
-      claim_one(h, now, worker, lease_ms, token_base .. ':' .. (#out + 1))
-      out[#out + 1] = pack(h)
+    local h = read(head[i])
+    if h and h.s == 'queued' and redis.call('HSETNX', CLAIMED, h.t, h.id) == 1 then
+      claimed = claimed + 1
+      claim_one(h, now, worker, lease, token_base .. ':' .. claimed)
+      out[#out + 1] = h.id
+      out[#out + 1] = h.raw
     end
   end
 end
@@ -71,63 +82,64 @@ return out
 `;
 
 /** ARGV: prefix, dispatchId, workerId, leaseMs, token. Returns the dispatch, or false (not queued / thread busy). */
-export const CLAIM_DISPATCH = `${PRELUDE}
+export const CLAIM_DISPATCH = `
 local id, worker, lease_ms, token = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
 if bad_lease then return bad_lease end
-local h = get_dispatch(id)
+local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.status ~= 'queued' then return false end
-if redis.call('HSETNX', tkey(h.threadId), 'claimed', id) == 0 then return false end
-claim_one(h, now, worker, lease_ms, token)
+if h.s ~= 'queued' then return false end
+if redis.call('HSETNX', CLAIMED, h.t, id) == 0 then return false end
+claim_one(h, now, worker, num(now + lease_ms), token)
+redis.call('ZREM', tlkey(h.t), id)
 redis.call('ZREM', READY, id)
 redis.call('ZREM', DELAYED, id)
-return pack(h)
+return stored(id)
 `;
 
 /** ARGV: prefix, dispatchId. Queued only. */
-export const CANCEL = `${PRELUDE}
+export const CANCEL = `
 local id = ARGV[2]
 local now = now_ms()
-local h = get_dispatch(id)
+local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.status ~= 'queued' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.status .. ', not queued') end
+if h.s ~= 'queued' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not queued') end
 finish(h, 'cancelled', now)
-return pack(h)
+return stored(id)
 `;
 
-/** ARGV: prefix, threadId. Returns { epoch, supersededCount, activeDispatch|false }. */
-export const INTERRUPT = `${PRELUDE}
+/** ARGV: prefix, threadId. Returns { epoch, supersededCount, activeDispatch fields|false, its id|false }. */
+export const INTERRUPT = `
 local thread = ARGV[2]
 local now = now_ms()
-local tk = tkey(thread)
-local epoch = redis.call('HINCRBY', tk, 'epoch', 1)
-local queued = redis.call('ZRANGE', tqkey(thread), 0, -1)
-for _, id in ipairs(queued) do
-  local h = get_dispatch(id)
-  if h then finish(h, 'superseded', now) end
+local epoch = redis.call('HINCRBY', tkey(thread), 'epoch', 1)
+local count = 0
+for _, key in ipairs({ tqkey(thread), tlkey(thread) }) do
+  for _, id in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+    local h = read(id)
+    if h then
+      finish(h, 'superseded', now)
+      count = count + 1
+    end
+  end
 end
-local active = false
-local claimed = redis.call('HGET', tk, 'claimed')
-if claimed then
-  local h = get_dispatch(claimed)
-  if h then active = pack(h) end
-end
-return { epoch, #queued, active }
+local claimed = redis.call('HGET', CLAIMED, thread)
+if claimed and redis.call('EXISTS', dkey(claimed)) == 1 then return { epoch, count, stored(claimed), claimed } end
+return { epoch, count, false, false }
 `;
 
 /** ARGV: prefix, dispatchId. Claimed with an epoch older than its thread's only. */
-export const SUPERSEDE_CLAIMED = `${PRELUDE}
+export const SUPERSEDE_CLAIMED = `
 local id = ARGV[2]
 local now = now_ms()
-local h = get_dispatch(id)
+local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.status ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.status .. ', not claimed') end
-if tonumber(h.dispatchEpoch) >= thread_epoch(h.threadId) then
+if h.s ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not claimed') end
+if tonumber(h.e) >= thread_epoch(h.t) then
   return fail('conflict', 'dispatch ' .. id .. ' belongs to the current epoch; interrupt the thread first')
 end
-release(h, now)
+release(h)
 finish(h, 'superseded', now)
-return pack(h)
+return stored(id)
 `;

@@ -1,12 +1,10 @@
-import { PRELUDE } from './prelude';
-
 /**
- * ARGV: prefix, limit. Reclaims claims whose lease expired strictly before Redis TIME, earliest
+ * ARGV: prefix, limit. Returns { id, fields, ... }. Reclaims claims whose lease expired strictly before Redis TIME, earliest
  * deadline first, equal deadlines in enqueue order (never by id: generated ids differ between
  * backends): counts the attempt, then supersedes (stale epoch), dead-letters (attempts used up) or
  * requeues now. Atomic, so concurrent sweepers each reclaim a dispatch at most once.
  */
-export const RECLAIM = `${PRELUDE}
+export const RECLAIM = `
 local limit = tonumber(ARGV[2])
 local now = now_ms()
 local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now), 'WITHSCORES', 'LIMIT', 0, limit)
@@ -19,11 +17,11 @@ if #expired == 2 * limit then
 end
 local candidates = {}
 for id, deadline in pairs(deadline_of) do
-  local h = get_dispatch(id)
-  if not h or h.status ~= 'claimed' then
+  local h = read(id)
+  if not h or h.s ~= 'claimed' then
     redis.call('ZREM', LEASES, id)
-  elseif now > tonumber(h.leaseUntil) then
-    h._deadline, h._seq = deadline, tonumber(h.score) % PRIORITY_WEIGHT
+  elseif now > tonumber(h.l) then
+    h._deadline, h._seq = deadline, tonumber(h.q) % PRIORITY_WEIGHT
     candidates[#candidates + 1] = h
   end
 end
@@ -34,27 +32,29 @@ end)
 local out = {}
 for i = 1, math.min(limit, #candidates) do
   local h = candidates[i]
-  local attempts = tonumber(h.attemptCount) + 1
-  hset(h, 'attemptCount', num(attempts), 'lastError', 'lease of ' .. h.claimedBy .. ' expired', 'updatedAt', num(now))
-  release(h, now)
-  if tonumber(h.dispatchEpoch) < thread_epoch(h.threadId) then
+  local id = h.id
+  local attempts = tonumber(h.n) + 1
+  redis.call('HSET', dkey(id), 'n', num(attempts), 'x', 'lease of ' .. h.cb .. ' expired', 'u', num(now))
+  release(h)
+  if tonumber(h.e) < thread_epoch(h.t) then
     finish(h, 'superseded', now)
-  elseif attempts >= tonumber(h.maxAttempts) then
+  elseif attempts >= tonumber(h.m) then
     finish(h, 'dead_letter', now)
   else
-    hset(h, 'status', 'queued', 'availableAt', num(now))
-    place_queued(h, now, now)
+    redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now))
+    place_queued(id, h.t, h.q, now, now)
   end
-  out[#out + 1] = pack(h)
+  out[#out + 1] = id
+  out[#out + 1] = stored(id)
 end
 return out
 `;
 
 /** ARGV: prefix, olderThan, batch. Deletes up to `batch` terminal dispatches; returns how many. */
-export const PURGE = `${PRELUDE}
+export const PURGE = `
 local ids = redis.call('ZRANGEBYSCORE', TERMINAL, '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do
-  local thread = redis.call('HGET', dkey(id), 'threadId')
+  local thread = redis.call('HGET', dkey(id), 't')
   if thread then redis.call('ZREM', takey(thread), id) end
   redis.call('DEL', dkey(id))
   redis.call('ZREM', TERMINAL, id)
