@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { lastAssistantMessageIsCompleteWithApprovalResponses as lastAssistantMessageIsCompleteWithApprovalResponsesV7 } from 'ai7';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppProcess, api, startAppProcess } from '../test-support/app-process';
 import { createChatClient, flakyFetch, lastText, toolParts } from '../test-support/chat-client';
+import { wireProblems } from '../test-support/wire-check';
 import { createChatClientV7 } from '../test-support/chat-client-v7';
 
 const WAIT = { timeout: 15_000, interval: 20 };
@@ -11,6 +12,10 @@ const WAIT = { timeout: 15_000, interval: 20 };
 let app: AppProcess;
 beforeAll(async () => {
   app = await startAppProcess({ AWAKEN_DEMO_DELAY_MS: '10' });
+});
+// every response a chat client read was a valid v6 UI message stream
+afterEach(async () => {
+  expect(await wireProblems()).toEqual([]);
 });
 afterAll(async () => {
   await app?.stop();

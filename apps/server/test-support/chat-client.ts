@@ -6,6 +6,7 @@ import {
   DefaultChatTransport,
   type UIMessage,
 } from 'ai';
+import { checkedFetch } from './wire-check';
 
 /** `useChat`'s state as plain fields (what `@ai-sdk/react`'s Chat keeps, minus React). */
 class PlainChatState implements ChatState<UIMessage> {
@@ -38,7 +39,10 @@ export interface ChatClientOptions extends Omit<ChatInit<UIMessage>, 'transport'
   body?: Record<string, unknown>;
 }
 
-/** A chat against the reference server that records every error the client reports. */
+/**
+ * A chat against the reference server that records every error the client reports. Every response
+ * it reads is checked on the wire as well (`wireProblems()` of `./wire-check`).
+ */
 export function createChatClient(options: ChatClientOptions) {
   const { url, fetch, body, ...init } = options;
   const errors: Error[] = [];
@@ -46,7 +50,7 @@ export function createChatClient(options: ChatClientOptions) {
     ...init,
     transport: new DefaultChatTransport({
       api: `${url}/v1/ai-sdk/chat`,
-      ...(fetch ? { fetch } : {}),
+      fetch: checkedFetch(fetch),
       ...(body ? { body } : {}),
     }),
     onError: (error) => errors.push(error),

@@ -50,7 +50,7 @@ describe('matchDecisions', () => {
         toolCallId: 'a',
         action: 'resume',
         result: { approved: true, reason: 'fine' },
-        decisionId: 'ai-sdk:permission:1:a',
+        decisionId: expect.stringMatching(/^ai-sdk:permission:1:a:/),
         context: { user: 'ada' },
       },
       { ticketId: 'client_tool:1:b', toolCallId: 'b', action: 'resume', result: 'red' },
@@ -102,14 +102,52 @@ describe('matchDecisions', () => {
     expect(rejected[0]!.message).not.toBe('');
   });
 
-  it('takes the first of two proposals for one call and rejects the second as a duplicate', () => {
-    const { decisions, rejected } = matchDecisions({
-      proposals: [approve(), approve({ approved: false })],
+  it('takes one of two equal answers for one call, and none of two different ones', () => {
+    const equal = matchDecisions({ proposals: [approve(), approve()], tickets });
+    expect(equal.decisions).toMatchObject([{ action: 'resume' }]);
+    expect(equal.rejected).toMatchObject([{ reason: 'duplicate' }]);
+    expect(equal.conflicts).toEqual([]);
+
+    const output = { kind: 'output', toolCallId: 'b', toolName: 'choose_color', output: 'red' } as const;
+    const different = matchDecisions({
+      proposals: [approve(), output, approve({ approved: false })],
       tickets,
     });
-    expect(decisions).toHaveLength(1);
-    expect(decisions[0]).toMatchObject({ action: 'resume' });
-    expect(rejected).toMatchObject([{ reason: 'duplicate' }]);
+    expect(different.decisions).toMatchObject([{ toolCallId: 'b', result: 'red' }]);
+    expect(different.conflicts).toEqual(['a']);
+    expect(different.rejected.map((entry) => entry.reason)).toEqual(['conflicting', 'conflicting']);
+  });
+
+  it('gives another answer for the same ticket another decision id, so the store refuses it as a second decision', () => {
+    const [yes] = matchDecisions({ proposals: [approve()], tickets }).decisions;
+    const [no] = matchDecisions({ proposals: [approve({ approved: false })], tickets }).decisions;
+    const [red] = matchDecisions({
+      proposals: [{ kind: 'output', toolCallId: 'b', output: { c: 'red', n: 1 } }],
+      tickets,
+    }).decisions;
+    const [sameRed] = matchDecisions({
+      proposals: [{ kind: 'output', toolCallId: 'b', output: { n: 1, c: 'red' } }],
+      tickets,
+    }).decisions;
+    const [blue] = matchDecisions({
+      proposals: [{ kind: 'output', toolCallId: 'b', output: { c: 'blue', n: 1 } }],
+      tickets,
+    }).decisions;
+    expect(yes!.decisionId).not.toBe(no!.decisionId);
+    expect(red!.decisionId).toBe(sameRed!.decisionId);
+    expect(red!.decisionId).not.toBe(blue!.decisionId);
+  });
+
+  it('rejects an answer that cannot be stored as JSON (nested too deep) without overflowing the stack', () => {
+    let deep: unknown = 'red';
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    const { decisions, rejected } = matchDecisions({
+      proposals: [{ kind: 'output', toolCallId: 'b', output: deep }],
+      tickets,
+    });
+    expect(decisions).toEqual([]);
+    expect(rejected).toMatchObject([{ reason: 'invalid_value' }]);
+    expect(rejected[0]!.message.length).toBeLessThan(2_000);
   });
 
   it('gives a re-sent request the same decision ids, so the runtime applies it once', () => {

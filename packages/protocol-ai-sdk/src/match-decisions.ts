@@ -6,8 +6,11 @@ import {
   approve,
   assertNever,
   deny,
+  findJsonIssue,
+  formatJsonIssue,
 } from '@awaken/contract';
 import { isApprovalTicket } from './is-approval-ticket';
+import { fingerprint } from './internal/fingerprint';
 import { jsonEqual } from './internal/json-equal';
 import type { ProposedDecision } from './read-chat-turn';
 
@@ -17,14 +20,19 @@ import type { ProposedDecision } from './read-chat-turn';
  * - `wrong_call`: the approval id belongs to another call, or the tool name differs;
  * - `wrong_kind`: an approval for a call that waits for an output, or an output for an approval;
  * - `input_changed`: the part's input is not the stored arguments: the human saw something else;
- * - `duplicate`: a second proposal for a call in the same request.
+ * - `invalid_value`: the answer cannot be stored as JSON (nested too deep, a lone surrogate);
+ * - `duplicate`: a second proposal for a call in the same request, giving the same answer;
+ * - `conflicting`: two proposals for one call giving different answers: neither is taken, and the
+ *   request should be refused as a whole ({@link MatchedDecisions.conflicts}).
  */
 export type ProposalRejectionReason =
   | 'not_waiting'
   | 'wrong_call'
   | 'wrong_kind'
   | 'input_changed'
-  | 'duplicate';
+  | 'invalid_value'
+  | 'duplicate'
+  | 'conflicting';
 
 export interface RejectedProposal {
   proposal: ProposedDecision;
@@ -45,11 +53,25 @@ export interface MatchedDecisions {
   /** Complete decisions, each addressed by its ticket; arguments and tool names come from the store. */
   decisions: ToolCallDecisionInput[];
   rejected: RejectedProposal[];
+  /**
+   * The tool call ids answered twice, differently, in this request (none of their answers is in
+   * `decisions`). A request with any is self-contradictory: refuse it whole.
+   */
+  conflicts: string[];
 }
 
-/** The decision id of a proposal: stable, so a re-sent request is a duplicate, never a second decision. */
-function decisionIdOf(ticket: RunWaitingTicket): string {
-  return `ai-sdk:${ticket.ticketId}`;
+/**
+ * The decision id of an answer: the ticket plus a digest of the answer. A re-sent request gives the
+ * same id (a duplicate, applied once); a different answer for the same ticket gives another id, so
+ * the store refuses it as a second decision instead of passing it off as the first one's duplicate.
+ */
+function decisionIdOf(ticket: RunWaitingTicket, decision: ToolCallDecisionInput): string {
+  const answer = {
+    action: decision.action,
+    result: decision.result ?? null,
+    reason: decision.reason ?? null,
+  };
+  return `ai-sdk:${ticket.ticketId}:${fingerprint(answer)}`;
 }
 
 function ticketFor(
@@ -79,8 +101,8 @@ function ticketFor(
   return ticket;
 }
 
-function decide(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: RunContext) {
-  const options = { decisionId: decisionIdOf(ticket), ...(context === undefined ? {} : { context }) };
+function decisionFor(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: RunContext) {
+  const options = { decisionId: 'pending', ...(context === undefined ? {} : { context }) };
   switch (proposal.kind) {
     case 'approval':
       return proposal.approved
@@ -99,6 +121,21 @@ function decide(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: 
   }
 }
 
+/** The complete decision for a proposal, or why its answer cannot be stored. */
+function decide(
+  proposal: ProposedDecision,
+  ticket: RunWaitingTicket,
+  context?: RunContext,
+): { decision: ToolCallDecisionInput } | { rejection: Omit<RejectedProposal, 'proposal'> } {
+  const decision = decisionFor(proposal, ticket, context);
+  const issue = findJsonIssue({ result: decision.result, reason: decision.reason });
+  if (issue) {
+    const message = `call "${ticket.toolCallId}": the answer is not JSON that can be stored: ${formatJsonIssue(issue)}`;
+    return { rejection: { reason: 'invalid_value', message } };
+  }
+  return { decision: { ...decision, decisionId: decisionIdOf(ticket, decision) } };
+}
+
 /**
  * Checks the decisions a client proposes against the tickets the server itself stored for the run:
  * only a call that durably waits can be decided, only in the way it waits (approve/deny an
@@ -107,25 +144,49 @@ function decide(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: 
  * the store, so a forged or altered part cannot make a tool run (the AI SDK's vercel/ai#19979).
  */
 export function matchDecisions(options: MatchDecisionsOptions): MatchedDecisions {
-  const decisions: ToolCallDecisionInput[] = [];
   const rejected: RejectedProposal[] = [];
-  const decided = new Set<string>();
+  const taken = new Map<string, { proposal: ProposedDecision; decision: ToolCallDecisionInput }>();
+  const conflicting = new Set<string>();
   for (const proposal of options.proposals) {
     const found = ticketFor(proposal, options.tickets);
     if ('reason' in found) {
       rejected.push({ proposal, ...found });
       continue;
     }
-    if (decided.has(found.ticketId)) {
-      rejected.push({
-        proposal,
-        reason: 'duplicate',
-        message: `call "${found.toolCallId}" is decided twice`,
-      });
+    const decided = decide(proposal, found, options.context);
+    if ('rejection' in decided) {
+      rejected.push({ proposal, ...decided.rejection });
       continue;
     }
-    decided.add(found.ticketId);
-    decisions.push(decide(proposal, found, options.context));
+    const { decision } = decided;
+    const earlier = taken.get(found.ticketId);
+    if (!earlier) {
+      taken.set(found.ticketId, { proposal, decision });
+      continue;
+    }
+    const same = earlier.decision.decisionId === decision.decisionId;
+    if (!same) conflicting.add(found.ticketId);
+    rejected.push({
+      proposal,
+      reason: same ? 'duplicate' : 'conflicting',
+      message: same
+        ? `call "${found.toolCallId}" is answered twice`
+        : `call "${found.toolCallId}" is answered twice, differently`,
+    });
   }
-  return { decisions, rejected };
+  const decisions: ToolCallDecisionInput[] = [];
+  const conflicts: string[] = [];
+  for (const [ticketId, { proposal, decision }] of taken) {
+    if (!conflicting.has(ticketId)) {
+      decisions.push(decision);
+      continue;
+    }
+    conflicts.push(proposal.toolCallId);
+    rejected.push({
+      proposal,
+      reason: 'conflicting',
+      message: `call "${proposal.toolCallId}" is answered twice, differently`,
+    });
+  }
+  return { decisions, rejected, conflicts };
 }

@@ -75,11 +75,17 @@ export async function continueTurn(
       'conflict',
       `the last assistant message (${turn.messageId}) is not the waiting run of chat ${request.id} (${view.runId})`,
     );
-  const { decisions, rejected } = matchDecisions({
+  const { decisions, rejected, conflicts } = matchDecisions({
     proposals: turn.proposals,
     tickets: view.tickets,
     context: { caller: callerOf(c) },
   });
+  // a request answering one call two ways is refused whole: nothing of it is applied
+  if (conflicts.length > 0)
+    throw new NothingToDo(
+      `${conflicts.map((id) => `call "${id}"`).join(', ')} answered twice, differently, in one request: nothing was applied`,
+      { conflicts },
+    );
   if (decisions.length === 0) {
     const why = rejected.map((entry) => entry.message).join('; ');
     throw new NothingToDo(`nothing to continue: ${why}`, {

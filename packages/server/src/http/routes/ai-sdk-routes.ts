@@ -68,7 +68,10 @@ const cancel = createRoute({
     "Stop the chat's executing or waiting run (call it with the chat's stop(); a disconnect alone never cancels)",
   request: { params: chatParams },
   responses: {
-    200: json(z.object({ runId: z.string().nullable(), status: z.string().nullable() }), 'The stopped run'),
+    200: json(
+      z.object({ runId: z.string().nullable(), status: z.string().nullable() }),
+      'The stopped run (both null when nothing ran); an unknown chat is a 404',
+    ),
     ...commonErrors,
   },
 });
@@ -148,7 +151,8 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
   app.openapi(cancel, async (c) => {
     const { id } = c.req.valid('param');
     c.var.ids.threadId = id;
-    const view = await activeRunOf(c, id);
+    // an unknown chat is a 404 (as every unknown id); a chat with nothing to stop names no run
+    const view = await c.var.service.control.getActiveRun(id);
     if (!view) return c.json({ runId: null, status: null }, 200);
     c.var.ids.runId = view.runId;
     const record = await c.var.service.control.cancelRun(view.runId, 'stopped from the chat');

@@ -1,11 +1,16 @@
 import { z } from '@hono/zod-openapi';
 
-/** An id in a path or body: 1–256 characters, no control characters. */
+/**
+ * An id in a path or body: 1–256 characters, no control characters, and not `.` or `..`: a URL
+ * normalises those path segments away, so no route could name the thread or run afterwards (the
+ * AI SDK client puts the chat id in the path of `resumeStream()`).
+ */
 export const idSchema = z
   .string()
   .min(1)
   .max(256)
-  .refine((value) => !hasControlCharacter(value), 'must not contain control characters');
+  .refine((value) => !hasControlCharacter(value), 'must not contain control characters')
+  .refine((value) => value !== '.' && value !== '..', 'must not be "." or ".."');
 
 function hasControlCharacter(value: string): boolean {
   for (let index = 0; index < value.length; index += 1) {
