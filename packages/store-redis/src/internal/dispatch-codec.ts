@@ -33,7 +33,8 @@ export function decodeDispatch(dispatchId: string, pairs: unknown, changes?: Dis
 
 function setField(record: Record<string, unknown>, field: string, text: string): void {
   const name = NAMES[field];
-  if (name === undefined) return; // the score
+  if (name === undefined) return; // the score, the stale-claim mark
+  if (text === '' && (field === 'ct' || field === 'l')) return; // cleared when a claim ends
   if (NUMBER_FIELDS.has(field)) record[name] = Number(text);
   else if (field === 'rt') record[name] = JSON.parse(text);
   else record[name] = text;

@@ -41,7 +41,7 @@ if attempts >= tonumber(h.m) then
 else
   local retry_at = now
   if ARGV[5] ~= '' then retry_at = tonumber(ARGV[5]) end
-  redis.call('HSET', dkey(id), 's', 'queued', 'a', num(retry_at))
+  redis.call('HSET', dkey(id), 's', 'queued', 'a', num(retry_at), 'ct', '', 'l', '')
   place_queued(id, h.t, h.q, now, retry_at)
 end
 return stored(id)

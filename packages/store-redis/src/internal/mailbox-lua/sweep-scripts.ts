@@ -41,7 +41,7 @@ for i = 1, math.min(limit, #candidates) do
   elseif attempts >= tonumber(h.m) then
     finish(h, 'dead_letter', now)
   else
-    redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now))
+    redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now), 'ct', '', 'l', '')
     place_queued(id, h.t, h.q, now, now)
   end
   out[#out + 1] = id
