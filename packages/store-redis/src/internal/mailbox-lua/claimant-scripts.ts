@@ -34,6 +34,7 @@ return out
 /** ARGV[4]: error, ARGV[5]: retryAt|''. */
 export const NACK = `${FENCE}
 local attempts = tonumber(h.n) + 1
+with_inputs(h)
 redis.call('HSET', dkey(id), 'n', num(attempts), 'x', ARGV[4], 'u', num(now))
 release(h)
 if attempts >= tonumber(h.m) then
@@ -77,7 +78,7 @@ return stored(id)
  * replaces an earlier one completely).
  */
 export const RECORD_RUN_RESULT = `${FENCE}
-if ARGV[4] ~= h.r then
+if ARGV[4] ~= with_inputs(h).r then
   return fail('validation_failed', 'result of run ' .. ARGV[4] .. ' recorded on a dispatch of run ' .. h.r)
 end
 redis.call('HSET', dkey(id), 'rc', num(now), 'u', num(now))

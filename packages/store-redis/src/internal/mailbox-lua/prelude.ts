@@ -1,6 +1,8 @@
 /**
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
  *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score,
+ *                          `i` = what never changes and the hot paths never read, packed as
+ *                          'priority,maxAttempts,epoch,createdAt,runId' (see with_inputs),
  *                          `z` = '1' when its thread was interrupted while it was claimed (see below);
  *                          `ct` and `l` are '' (absent) once a claim ends
  *   P tstate        hash   `e:<thread>` -> the thread's dispatch epoch (absent: 0), and
@@ -71,6 +73,11 @@ local function read(id)
   if #raw == 0 then return nil end
   local h = { id = id, raw = raw }
   for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
+  return h
+end
+-- Unpacks h.i (see the key layout) into h.p, h.m, h.e, h.c, h.r (numbers as text); returns h.
+local function with_inputs(h)
+  h.p, h.m, h.e, h.c, h.r = string.match(h.i, '^(%d+),(%d+),(%d+),(%d+),(.*)$')
   return h
 end
 -- The reply for a dispatch as stored now.

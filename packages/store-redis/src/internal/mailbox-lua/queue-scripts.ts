@@ -24,13 +24,14 @@ for i = 2, #ARGV, 8 do
     if available ~= '' then available_at = tonumber(available) end
     local epoch = redis.call('HGET', THREADS, 'e:' .. thread) or '0'
     local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
+    local inputs = priority .. ',' .. max_attempts .. ',' .. epoch .. ',' .. stamp .. ',' .. run_id
     if dedupe ~= '' then
-      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
-        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp, 'k', dedupe)
+      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+        'a', num(available_at), 'n', '0', 'u', stamp, 'k', dedupe)
       redis.call('HSET', tddkey(thread), dedupe, id)
     else
-      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
-        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp)
+      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+        'a', num(available_at), 'n', '0', 'u', stamp)
     end
     redis.call('ZADD', takey(thread), seq, id)
     place_queued(id, thread, score, now, available_at)
@@ -140,6 +141,7 @@ local now = now_ms()
 local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
 if h.s ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not claimed') end
+with_inputs(h)
 if tonumber(h.e) >= thread_epoch(h.t) then
   return fail('conflict', 'dispatch ' .. id .. ' belongs to the current epoch; interrupt the thread first')
 end

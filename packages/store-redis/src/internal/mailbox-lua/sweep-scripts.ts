@@ -31,7 +31,7 @@ table.sort(candidates, function(a, b)
 end)
 local out = {}
 for i = 1, math.min(limit, #candidates) do
-  local h = candidates[i]
+  local h = with_inputs(candidates[i])
   local id = h.id
   local attempts = tonumber(h.n) + 1
   redis.call('HSET', dkey(id), 'n', num(attempts), 'x', 'lease of ' .. h.cb .. ' expired', 'u', num(now))
