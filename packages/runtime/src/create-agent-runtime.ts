@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/cancel-run';
 import { deliverDecisions } from './internal/deliver-decisions';
+import { failRun } from './internal/fail-run';
 import {
   checkReason,
   checkResumeOptions,
@@ -12,10 +13,14 @@ import {
 import { createRunRecord, createSession, loadSession } from './internal/load-session';
 import { settleOpenRun } from './internal/open-run';
 import { requireAgent, resolveAgents } from './internal/resolve-agents';
+import { checkFailure } from './internal/run-failure';
+import { registerInternals } from './internal/runtime-internals';
+import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/thread-memory';
 import { resolveStores } from './internal/resolve-stores';
 import { parseRequestExtras } from './internal/run-request';
 import type { RuntimeServices } from './internal/run-session';
 import { type LiveRun, startActivation } from './internal/start-activation';
+import type { CancelRunContext } from './internal/cancel-run';
 import type { AgentRuntime, AgentRuntimeOptions, RunRequest } from './types';
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -33,6 +38,16 @@ function positiveMs(name: string, value: number | undefined, fallback: number, m
     throw new AwakenError('invalid_config', `${name} must be an integer from 1 to ${max} ms, got ${ms}`);
   }
   return ms;
+}
+
+function threadMemoryLimit(value: number | undefined): number {
+  const limit = value ?? DEFAULT_THREAD_MEMORY_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new AwakenError('invalid_config', `threadMemoryLimit must be an integer ≥ 0, got ${limit}`, {
+      details: { field: 'threadMemoryLimit' },
+    });
+  }
+  return limit;
 }
 
 /**
@@ -58,11 +73,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     createId: options.createId ?? randomUUID,
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
     transientModelErrors: options.transientModelErrors ?? 'end_run',
-    threadMemory: new Map(),
+    threadMemory: new ThreadMemory(threadMemoryLimit(options.threadMemoryLimit)),
   };
   const cancelWaitMs = positiveMs('cancelWaitMs', options.cancelWaitMs, 30_000, MAX_RUN_LEASE_MS);
   /** Runs executing in this runtime, registered synchronously when started. */
   const live = new Map<string, LiveRun>();
+  const ending: CancelRunContext = {
+    services,
+    live,
+    waitMs: cancelWaitMs,
+    resumeAborted: (id, why) => runtime.resumeRun(id, { signal: AbortSignal.abort(why) }),
+  };
 
   const runtime: AgentRuntime = {
     run(request) {
@@ -146,16 +167,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     async cancelRun(runId, reason = 'run cancelled') {
       checkRunId(runId);
       checkReason(reason);
-      return cancelRun(
-        {
-          services,
-          live,
-          waitMs: cancelWaitMs,
-          resumeCancelled: (id, why) => runtime.resumeRun(id, { signal: AbortSignal.abort(why) }),
-        },
-        runId,
-        reason,
-      );
+      return cancelRun(ending, runId, reason);
+    },
+    async failRun(runId, failure) {
+      checkRunId(runId);
+      return failRun(ending, runId, checkFailure(failure));
     },
     async decide(runId, decisions) {
       checkRunId(runId);
@@ -171,5 +187,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(running.map((entry) => entry.idle));
     },
   };
+  registerInternals(runtime, {
+    liveRuns: () => live.size,
+    threadMemory: () => services.threadMemory.size,
+  });
   return runtime;
 }

@@ -93,9 +93,9 @@ describe('detach racing a decision (with a control inbox)', () => {
     const bookkeeping = JSON.stringify(record?.state);
     expect(bookkeeping).toContain('"__proto__"');
     expect(bookkeeping).toContain('"constructor"');
-    // a cold resume of the finished run re-applies nothing
+    // a cold resume of the finished run re-applies nothing: the decision was applied, a duplicate
     const again = w.runtime().resumeRun('r', { decisions: [approve('a', payload, '__proto__')] });
-    expect((await again.receipts).map((receipt) => receipt.status)).toEqual(['rejected']);
+    expect((await again.receipts).map((receipt) => receipt.status)).toEqual(['duplicate']);
     expect([w.work.executions('a'), w.work.executions('b')]).toEqual([1, 1]);
   });
 });

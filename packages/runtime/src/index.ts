@@ -1,4 +1,5 @@
 export { createAgentRuntime } from './create-agent-runtime';
+export { checkStoredDecisions } from './internal/check-stored-decision';
 export { DEFAULT_MAX_ROUNDS } from './internal/resolve-agents';
 export { readToolCallStates } from './internal/run-state';
 export type {
@@ -9,6 +10,7 @@ export type {
   OnOpenRun,
   OnSuspend,
   ResumeRunOptions,
+  RunFailure,
   RunHandle,
   RunRequest,
   RunResult,

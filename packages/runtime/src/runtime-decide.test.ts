@@ -18,10 +18,13 @@ describe('runtime.decide delivers decisions wherever the run is', () => {
     expect(await live.result).toMatchObject({ status: 'done', termination: { type: 'natural_end' } });
     expect(s.danger.executions('a')).toBe(1);
     expect(await s.inbox.peek('r')).toEqual([]);
-    // the same decision again: the run is finished
-    expect(await b.decide('r', approve('a'))).toMatchObject({
+    // the same decision again: it was applied (a duplicate); another one comes too late
+    expect(await b.decide('r', [approve('a'), approve('a', { approved: false }, 'late')])).toMatchObject({
       delivery: 'finished',
-      receipts: [expect.objectContaining({ status: 'rejected', reason: 'run_finished' })],
+      receipts: [
+        expect.objectContaining({ status: 'duplicate' }),
+        expect.objectContaining({ status: 'rejected', reason: 'run_finished' }),
+      ],
     });
   });
 

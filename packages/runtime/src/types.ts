@@ -157,6 +157,12 @@ export interface DecideResult {
   handle?: RunHandle;
 }
 
+/** Why `failRun` ends a run: the `message` and optional `code` of its `error` termination. */
+export interface RunFailure {
+  message: string;
+  code?: string;
+}
+
 /** A tool call state change, reported to `onStateChange` (diagnostics and tests). */
 export interface RunStateSnapshot {
   runId: string;
@@ -185,6 +191,13 @@ export interface AgentRuntimeOptions {
   runLease?: { leaseMs?: number };
   /** How long `cancelRun` waits for a run held by another process to end (default 30 s). */
   cancelWaitMs?: number;
+  /**
+   * Non-persistent thread-scoped plugin state lives only in this runtime's memory, shared by the
+   * runs of a thread here. Once a thread's runs ended, it is kept for at most this many threads,
+   * the most recently used (default 1000; 0 keeps none); an older thread's next run starts from the
+   * keys' initial values. Persistent keys are always restored from the store.
+   */
+  threadMemoryLimit?: number;
   now?: () => number;
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */
@@ -225,6 +238,17 @@ export interface AgentRuntime {
    * had already read it, in which case the run is being cancelled).
    */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
+  /**
+   * Ends a run that will not be continued (a server gave up on it: retries exhausted, a permanent
+   * failure) with the `error` termination `{ type: 'error', message, code }` — not `cancelled`, which
+   * says a caller stopped it. The run ends as any failing run does: its open tool calls are
+   * cancelled, the terminal checkpoint is written under the run's lease (fenced), the log gets an
+   * `error` event and a `run_finish` saying `error`, and is closed. A run live in this runtime is
+   * aborted; one nobody holds is ended by a cold activation; one held by another process is left
+   * untouched (`run_busy`, nothing queued). A run already done resolves with its stored result.
+   * `validation_failed` (naming the field) for an empty message or a non-string code.
+   */
+  failRun(runId: string, failure: RunFailure): Promise<RunResult>;
   /**
    * Delivers decisions to a run wherever it is, given only its id (what a server that received a
    * user's click knows): to its activation in this runtime, by resuming it here when no activation

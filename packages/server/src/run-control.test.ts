@@ -59,8 +59,33 @@ describe('run control (memory)', () => {
     expect(done.response).toBe('done after 2 results');
     expect(await counters.get(`exec:${run.runId}:${first.toolCallId}`)).toBe(1);
     expect(await counters.get(`exec:${run.runId}:${second.toolCallId}`)).toBe(0);
-    const again = await service.control.decide({ runId: run.runId }, decisionFor(run.runId, first, true));
-    expect(again.receipts).toMatchObject([{ status: 'rejected', reason: 'run_finished' }]);
+    // re-sent once the run finished: applied already, so a duplicate; a new decision comes too late
+    const again = await service.control.decide({ runId: run.runId }, [
+      decisionFor(run.runId, first, true),
+      { ...decisionFor(run.runId, first, false), decisionId: 'too-late' },
+    ]);
+    expect(again.receipts).toEqual([
+      { toolCallId: first.toolCallId, decisionId: `${run.runId}:${first.toolCallId}`, status: 'duplicate' },
+      expect.objectContaining({ decisionId: 'too-late', status: 'rejected', reason: 'run_finished' }),
+    ]);
+  });
+
+  it('answers duplicate to a decision re-sent while the resumed run executes, queuing nothing', async () => {
+    const run = await waitingRun('approve:1 then slow:5000');
+    const [first] = run.tickets as [RunWaitingTicket];
+    const decision = decisionFor(run.runId, first, true);
+    expect((await service.control.decide({ runId: run.runId }, decision)).receipts).toMatchObject([
+      { status: 'accepted' },
+    ]);
+    await vi.waitFor(async () => expect(await counters.get(`slow-started:${run.runId}`)).toBe(1), WAIT);
+    await vi.waitFor(async () => expect(await service.stores.inbox.peek(run.runId)).toEqual([]), WAIT);
+    const resent = await service.control.decide({ runId: run.runId }, decision);
+    expect(resent.receipts).toEqual([
+      { toolCallId: first.toolCallId, decisionId: decision.decisionId, status: 'duplicate' },
+    ]);
+    expect(await service.stores.inbox.peek(run.runId)).toEqual([]);
+    await service.control.cancelRun(run.runId, 'done testing');
+    expect(await counters.get(`exec:${run.runId}:${first.toolCallId}`)).toBe(1);
   });
 
   it('rejects a decision for a call that is no longer suspended, and treats its re-send as a duplicate', async () => {

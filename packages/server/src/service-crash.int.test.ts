@@ -61,8 +61,8 @@ describe('mailbox service: crashed worker processes', () => {
       expect(await worker.exited).toBe('SIGKILL');
     }
     const done = await untilStatus(current.stores, runId, ['done']);
-    expect(done.termination).toMatchObject({ type: 'cancelled' });
-    expect(done.termination?.type === 'cancelled' && done.termination.reason).toMatch(
+    expect(done.termination).toMatchObject({ type: 'error', code: 'dead_lettered' });
+    expect(done.termination?.type === 'error' && done.termination.message).toMatch(
       /dead-lettered after 2 attempts \(the process executing it stopped each time\)/,
     );
     const [dispatch] = await dispatchesOf(current.stores, threadId, runId);

@@ -108,15 +108,50 @@ describe('mailbox service lifecycle (memory)', () => {
       mode: 'background',
     });
     const done = await untilStatus(stores, submitted.runId, ['done']);
-    expect(done.termination).toMatchObject({ type: 'cancelled' });
-    expect(done.termination?.type === 'cancelled' && done.termination.reason).toMatch(
+    // the service gave up on it: an error, not a cancel a person asked for
+    expect(done.termination).toMatchObject({ type: 'error', code: 'dead_lettered' });
+    expect(done.termination?.type === 'error' && done.termination.message).toMatch(
       /^dead-lettered after 2 attempts; last error: model_transient: the model is overloaded/,
     );
+    const log = await stores.eventLog.read(submitted.runId);
+    expect(log.at(-1)).toMatchObject({ type: 'run_finish', termination: { type: 'error' } });
+    expect(await stores.eventLog.isFinished(submitted.runId)).toBe(true);
     expect(await worker.dispatch(submitted.dispatchId)).toMatchObject({
       status: 'dead_letter',
       attemptCount: 2,
     });
     expect(await counters.get('model:transient:5 #tired')).toBe(2);
+  });
+
+  it('ends a dead-lettered run with an error when the next run of its thread starts', async () => {
+    fresh();
+    const api = service({ workerId: 'api', concurrency: 0, maxAttempts: 1 });
+    const threadId = `thread-${randomUUID()}`;
+    const first = await api.submit({ agentId: AGENT_ID, threadId, input: 'plain #lost', mode: 'background' });
+    const [ghost] = await stores.mailbox.claim({ workerId: 'ghost', limit: 1, leaseMs: 30 });
+    expect(ghost?.dispatchId).toBe(first.dispatchId);
+    const second = await api.submit({
+      agentId: AGENT_ID,
+      threadId,
+      input: 'plain #next',
+      mode: 'background',
+    });
+    await vi.waitFor(
+      async () => expect(await stores.mailbox.now()).toBeGreaterThan(ghost?.leaseUntil ?? 0),
+      WAIT,
+    );
+    // the sweep dead-letters the ghost's dispatch; with more work queued it leaves the run to that work
+    const worker = service({ workerId: 'worker', maxAttempts: 1 });
+    await worker.start();
+    expect(await untilStatus(stores, second.runId, ['done'])).toMatchObject({
+      termination: { type: 'natural_end' },
+    });
+    const lost = await record(stores, first.runId);
+    expect(lost).toMatchObject({ status: 'done', termination: { type: 'error', code: 'dead_lettered' } });
+    expect(lost.termination?.type === 'error' && lost.termination.message).toMatch(
+      /^dead-lettered after 1 attempts/,
+    );
+    expect(await api.dispatch(first.dispatchId)).toMatchObject({ status: 'dead_letter' });
   });
 
   it('keeps a run queued behind an earlier run of its thread that waits for a retry', async () => {

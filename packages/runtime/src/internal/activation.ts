@@ -1,4 +1,5 @@
 import { AwakenError, type TerminationReason } from '@awaken/contract';
+import { RunFailureReason } from './run-failure';
 
 /** Why an activation stopped without ending its run. */
 export type HaltReason = 'detach' | 'lease_lost';
@@ -11,7 +12,7 @@ export type HaltReason = 'detach' | 'lease_lost';
 export class Activation {
   readonly fence: number;
   readonly wake: WakeSignal;
-  /** Aborted by a cancel (handle, cancelRun, an inbox cancel). */
+  /** Aborted by a cancel (handle, cancelRun, an inbox cancel; a string reason) or `failRun`. */
   readonly runController: AbortController;
   /** Aborted when the lease is lost: tools and the model call stop at once. */
   readonly haltController = new AbortController();
@@ -102,6 +103,7 @@ export class Activation {
       return { type: 'stopped', code: 'timeout', detail: 'the run exceeded its timeout' };
     }
     const reason = this.runController.signal.reason;
+    if (reason instanceof RunFailureReason) return reason.termination();
     return { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
   }
 
@@ -109,6 +111,7 @@ export class Activation {
   abortMessage(): string {
     if (this.deadlineFired) return 'the run exceeded its timeout';
     const reason = this.runController.signal.reason;
+    if (reason instanceof RunFailureReason) return `the run failed: ${reason.failure.message}`;
     return typeof reason === 'string' ? reason : 'the run was cancelled';
   }
 }

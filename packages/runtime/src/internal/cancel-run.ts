@@ -1,5 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../types';
+import type { RunFailureReason } from './run-failure';
 import { resultOf } from './run-result';
 import type { RuntimeServices } from './run-session';
 import type { LiveRun } from './start-activation';
@@ -7,13 +8,17 @@ import type { LiveRun } from './start-activation';
 export interface CancelRunContext {
   services: RuntimeServices;
   live: Map<string, LiveRun>;
-  /** A cold activation of the run whose signal is already aborted. */
-  resumeCancelled(runId: string, reason: string): RunHandle;
+  /** A cold activation of the run whose signal is already aborted with `reason`. */
+  resumeAborted(runId: string, reason: string | RunFailureReason): RunHandle;
   waitMs: number;
 }
 
 /** The stored outcome once a live activation of this runtime ended; its failure when nothing was stored. */
-async function settledLive(context: CancelRunContext, runId: string, entry: LiveRun): Promise<RunResult> {
+export async function settledLive(
+  context: CancelRunContext,
+  runId: string,
+  entry: LiveRun,
+): Promise<RunResult> {
   const failure = await entry.result.then(
     () => undefined,
     (error: unknown) => error,
@@ -21,7 +26,7 @@ async function settledLive(context: CancelRunContext, runId: string, entry: Live
   await entry.idle;
   const record = await context.services.store.getRun(runId);
   if (record?.status === 'done') return resultOf(record);
-  throw failure ?? new AwakenError('conflict', `run ${runId} was not cancelled: its activation ended first`);
+  throw failure ?? new AwakenError('conflict', `run ${runId} was not ended: its activation ended first`);
 }
 
 /**
@@ -69,7 +74,7 @@ async function cancelUntilStored(
       }
     }
     try {
-      return await context.resumeCancelled(runId, reason).result;
+      return await context.resumeAborted(runId, reason).result;
     } catch (error) {
       if (!AwakenError.hasCode(error, 'run_busy')) throw error;
       busy = error;

@@ -5,8 +5,9 @@ import {
   decisionControl,
 } from '@awaken/contract';
 import type { DecideResult, RunHandle } from '../types';
-import { checkStoredDecision, storedCalls } from './check-stored-decision';
+import { checkStoredDecisions } from './check-stored-decision';
 import { namesOf, rejectAll } from './run-result';
+import { readDecisionIds } from './run-state';
 import type { RuntimeServices } from './run-session';
 import type { LiveRun } from './start-activation';
 
@@ -67,11 +68,14 @@ export async function deliverDecisions(
     const record = await services.store.getRun(runId);
     if (!record) throw new AwakenError('not_found', `run ${runId} not found`, { details: { runId } });
     if (record.status === 'done') {
-      return {
-        runId,
-        delivery: 'finished',
-        receipts: rejectAll(decisions, 'run_finished', `run ${runId} is finished`),
-      };
+      // a decision the run applied is a duplicate; any other comes too late
+      const receipts = rejectAll(
+        decisions,
+        'run_finished',
+        `run ${runId} is finished`,
+        readDecisionIds(record),
+      );
+      return { runId, delivery: 'finished', receipts };
     }
     const resumed = await tryResume(context, runId, decisions);
     if (resumed) return { runId, delivery: 'resumed', ...resumed };
@@ -87,10 +91,8 @@ export async function deliverDecisions(
         },
       );
     }
-    const calls = storedCalls(record);
     const receipts: DecisionReceipt[] = [];
-    for (const input of decisions) {
-      const checked = checkStoredDecision(record, calls, input);
+    for (const checked of checkStoredDecisions(record, decisions)) {
       receipts.push('status' in checked ? checked : await queue(services, runId, checked));
     }
     if (!receipts.some((receipt) => receipt.status === 'accepted'))

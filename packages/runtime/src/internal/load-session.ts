@@ -9,7 +9,7 @@ import {
   type UserMessage,
 } from '@awaken/contract';
 import type { EventChannel } from './run-events';
-import { restorePluginState } from './plugin-host';
+import { releaseThreadState, restorePluginState } from './plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from './resolve-agents';
 import type { RunOwnership } from './run-ownership';
@@ -62,7 +62,13 @@ function build(
     bookkeeping: decoded.bookkeeping,
     threadState,
   });
-  restorePluginState(session);
+  try {
+    restorePluginState(session);
+  } catch (error) {
+    // no activation will own this session: give its thread state back now
+    releaseThreadState(session);
+    throw error;
+  }
   return session;
 }
 

@@ -96,6 +96,18 @@ export function contextFor<C extends HookContext>(session: RunSession, plugin: P
   return { ...context, state: createStateAccess(session, plugin) };
 }
 
+/**
+ * Gives the session's thread state back to the runtime's thread memory once its activation ended:
+ * the persistent thread keys are in the store (the next session restores them), so only
+ * non-persistent ones may be kept in memory.
+ */
+export function releaseThreadState(session: RunSession): void {
+  const stored = persistentKeys(session)
+    .filter((key) => key.scope === 'thread')
+    .map((key) => stateKeyStorageName(key));
+  session.services.threadMemory.release(session.threadId, stored);
+}
+
 /** Loads persistent plugin keys from the run record and the stored thread state. */
 export function restorePluginState(session: RunSession): void {
   for (const key of persistentKeys(session)) {

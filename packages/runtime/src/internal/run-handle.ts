@@ -4,6 +4,7 @@ import { acceptDecisions } from './accept-decisions';
 import { decisionList } from './entry-options';
 import type { EventChannel } from './run-events';
 import { rejectAll } from './run-result';
+import { readDecisionIds } from './run-state';
 import type { RunSession } from './run-session';
 
 export interface RunHandleParts {
@@ -25,14 +26,19 @@ export interface RunHandleParts {
  */
 async function decide(parts: RunHandleParts, decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]> {
   const found = await parts.loaded;
-  if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${parts.runId} is finished`);
+  const finished = `run ${parts.runId} is finished`;
+  if (!('services' in found)) return rejectAll(decisions, 'run_finished', finished, readDecisionIds(found));
   if (found.activation.live) return acceptDecisions(found, decisions);
+  // a decision this run applied (or holds queued) is a duplicate, whatever became of the run
+  const { applied, pending } = found.decisions;
+  const known = new Set([...applied, ...pending.map((decision) => decision.decisionId)]);
   return found.run.status === 'done'
-    ? rejectAll(decisions, 'run_finished', `run ${parts.runId} is finished`)
+    ? rejectAll(decisions, 'run_finished', finished, known)
     : rejectAll(
         decisions,
         'not_live',
         `run ${parts.runId} has no live activation here; deliver decisions with runtime.resumeRun(runId, { decisions })`,
+        known,
       );
 }
 

@@ -15,12 +15,32 @@ export function resultOf(record: RunRecord): RunResult {
   };
 }
 
+/** The receipt of a decision the run already applied (or holds queued): it will not apply twice. */
+export function duplicateOf(decision: unknown, toolCallId?: string): DecisionReceipt {
+  const names = namesOf(decision);
+  return {
+    ...names,
+    ...(names.toolCallId === undefined && toolCallId !== undefined ? { toolCallId } : {}),
+    status: 'duplicate',
+  };
+}
+
+/**
+ * Receipts for decisions that reach no activation: each is rejected with `reason`, except one whose
+ * id the run already applied or holds queued (`known`), which is a `duplicate`.
+ */
 export function rejectAll(
   decisions: readonly unknown[],
   reason: DecisionRejectionReason,
   message: string,
+  known: ReadonlySet<string> = new Set(),
 ): DecisionReceipt[] {
-  return decisions.map((decision) => ({ ...namesOf(decision), status: 'rejected', reason, message }));
+  return decisions.map((decision) => {
+    const names = namesOf(decision);
+    return known.has(names.decisionId)
+      ? duplicateOf(decision)
+      : { ...names, status: 'rejected', reason, message };
+  });
 }
 
 /** What a receipt can name of a decision that may be malformed (any value a caller passed). */

@@ -18,6 +18,7 @@ import { RunRecordState } from './run-state';
 import type { RuntimeBookkeeping } from './run-state';
 import { ToolBatch } from './tool-batch';
 import type { WakeSignal } from './activation';
+import type { ThreadMemory } from './thread-memory';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {
@@ -30,8 +31,8 @@ export interface RuntimeServices {
   createId: () => string;
   onStateChange?: (snapshot: RunStateSnapshot) => void;
   transientModelErrors: 'end_run' | 'interrupt';
-  /** Non-persistent thread-scoped plugin state, shared by the runs of a thread in this process. */
-  threadMemory: Map<string, Map<string, unknown>>;
+  /** Thread-scoped plugin state, shared by the runs of a thread in this process (bounded). */
+  threadMemory: ThreadMemory;
 }
 
 export interface RunSessionInit {
@@ -74,11 +75,8 @@ export class RunSession {
     this.runId = init.record.runId;
     this.threadId = init.record.threadId;
     this.now = services.now;
-    let memory = services.threadMemory.get(init.record.threadId);
-    if (!memory) {
-      memory = new Map();
-      services.threadMemory.set(init.record.threadId, memory);
-    }
+    // released by the activation when it ends (see startActivation)
+    const memory = services.threadMemory.acquire(init.record.threadId);
     this.run = new RunRecordState({
       record: init.record,
       messages: init.messages,

@@ -132,6 +132,21 @@ export function readToolCallStates(record: Pick<RunRecord, 'state'>): ToolCallSt
   return states.sort((a, b) => a.step - b.step || a.index - b.index);
 }
 
+/**
+ * Ids of the decisions a stored run applied (checkpointed with it: its idempotency truth) or holds
+ * accepted but not applied yet.
+ */
+export function readDecisionIds(record: Pick<RunRecord, 'state'>): Set<string> {
+  const raw = (record.state[RUNTIME_STATE_KEY] ?? {}) as Partial<RuntimeBookkeeping>;
+  const ids = new Set(Array.isArray(raw.decisionIds) ? raw.decisionIds : []);
+  const stored = (record.state[RUN_STATE_PATHS.resumeDecisions] ?? {}) as Record<string, unknown>;
+  for (const value of Object.values(stored)) {
+    const parsed = toolCallDecisionSchema.safeParse(value);
+    if (parsed.success) ids.add(parsed.data.decisionId);
+  }
+  return ids;
+}
+
 export function decodeRunState(record: RunRecord): DecodedRunState {
   const calls = new Map(readToolCallStates(record).map((state) => [state.callId, state]));
   const stored = (record.state[RUN_STATE_PATHS.resumeDecisions] ?? {}) as Record<string, unknown>;

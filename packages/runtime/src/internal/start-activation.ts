@@ -15,12 +15,17 @@ import { runLoop } from './run-loop';
 import { createControlWatch, readControls, waitForDecision } from './run-controls';
 import { createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from './run-result';
+import { readDecisionIds } from './run-state';
 import type { RunSession, RuntimeServices } from './run-session';
 import { createWakeSignal } from './activation';
+import { releaseThreadState } from './plugin-host';
+import { RunFailureReason } from './run-failure';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {
   cancel(reason: string): void;
+  /** Aborts the run as `cancel` does; it ends with the `error` termination of this failure. */
+  fail(reason: RunFailureReason): void;
   /** The handle's `decide`. */
   decide(decisions: ToolCallDecisionInput[]): Promise<DecisionReceipt[]>;
   detach(reason: string): void;
@@ -56,8 +61,9 @@ export function startActivation(
   let session: RunSession | undefined;
   let detachReason: string | undefined;
   const abort = (reason: unknown) => {
-    if (!runController.signal.aborted)
-      runController.abort(typeof reason === 'string' ? reason : 'run cancelled');
+    // a string is a cancel's reason; a RunFailureReason (failRun) ends the run with `error`
+    const kept = typeof reason === 'string' || reason instanceof RunFailureReason;
+    if (!runController.signal.aborted) runController.abort(kept ? reason : 'run cancelled');
     wake.notify();
   };
   const detach = (reason: string) => {
@@ -77,7 +83,10 @@ export function startActivation(
   });
   const receipts = loaded.then(async (found) => {
     const decisions = run.decisions ?? [];
-    if (!('services' in found)) return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`);
+    if (!('services' in found)) {
+      const applied = readDecisionIds(found);
+      return rejectAll(decisions, 'run_finished', `run ${found.runId} is finished`, applied);
+    }
     return decisions.length > 0 ? acceptDecisions(found, decisions) : [];
   });
   let markIdle: () => void = () => {};
@@ -113,6 +122,7 @@ export function startActivation(
       throw error;
     } finally {
       if (registered) live.delete(ids.runId);
+      if (session) releaseThreadState(session);
       await ownership.release();
       markIdle();
       channel.close();
@@ -129,7 +139,8 @@ export function startActivation(
     cancel: (reason) => abort(reason ?? 'run cancelled'),
     detach: (reason) => detach(reason ?? 'detached by the caller'),
   });
-  if (registered) live.set(ids.runId, { cancel: abort, decide: handle.decide, detach, result, idle });
+  if (registered)
+    live.set(ids.runId, { cancel: abort, fail: abort, decide: handle.decide, detach, result, idle });
   return handle;
 }
 

@@ -48,8 +48,12 @@ describe('decisions', () => {
     expect(first.body.resumeDispatchId).toEqual(expect.any(String));
     const again = await fx.json(`/v1/runs/${run.runId}/decision`, { body: decision });
     expect(again.status).toBe(200);
-    // once the run resumed, the service may take the repeat as a new delivery; it is applied once either way
-    expect(['duplicate', 'accepted']).toContain(again.body.receipts[0].status);
+    // queued, running or applied: the same decision id is a duplicate, never a second delivery
+    expect(again.body.receipts[0].status).toBe('duplicate');
+    expect(await untilDone(run.runId)).toMatchObject({ termination: { type: 'natural_end' } });
+    const late = await fx.json(`/v1/runs/${run.runId}/decision`, { body: decision });
+    expect(late.status).toBe(200);
+    expect(late.body.receipts[0]).toMatchObject({ decisionId: 'd-1', status: 'duplicate' });
     expect(await untilDone(run.runId)).toMatchObject({ termination: { type: 'natural_end' } });
     expect(await fx.counters.get(`exec:${run.runId}:${decision.toolCallId}`)).toBe(1);
   });

@@ -1,4 +1,5 @@
 import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
+import { DEAD_LETTERED } from './finalize-run';
 import type { ServiceContext } from './service-context';
 
 /** Every dispatch of a thread, oldest first (only read on the rare paths that need them all). */
@@ -46,8 +47,8 @@ export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; re
  * - an earlier run is unfinished and still has a queued dispatch (a retry in backoff) → defer until
  *   its retry is due, so the thread's runs keep their order;
  * - an earlier run is unfinished with no dispatch left (interrupted while its process died), or
- *   never started because an interrupt superseded it → it is cancelled here, under this claim,
- *   before the new run starts.
+ *   never started because an interrupt superseded it → it is ended here, under this claim, before
+ *   the new run starts (`error` when its dispatch was dead-lettered, `cancelled` when interrupted).
  */
 export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
   const { threadRuns, mailbox } = context.stores;
@@ -81,20 +82,30 @@ export async function checkThreadGate(context: ServiceContext, record: RunRecord
   return { type: 'open' };
 }
 
-/** Why an unfinished run has no dispatch left, from its latest one. */
-export function orphanReason(dispatch: RunDispatch | undefined): string {
+/**
+ * How to end an unfinished run with no dispatch left, from its latest one: dead-lettered → the
+ * service gave up on it (`error`, code `dead_lettered`); otherwise it was interrupted (`cancelled`).
+ */
+export function orphanEnd(
+  dispatch: RunDispatch | undefined,
+): { type: 'error'; message: string } | { type: 'cancelled'; reason: string } {
   if (dispatch?.status === 'dead_letter') {
-    return `dead-lettered after ${dispatch.attemptCount} attempts; last error: ${dispatch.lastError ?? 'unknown'}`;
+    return {
+      type: 'error',
+      message: `dead-lettered after ${dispatch.attemptCount} attempts; last error: ${dispatch.lastError ?? 'unknown'}`,
+    };
   }
-  return 'interrupted by newer input';
+  return { type: 'cancelled', reason: 'interrupted by newer input' };
 }
 
 /** Ends a run nobody will continue; a concurrent end (a sweeper finalizing it) is fine. */
 async function endOrphan(context: ServiceContext, threadId: string, runId: string): Promise<void> {
   const all = await dispatchesOfThread(context, threadId);
-  const latest = all.filter((dispatch) => dispatch.runId === runId).at(-1);
+  const end = orphanEnd(all.filter((dispatch) => dispatch.runId === runId).at(-1));
   try {
-    await context.runtime.cancelRun(runId, orphanReason(latest));
+    if (end.type === 'error')
+      await context.runtime.failRun(runId, { message: end.message, code: DEAD_LETTERED });
+    else await context.runtime.cancelRun(runId, end.reason);
   } catch (error) {
     const now = await context.stores.threadRuns.getRun(runId);
     if (now?.status !== 'done') throw error;
