@@ -90,4 +90,21 @@ describe('RedisMailboxStore replies', () => {
     await expectStored(reclaimed);
     await claimNext();
   });
+
+  it('keeps the packed inputs apart when the run id holds their separator', async () => {
+    await store.interrupt('t4');
+    const runId = '7,3,1,9,run,with,commas';
+    const enqueued = await expectStored(
+      await store.enqueue({ threadId: 't4', runId, priority: 12, maxAttempts: 4 }),
+    );
+    expect(enqueued).toMatchObject({ runId, priority: 12, maxAttempts: 4, dispatchEpoch: 1 });
+    const claimed = await claimNext();
+    expect(claimed).toMatchObject({ runId, priority: 12, maxAttempts: 4, dispatchEpoch: 1 });
+    const result = { runId, dispatchInstanceId: 'i1', status: 'done' as const };
+    await expectStored(await store.recordRunResult({ ...proof(claimed), result }));
+    await expect(
+      store.recordRunResult({ ...proof(claimed), result: { ...result, runId: '7,3,1,9,run' } }),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    expect(await expectStored(await store.ack(proof(claimed)))).toMatchObject({ runId, status: 'acked' });
+  });
 });

@@ -290,7 +290,7 @@ export class RedisMailboxStore implements MailboxStore {
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     try {
-      return Number((await this.redis.hget(`${this.prefix}t:${threadId}`, 'epoch')) ?? 0);
+      return Number((await this.redis.hget(`${this.prefix}tstate`, `e:${threadId}`)) ?? 0);
     } catch (error) {
       throw toStoreError(error);
     }

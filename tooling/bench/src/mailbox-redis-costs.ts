@@ -9,11 +9,11 @@
  * (4) Redis memory (INFO used_memory delta) per queued and per finished (acked) dispatch, and what
  *     the replies recorded for re-sent requests add while they are kept.
  */
-import type { RunDispatch } from '@awaken/contract';
+import type { MailboxStore, RunDispatch } from '@awaken/contract';
 import { RedisMailboxStore } from '@awaken/store-redis';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { commandTotals, usedMemory } from './internal/redis-info';
+import { commandTotals, redisCpuSeconds, usedMemory } from './internal/redis-info';
 import { CONCURRENCY } from './mailbox-redis-cycles';
 
 export interface PhaseCost {
@@ -23,13 +23,30 @@ export interface PhaseCost {
   callsPerItem: number;
   /** Commands run inside those scripts per item. */
   innerPerItem: number;
+  /** Redis process CPU (user + sys: commands, network, event loop) per item, µs. */
+  cpuUsPerItem?: number;
+  /** Per command name: calls and Redis µs per item (a script's µs include its inner commands'). */
+  byCommand?: Map<string, { calls: number; us: number }>;
 }
 
 async function phase(admin: Redis, items: number, run: () => Promise<unknown>): Promise<PhaseCost> {
+  const cpuBefore = await redisCpuSeconds(admin);
   const before = await commandTotals(admin);
   await run();
   const after = await commandTotals(admin);
+  const cpuUs = ((await redisCpuSeconds(admin)) - cpuBefore) * 1e6;
+  const byCommand = new Map<string, { calls: number; us: number }>();
+  for (const [name, stat] of after.byCommand) {
+    const earlier = before.byCommand.get(name) ?? { calls: 0, usec: 0 };
+    if (stat.calls === earlier.calls) continue;
+    byCommand.set(name, {
+      calls: (stat.calls - earlier.calls) / items,
+      us: (stat.usec - earlier.usec) / items,
+    });
+  }
   return {
+    byCommand,
+    cpuUsPerItem: cpuUs / items,
     usPerItem: (after.usec - before.usec) / items,
     callsPerItem: (after.calls - before.calls) / items,
     innerPerItem: (after.inner - before.inner) / items,
@@ -57,12 +74,29 @@ export async function operationCosts(
   admin: Redis,
   items: number,
 ): Promise<OpCosts> {
+  const ours = await storeOperationCosts(url, admin, items);
+  return { ours, bull: await bullCosts(port, admin, items) };
+}
+
+/** A store to measure: the mailbox, and a way to close it. */
+export type ClosableMailbox = MailboxStore & { close(): Promise<void> };
+
+/**
+ * (3), the store's side only: enqueue, claim (limit 50), ack of `items` items, on a flushed server;
+ * `create` makes the store (default: a RedisMailboxStore on `url`).
+ */
+export async function storeOperationCosts(
+  url: string,
+  admin: Redis,
+  items: number,
+  create: (url: string) => ClosableMailbox = (at) => new RedisMailboxStore({ redis: at, prefix: 'ops' }),
+): Promise<OpCosts['ours']> {
   await admin.flushall();
   await admin.config('RESETSTAT');
-  const store = new RedisMailboxStore({ redis: url, prefix: 'ops' });
+  const store = create(url);
   const claimed: RunDispatch[] = [];
   try {
-    await store.redis.ping();
+    await store.now(); // connected before the first phase
     const enqueue = await phase(admin, items, () =>
       spread(items, (index) => store.enqueue({ threadId: `thread-${index}`, runId: `run-${index}` })),
     );
@@ -79,7 +113,7 @@ export async function operationCosts(
         return store.ack({ dispatchId: dispatch.dispatchId, claimToken: dispatch.claimToken ?? '' });
       }),
     );
-    return { ours: { enqueue, claim, ack }, bull: await bullCosts(port, admin, items) };
+    return { enqueue, claim, ack };
   } finally {
     await store.close();
   }

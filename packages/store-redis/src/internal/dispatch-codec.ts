@@ -1,6 +1,6 @@
 import { AwakenError, type RunDispatch } from '@awaken/contract';
 import { checkStoredDispatch } from './dispatch-checks';
-import { DISPATCH_FIELD_NAMES, NUMBER_FIELDS } from './dispatch-fields';
+import { DISPATCH_FIELD_NAMES, INPUTS_FIELD, NUMBER_FIELDS, unpackInputs } from './dispatch-fields';
 
 const NAMES: Readonly<Record<string, string>> = DISPATCH_FIELD_NAMES;
 
@@ -32,8 +32,13 @@ export function decodeDispatch(dispatchId: string, pairs: unknown, changes?: Dis
 }
 
 function setField(record: Record<string, unknown>, field: string, text: string): void {
+  if (field === INPUTS_FIELD) {
+    unpackInputs(record, text);
+    return;
+  }
   const name = NAMES[field];
-  if (name === undefined) return; // the score
+  if (name === undefined) return; // the score, the stale-claim mark
+  if (text === '' && (field === 'ct' || field === 'l')) return; // cleared when a claim ends
   if (NUMBER_FIELDS.has(field)) record[name] = Number(text);
   else if (field === 'rt') record[name] = JSON.parse(text);
   else record[name] = text;

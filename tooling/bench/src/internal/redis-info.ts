@@ -7,6 +7,8 @@ export interface CommandTotals {
   calls: number;
   /** Commands run inside scripts. */
   inner: number;
+  /** `calls` and `usec` of every command by name (INFO excluded). */
+  byCommand: Map<string, { calls: number; usec: number }>;
 }
 
 /**
@@ -33,10 +35,11 @@ const TOP_LEVEL = new Set([
 /** Totals of INFO commandstats (see TOP_LEVEL), except INFO itself (our probes). */
 export async function commandTotals(admin: Redis): Promise<CommandTotals> {
   const info = await admin.info('commandstats');
-  const totals: CommandTotals = { usec: 0, calls: 0, inner: 0 };
+  const totals: CommandTotals = { usec: 0, calls: 0, inner: 0, byCommand: new Map() };
   for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
     const name = match[1] ?? '';
     if (name === 'info') continue;
+    totals.byCommand.set(name, { calls: Number(match[2]), usec: Number(match[3]) });
     if (TOP_LEVEL.has(name)) {
       totals.calls += Number(match[2]);
       totals.usec += Number(match[3]);

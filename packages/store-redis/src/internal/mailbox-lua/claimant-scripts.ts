@@ -34,6 +34,7 @@ return out
 /** ARGV[4]: error, ARGV[5]: retryAt|''. */
 export const NACK = `${FENCE}
 local attempts = tonumber(h.n) + 1
+with_inputs(h)
 redis.call('HSET', dkey(id), 'n', num(attempts), 'x', ARGV[4], 'u', num(now))
 release(h)
 if attempts >= tonumber(h.m) then
@@ -41,7 +42,7 @@ if attempts >= tonumber(h.m) then
 else
   local retry_at = now
   if ARGV[5] ~= '' then retry_at = tonumber(ARGV[5]) end
-  redis.call('HSET', dkey(id), 's', 'queued', 'a', num(retry_at))
+  redis.call('HSET', dkey(id), 's', 'queued', 'a', num(retry_at), 'ct', '', 'l', '')
   place_queued(id, h.t, h.q, now, retry_at)
 end
 return stored(id)
@@ -77,7 +78,7 @@ return stored(id)
  * replaces an earlier one completely).
  */
 export const RECORD_RUN_RESULT = `${FENCE}
-if ARGV[4] ~= h.r then
+if ARGV[4] ~= with_inputs(h).r then
   return fail('validation_failed', 'result of run ' .. ARGV[4] .. ' recorded on a dispatch of run ' .. h.r)
 end
 redis.call('HSET', dkey(id), 'rc', num(now), 'u', num(now))

@@ -1,8 +1,12 @@
 /**
  * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
- *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score
- *   P t:<thread>    hash   `epoch`: the thread's dispatch epoch (absent: 0)
- *   P claimed       hash   thread -> id of its one claimed dispatch
+ *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score,
+ *                          `i` = what never changes and the hot paths never read, packed as
+ *                          'priority,maxAttempts,epoch,createdAt,runId' (see with_inputs),
+ *                          `z` = '1' when its thread was interrupted while it was claimed (see below);
+ *                          `ct` and `l` are '' (absent) once a claim ends
+ *   P tstate        hash   `e:<thread>` -> the thread's dispatch epoch (absent: 0), and
+ *                          `c:<thread>` -> id of its one claimed dispatch
  *   P tq:<thread>   zset   the thread's due queued dispatches by score (its next one, interrupt)
  *   P tl:<thread>   zset   the thread's queued dispatches not due yet (interrupt)
  *   P ta:<thread>   zset   all the thread's dispatches by seq (listing)
@@ -36,7 +40,7 @@
 const PRELUDE = `
 local P = ARGV[1]
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
-local CLAIMED, WAKE, WAKE_MARKERS = P .. 'claimed', P .. 'wake', 64
+local THREADS, WAKE, WAKE_MARKERS = P .. 'tstate', P .. 'wake', 64
 local PRIORITY_WEIGHT = 17592186044416
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
@@ -57,7 +61,6 @@ local function lease_out_of_range(now, lease_ms)
   end
 end
 local function dkey(id) return P .. 'd:' .. id end
-local function tkey(thread) return P .. 't:' .. thread end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function tqkey(thread) return P .. 'tq:' .. thread end
 local function tlkey(thread) return P .. 'tl:' .. thread end
@@ -72,10 +75,17 @@ local function read(id)
   for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
   return h
 end
+-- Unpacks h.i (see the key layout) into h.p, h.m, h.e, h.c, h.r (numbers as text); returns h.
+local function with_inputs(h)
+  h.p, h.m, h.e, h.c, h.r = string.match(h.i, '^(%d+),(%d+),(%d+),(%d+),(.*)$')
+  return h
+end
 -- The reply for a dispatch as stored now.
 local function stored(id) return redis.call('HGETALL', dkey(id)) end
-local function thread_epoch(thread) return tonumber(redis.call('HGET', tkey(thread), 'epoch') or '0') end
-local function thread_claimed(thread) return redis.call('HEXISTS', CLAIMED, thread) == 1 end
+local function thread_epoch(thread) return tonumber(redis.call('HGET', THREADS, 'e:' .. thread) or '0') end
+local function thread_claimed(thread) return redis.call('HEXISTS', THREADS, 'c:' .. thread) == 1 end
+-- Marks the thread claimed by dispatch id unless it has a claim; true when it did.
+local function claim_thread(thread, id) return redis.call('HSETNX', THREADS, 'c:' .. thread, id) == 1 end
 -- Wakes one waitForWork caller (any process), or the next one to call: a dispatch may be claimable.
 -- Counted here, pushed once when the script ends (flush_wakes: one LPUSH per call, not per dispatch).
 local wakes = 0
@@ -90,14 +100,20 @@ local function flush_wakes()
 end
 -- Puts the thread's next due dispatch (if any) into ready; the caller checked it has no claim.
 local function ready_next(thread)
-  local head = redis.call('ZRANGE', tqkey(thread), 0, 0, 'WITHSCORES')
+  local queue = tqkey(thread)
+  -- EXISTS first: an array reply costs Lua far more than an integer one, and the queue is mostly empty.
+  if redis.call('EXISTS', queue) == 0 then return end
+  local head = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
   if head[1] then
     redis.call('ZADD', READY, head[2], head[1])
     signal_work()
   end
 end
 
--- The fencing check of claimant writes: the dispatch, or nil and the rejection text.
+-- The fencing check of claimant writes: the dispatch, or nil and the rejection text. A claim whose
+-- thread was interrupted carries z (set by interrupt, which bumps the epoch; no dispatch of an older
+-- epoch is ever claimed again, as interrupt supersedes every queued one), so this reads only the
+-- dispatch: h.z is exactly "h.e < the thread's epoch" for a claimed dispatch.
 local function fenced(id, token, now)
   local h = read(id)
   if not h then return nil, rejection('not_found', 'dispatch ' .. id .. ' not found') end
@@ -105,7 +121,7 @@ local function fenced(id, token, now)
     return nil, rejection('stale_claim', 'dispatch ' .. id .. ' is not claimed with this token')
   end
   if now > tonumber(h.l) then return nil, rejection('stale_claim', 'the lease of dispatch ' .. id .. ' expired') end
-  if tonumber(h.e) ~= thread_epoch(h.t) then
+  if h.z then
     return nil, rejection('stale_claim', 'dispatch ' .. id .. ' belongs to an interrupted epoch')
   end
   return h
@@ -119,14 +135,12 @@ local function claim_one(h, now, worker, lease, token)
   redis.call('ZREM', tqkey(h.t), h.id)
 end
 
--- Ends a claim: frees the thread and readies its next due dispatch (one, whatever the backlog).
+-- Ends a claim: frees the thread and readies its next due dispatch (one, whatever the backlog). The
+-- caller then writes the dispatch's new status, with token and lease cleared ('ct', '', 'l', ''). A
+-- claimed dispatch always holds its thread's claim marker (both are set and cleared by the same scripts).
 local function release(h)
-  local id, thread = h.id, h.t
-  redis.call('ZREM', LEASES, id)
-  redis.call('HDEL', dkey(id), 'ct', 'l')
-  if redis.call('HGET', CLAIMED, thread) ~= id then return end
-  redis.call('HDEL', CLAIMED, thread)
-  ready_next(thread)
+  redis.call('ZREM', LEASES, h.id)
+  if redis.call('HDEL', THREADS, 'c:' .. h.t) == 1 then ready_next(h.t) end
 end
 
 -- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
@@ -143,8 +157,9 @@ local function place_queued(id, thread, score, now, available_at)
   end
 end
 
--- Moves a dispatch to a terminal status (the caller released any claim first). A queued one leaves
--- the queues; when it was its thread's next dispatch, the one after takes its place in ready.
+-- Moves a dispatch to a terminal status (the caller released any claim first: a claimed one's token
+-- and lease are cleared). A queued one leaves the queues; when it was its thread's next dispatch, the
+-- one after takes its place in ready.
 local function finish(h, status, now)
   local id, thread = h.id, h.t
   if h.s == 'queued' then
@@ -153,8 +168,10 @@ local function finish(h, status, now)
     redis.call('ZREM', DELAYED, id)
     if redis.call('ZREM', READY, id) == 1 and not thread_claimed(thread) then ready_next(thread) end
   end
-  redis.call('HSET', dkey(id), 's', status, 'u', num(now))
-  redis.call('ZADD', TERMINAL, num(now), id)
+  local stamp = num(now)
+  if h.s == 'claimed' then redis.call('HSET', dkey(id), 's', status, 'u', stamp, 'ct', '', 'l', '')
+  else redis.call('HSET', dkey(id), 's', status, 'u', stamp) end
+  redis.call('ZADD', TERMINAL, stamp, id)
   if h.k and redis.call('HGET', tddkey(thread), h.k) == id then redis.call('HDEL', tddkey(thread), h.k) end
 end
 `;

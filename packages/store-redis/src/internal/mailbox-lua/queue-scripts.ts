@@ -22,15 +22,16 @@ for i = 2, #ARGV, 8 do
   else
     local available_at = now
     if available ~= '' then available_at = tonumber(available) end
-    local epoch = redis.call('HGET', tkey(thread), 'epoch') or '0'
+    local epoch = redis.call('HGET', THREADS, 'e:' .. thread) or '0'
     local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
+    local inputs = priority .. ',' .. max_attempts .. ',' .. epoch .. ',' .. stamp .. ',' .. run_id
     if dedupe ~= '' then
-      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
-        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp, 'k', dedupe)
+      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+        'a', num(available_at), 'n', '0', 'u', stamp, 'k', dedupe)
       redis.call('HSET', tddkey(thread), dedupe, id)
     else
-      redis.call('HSET', dkey(id), 't', thread, 'r', run_id, 'p', priority, 'm', max_attempts, 'q', score,
-        'e', epoch, 's', 'queued', 'a', num(available_at), 'n', '0', 'c', stamp, 'u', stamp)
+      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+        'a', num(available_at), 'n', '0', 'u', stamp)
     end
     redis.call('ZADD', takey(thread), seq, id)
     place_queued(id, thread, score, now, available_at)
@@ -68,7 +69,7 @@ while claimed < limit do
   if #head == 0 then break end
   for i = 1, #head, 2 do
     local h = read(head[i])
-    if h and h.s == 'queued' and redis.call('HSETNX', CLAIMED, h.t, h.id) == 1 then
+    if h and h.s == 'queued' and claim_thread(h.t, h.id) then
       claimed = claimed + 1
       claim_one(h, now, worker, lease, token_base .. ':' .. claimed)
       out[#out + 1] = h.id
@@ -90,7 +91,7 @@ if bad_lease then return bad_lease end
 local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
 if h.s ~= 'queued' then return false end
-if redis.call('HSETNX', CLAIMED, h.t, id) == 0 then return false end
+if not claim_thread(h.t, id) then return false end
 claim_one(h, now, worker, num(now + lease_ms), token)
 redis.call('ZREM', tlkey(h.t), id)
 redis.call('ZREM', READY, id)
@@ -113,7 +114,7 @@ return stored(id)
 export const INTERRUPT = `
 local thread = ARGV[2]
 local now = now_ms()
-local epoch = redis.call('HINCRBY', tkey(thread), 'epoch', 1)
+local epoch = redis.call('HINCRBY', THREADS, 'e:' .. thread, 1)
 local count = 0
 for _, key in ipairs({ tqkey(thread), tlkey(thread) }) do
   for _, id in ipairs(redis.call('ZRANGE', key, 0, -1)) do
@@ -124,8 +125,12 @@ for _, key in ipairs({ tqkey(thread), tlkey(thread) }) do
     end
   end
 end
-local claimed = redis.call('HGET', CLAIMED, thread)
-if claimed and redis.call('EXISTS', dkey(claimed)) == 1 then return { epoch, count, stored(claimed), claimed } end
+-- Its claim (if any) now belongs to an older epoch: marked so the fencing check sees it (see fenced).
+local claimed = redis.call('HGET', THREADS, 'c:' .. thread)
+if claimed and redis.call('EXISTS', dkey(claimed)) == 1 then
+  redis.call('HSET', dkey(claimed), 'z', '1')
+  return { epoch, count, stored(claimed), claimed }
+end
 return { epoch, count, false, false }
 `;
 
@@ -136,6 +141,7 @@ local now = now_ms()
 local h = read(id)
 if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
 if h.s ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not claimed') end
+with_inputs(h)
 if tonumber(h.e) >= thread_epoch(h.t) then
   return fail('conflict', 'dispatch ' .. id .. ' belongs to the current epoch; interrupt the thread first')
 end

@@ -31,7 +31,7 @@ table.sort(candidates, function(a, b)
 end)
 local out = {}
 for i = 1, math.min(limit, #candidates) do
-  local h = candidates[i]
+  local h = with_inputs(candidates[i])
   local id = h.id
   local attempts = tonumber(h.n) + 1
   redis.call('HSET', dkey(id), 'n', num(attempts), 'x', 'lease of ' .. h.cb .. ' expired', 'u', num(now))
@@ -41,7 +41,7 @@ for i = 1, math.min(limit, #candidates) do
   elseif attempts >= tonumber(h.m) then
     finish(h, 'dead_letter', now)
   else
-    redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now))
+    redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now), 'ct', '', 'l', '')
     place_queued(id, h.t, h.q, now, now)
   end
   out[#out + 1] = id
