@@ -56,8 +56,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMI
   local q = redis.call('HMGET', dkey(id), 't', 'q', 's')
   if q[1] and q[3] == 'queued' then
     redis.call('ZREM', tlkey(q[1]), id)
-    redis.call('ZADD', tqkey(q[1]), q[2], id)
-    if not thread_claimed(q[1]) then redis.call('ZADD', READY, q[2], id) end
+    queue_due(id, q[1], q[2])
   end
 end
 local lease = num(now + lease_ms)
