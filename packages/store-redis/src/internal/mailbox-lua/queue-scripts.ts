@@ -1,7 +1,7 @@
 /**
  * Batched: ARGV: prefix, then 8 values per dispatch: dispatchId, threadId, runId, priority,
  * dedupeKey|'', availableAt|'', maxAttempts, and '1' when the caller chose the id ('' when the store
- * generated a fresh UUIDv7, which no dispatch can hold yet: no existence check). Enqueues them in
+ * generated a fresh UUIDv7; both are checked for existence: the same call may run twice). Enqueues them in
  * order, each checked on its own. Returns { now, then per dispatch its dispatchEpoch or its rejection
  * text }: the caller knows the rest.
  */
@@ -15,7 +15,9 @@ for i = 2, #ARGV, 8 do
   local priority, dedupe, available, max_attempts = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local holder = dedupe ~= '' and redis.call('HGET', tddkey(thread), dedupe)
   seq = seq + 1
-  if ARGV[i + 7] ~= '' and redis.call('EXISTS', dkey(id)) == 1 then
+  -- Generated ids are checked too: a call re-sent after a lost reply whose record is gone (request
+  -- recording off, or expired) runs again, and must not rewrite the dispatch it created.
+  if redis.call('EXISTS', dkey(id)) == 1 then
     out[#out + 1] = rejection('conflict', 'dispatch ' .. id .. ' already exists')
   elseif holder then
     out[#out + 1] = rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
