@@ -1,5 +1,5 @@
 import type { RunDispatch } from '@awaken/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { MUTATING_SCRIPT_SHAS } from './internal/idempotent-script';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { advanceClock, deleteKeys, freezeClock, uniquePrefix } from './testing/redis-harness';
@@ -153,5 +153,33 @@ describe('batch edges', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('wakes one waiter per dispatch of a batched enqueue call, and every waiter when freed by batched acks', async () => {
+    const waiters = (count: number) =>
+      Array.from({ length: count }, () => direct.waitForWork({ timeoutMs: 20_000 }));
+    const first = waiters(10);
+    // Wait until all ten connections block, so no marker is taken before they wait.
+    await vi.waitFor(async () => {
+      const clients = String(await direct.redis.client('LIST'));
+      expect(clients.split('cmd=blpop').length - 1).toBeGreaterThanOrEqual(10);
+    });
+    const enqueued = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => direct.enqueue({ threadId: `t${index}`, runId: 'r' })),
+    );
+    expect(await Promise.all(first)).toEqual(first.map(() => true));
+    // A second dispatch per thread, readied only by the batched acks that free the threads.
+    await Promise.all(
+      enqueued.map((dispatch) => direct.enqueue({ threadId: dispatch.threadId, runId: 'r2' })),
+    );
+    const claimed = await direct.claim({ workerId: 'w', limit: 20, leaseMs: 60_000 });
+    expect(claimed).toHaveLength(10);
+    const second = waiters(10);
+    await vi.waitFor(async () => {
+      const clients = String(await direct.redis.client('LIST'));
+      expect(clients.split('cmd=blpop').length - 1).toBeGreaterThanOrEqual(10);
+    });
+    await Promise.all(claimed.map((dispatch) => direct.ack(proof(dispatch))));
+    expect(await Promise.all(second)).toEqual(second.map(() => true));
   });
 });
