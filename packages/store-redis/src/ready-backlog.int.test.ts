@@ -42,9 +42,16 @@ describe('a backlog queued on a free thread', () => {
   it('puts only its next dispatch into ready when delayed dispatches fall due together', async () => {
     await freezeClock(store);
     const now = await store.now();
+    // Ids in the reverse of enqueue order: equal availableAt, so they fall due in id order, each
+    // ahead in the thread queue of the ones fallen due before it.
     const delayed = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        store.enqueue({ threadId: 't', runId: 'r', availableAt: now + 1_000 }),
+      Array.from({ length: 50 }, (_, index) =>
+        store.enqueue({
+          threadId: 't',
+          runId: 'r',
+          dispatchId: `d${String(99 - index).padStart(2, '0')}`,
+          availableAt: now + 1_000,
+        }),
       ),
     );
     await store.enqueue({ threadId: 'other', runId: 'r', dispatchId: 'other' });

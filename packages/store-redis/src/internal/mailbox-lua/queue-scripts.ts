@@ -53,12 +53,22 @@ local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
 if bad_lease then return bad_lease end
+-- Fallen due (in availableAt order, not queue order): each goes into its thread queue, then each
+-- thread without a claim gets its head readied once (one ready entry per thread, whatever the backlog).
+local fallen_due = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMIT', 0, 1000)) do
   redis.call('ZREM', DELAYED, id)
   local q = redis.call('HMGET', dkey(id), 't', 'q', 's')
   if q[1] and q[3] == 'queued' then
     redis.call('ZREM', tlkey(q[1]), id)
-    queue_due(id, q[1], q[2])
+    redis.call('ZADD', tqkey(q[1]), q[2], id)
+    fallen_due[q[1]] = true
+  end
+end
+for thread in pairs(fallen_due) do
+  if not thread_claimed(thread) then
+    local head = redis.call('ZRANGE', tqkey(thread), 0, 0, 'WITHSCORES')
+    redis.call('ZADD', READY, head[2], head[1])
   end
 end
 local lease = num(now + lease_ms)
