@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BackendEnv } from './differential/backend-env';
+import { outcomeOfStep } from './differential/concurrent-operations';
 import type { DifferentialHarness } from './differential/harness';
 import type { Operation } from './differential/operation';
 import { type Outcome, isCrash, outcomeOf } from './differential/outcome';
@@ -54,8 +55,8 @@ export function describeStoreDifferential(harness: DifferentialHarness): void {
                 subject.now = now;
                 continue;
               }
-              const expected = await outcomeOf(() => step.run(pair.reference, reference), reference);
-              const actual = await outcomeOf(() => step.run(pair.subject, subject), subject);
+              const expected = await outcomeOfStep(step, pair.reference, reference);
+              const actual = await outcomeOfStep(step, pair.subject, subject);
               operations += 1;
               expectSame(`step ${index}: ${step.description}`, expected, actual);
               const key = `${step.description.split('(')[0]} ${'ok' in expected ? 'ok' : 'error' in expected ? expected.error : 'crash'}`;

@@ -93,6 +93,7 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async now(): Promise<number> {
+    this.#sendQueued();
     try {
       const frozen = this.#keys[0] === undefined ? null : await this.redis.get(this.#keys[0]);
       if (frozen !== null) return Number(frozen);
@@ -108,6 +109,7 @@ export class RedisMailboxStore implements MailboxStore {
     try {
       const parsed = inputs.enqueue.parse(input);
       const givenId = parsed.dispatchId !== undefined;
+      this.#acks.flush();
       return this.#enqueues.add({ ...parsed, dispatchId: parsed.dispatchId ?? uuidV7(), givenId });
     } catch (error) {
       return Promise.reject(error);
@@ -183,7 +185,9 @@ export class RedisMailboxStore implements MailboxStore {
   /** Acks made in the same tick share one script call; each is fenced and answered on its own. */
   ack(input: ClaimProof): Promise<RunDispatch> {
     try {
-      return this.#acks.add(inputs.ack.parse(input));
+      const proof = inputs.ack.parse(input);
+      this.#enqueues.flush();
+      return this.#acks.add(proof);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -273,6 +277,7 @@ export class RedisMailboxStore implements MailboxStore {
 
   async loadDispatch(input: string): Promise<RunDispatch | null> {
     const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
+    this.#sendQueued();
     try {
       return decodeStoredDispatch(dispatchId, await this.redis.hgetall(`${this.prefix}d:${dispatchId}`));
     } catch (error) {
@@ -284,11 +289,14 @@ export class RedisMailboxStore implements MailboxStore {
     threadId: string,
     query?: PageRequest & { status?: RunDispatchStatus[] },
   ): Promise<Page<RunDispatch>> {
-    return listThreadDispatches(this.redis, this.prefix, inputs.listDispatches.parse({ ...query, threadId }));
+    const parsed = inputs.listDispatches.parse({ ...query, threadId });
+    this.#sendQueued();
+    return listThreadDispatches(this.redis, this.prefix, parsed);
   }
 
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
+    this.#sendQueued();
     try {
       return Number((await this.redis.hget(`${this.prefix}tstate`, `e:${threadId}`)) ?? 0);
     } catch (error) {
@@ -334,7 +342,18 @@ export class RedisMailboxStore implements MailboxStore {
     if (this.#owned) await closeRedis(this.redis);
   }
 
+  /**
+   * Sends the enqueues or acks queued in this tick (at most one of the two queues holds any: each
+   * sends the other's before queueing), so the command about to be sent never overtakes them: calls
+   * take effect in call order, as the memory store's do.
+   */
+  #sendQueued(): void {
+    this.#enqueues.flush();
+    this.#acks.flush();
+  }
+
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
+    this.#sendQueued();
     return script.call(this.#scripts, args);
   }
 }

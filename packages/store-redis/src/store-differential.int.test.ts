@@ -1,8 +1,9 @@
 import { createManualClock, describeStoreDifferential } from '@awaken/store-conformance';
 import { createMemoryStores } from '@awaken/store-memory';
 import { Redis } from 'ioredis';
-import { afterAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createRedisStores } from './create-redis-stores';
+import { MAILBOX_LUA } from './mailbox-lua-sources';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 
 // Memory is the reference, Redis the subject. `pnpm --filter @awaken/store-conformance soak` runs
@@ -10,6 +11,11 @@ import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 const url = new URL(inject('redisUrl'));
 url.pathname = '/5'; // a database of its own: only this test's keys to scan and delete
 const client = new Redis(url.toString());
+// Mailbox scripts loaded up front: a call whose EVALSHA misses (NOSCRIPT, then EVAL) is overtaken
+// by a call sent after it, which the concurrent steps would see (see the README on script loading).
+beforeAll(async () => {
+  for (const { source } of Object.values(MAILBOX_LUA)) await client.script('LOAD', source);
+});
 afterAll(async () => {
   await client.quit();
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { concurrentMailboxOperations } from './concurrent-operations';
 import { mailboxOperation } from './mailbox-operations';
 import { type Operation, advance, operation } from './operation';
 import { runOperation } from './run-operations';
@@ -56,6 +57,7 @@ export const operationSequence: fc.Arbitrary<Operation[]> = fc
     fc.array(
       fc.oneof(
         { weight: 5, arbitrary: mailboxOperation },
+        { weight: 2, arbitrary: concurrentMailboxOperations },
         { weight: 3, arbitrary: threadOperation },
         { weight: 3, arbitrary: runOperation },
         { weight: 1, arbitrary: clockStep },

@@ -14,7 +14,9 @@ interface Pending<I, R> {
  * (a lost connection) rejects each call of it with that failure.
  *
  * Used for the mailbox's hot writes (enqueue, ack): concurrent callers share one script call (one
- * round trip, one request record) while each keeps its own checks and its own answer.
+ * round trip, one request record) while each keeps its own checks and its own answer. `flush()` sends
+ * the queued calls at once: the store calls it before sending any other command, so a later call
+ * never overtakes a queued one (calls take effect in call order, as on one connection).
  */
 export class Coalescer<I, R> {
   readonly #run: (inputs: I[]) => Promise<(R | AwakenError)[]>;
@@ -33,7 +35,13 @@ export class Coalescer<I, R> {
     });
   }
 
+  /** Sends every queued call now (the tick's scheduled flush then finds nothing to send). */
+  flush(): void {
+    this.#flush();
+  }
+
   #flush(): void {
+    if (this.#queued.length === 0) return;
     const queued = this.#queued;
     this.#queued = [];
     for (let start = 0; start < queued.length; start += this.#maxBatch) {

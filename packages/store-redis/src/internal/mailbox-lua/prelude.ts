@@ -26,8 +26,10 @@
  * so popping `ready` in score order claims what priority-then-FIFO order says. Entries of a thread
  * that has a claim are dropped when claim pops them (they stay in `tq`); when a claim ends, only the
  * thread's next due dispatch goes back into `ready` (O(log n), whatever the thread's backlog), and
- * cancelling that one readies the one after. Claim moves dispatches that fell due from `delayed` and
- * `tl` into `tq` (and `ready`) before it pops.
+ * cancelling that one readies the one after. A dispatch queued on a thread without a claim enters
+ * `ready` only when it becomes the thread's head (`queue_due`), so a backlog holds one entry there,
+ * not one per dispatch. Claim moves dispatches that fell due from `delayed` and `tl` into `tq` (and
+ * `ready`, the same way) before it pops.
  *
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing
  * (batched scripts: per item, as that item's reply). Scripts reply with a dispatch as the raw HGETALL
@@ -143,6 +145,16 @@ local function release(h)
   if redis.call('HDEL', THREADS, 'c:' .. h.t) == 1 then ready_next(h.t) end
 end
 
+-- Adds a due queued dispatch to its thread queue, and to ready when it is the head of a thread
+-- with no claim (a later one would only be popped and dropped by claim: one entry per thread, not
+-- per dispatch, or a claim stalls on the whole backlog); true when the thread has no claim.
+local function queue_due(id, thread, score)
+  redis.call('ZADD', tqkey(thread), score, id)
+  if thread_claimed(thread) then return false end
+  if redis.call('ZRANGE', tqkey(thread), 0, 0)[1] == id then redis.call('ZADD', READY, score, id) end
+  return true
+end
+
 -- Places a queued dispatch (status already queued) in its thread queue and in ready or delayed.
 local function place_queued(id, thread, score, now, available_at)
   if available_at > now then
@@ -150,11 +162,7 @@ local function place_queued(id, thread, score, now, available_at)
     redis.call('ZADD', DELAYED, num(available_at), id)
     return
   end
-  redis.call('ZADD', tqkey(thread), score, id)
-  if not thread_claimed(thread) then
-    redis.call('ZADD', READY, score, id)
-    signal_work()
-  end
+  if queue_due(id, thread, score) then signal_work() end
 end
 
 -- Moves a dispatch to a terminal status (the caller released any claim first: a claimed one's token

@@ -1,7 +1,7 @@
 /**
  * Batched: ARGV: prefix, then 8 values per dispatch: dispatchId, threadId, runId, priority,
  * dedupeKey|'', availableAt|'', maxAttempts, and '1' when the caller chose the id ('' when the store
- * generated a fresh UUIDv7, which no dispatch can hold yet: no existence check). Enqueues them in
+ * generated a fresh UUIDv7; both are checked for existence: the same call may run twice). Enqueues them in
  * order, each checked on its own. Returns { now, then per dispatch its dispatchEpoch or its rejection
  * text }: the caller knows the rest.
  */
@@ -15,7 +15,9 @@ for i = 2, #ARGV, 8 do
   local priority, dedupe, available, max_attempts = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local holder = dedupe ~= '' and redis.call('HGET', tddkey(thread), dedupe)
   seq = seq + 1
-  if ARGV[i + 7] ~= '' and redis.call('EXISTS', dkey(id)) == 1 then
+  -- Generated ids are checked too: a call re-sent after a lost reply whose record is gone (request
+  -- recording off, or expired) runs again, and must not rewrite the dispatch it created.
+  if redis.call('EXISTS', dkey(id)) == 1 then
     out[#out + 1] = rejection('conflict', 'dispatch ' .. id .. ' already exists')
   elseif holder then
     out[#out + 1] = rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
@@ -52,13 +54,22 @@ local worker, limit, lease_ms, token_base = ARGV[2], tonumber(ARGV[3]), tonumber
 local now = now_ms()
 local bad_lease = lease_out_of_range(now, lease_ms)
 if bad_lease then return bad_lease end
+-- Fallen due (in availableAt order, not queue order): each goes into its thread queue, then each
+-- thread without a claim gets its head readied once (one ready entry per thread, whatever the backlog).
+local fallen_due = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', DELAYED, '-inf', num(now), 'LIMIT', 0, 1000)) do
   redis.call('ZREM', DELAYED, id)
   local q = redis.call('HMGET', dkey(id), 't', 'q', 's')
   if q[1] and q[3] == 'queued' then
     redis.call('ZREM', tlkey(q[1]), id)
     redis.call('ZADD', tqkey(q[1]), q[2], id)
-    if not thread_claimed(q[1]) then redis.call('ZADD', READY, q[2], id) end
+    fallen_due[q[1]] = true
+  end
+end
+for thread in pairs(fallen_due) do
+  if not thread_claimed(thread) then
+    local head = redis.call('ZRANGE', tqkey(thread), 0, 0, 'WITHSCORES')
+    redis.call('ZADD', READY, head[2], head[1])
   end
 end
 local lease = num(now + lease_ms)
