@@ -131,7 +131,9 @@ describe('batch edges', () => {
       .map((key) => key.slice(direct.prefix.length))
       .sort();
     // The enqueue counter and the interrupted thread's epoch stay (an epoch must never go back).
-    expect(left).toEqual(['seq', 't:interrupt']);
+    expect(left).toEqual(['seq', 'tstate']);
+    // in the thread-state hash: that epoch only, no claim marker of any thread
+    expect(await direct.redis.hkeys(`${direct.prefix}tstate`)).toEqual(['e:interrupt']);
   });
 
   it('keeps the reply of every batched call for the request TTL only', async () => {
