@@ -1,4 +1,9 @@
+import { AwakenError } from '@awaken/contract';
+import { abortableDelay } from './abortable-delay';
 import type { ServiceContext } from './service-context';
+
+/** How many times a run still held (by a process that died, whose run lease has not lapsed yet) is tried again. */
+const BUSY_RETRIES = 8;
 
 /** The `code` of the `error` termination of a run the service gave up on (its dispatch was dead-lettered). */
 export const DEAD_LETTERED = 'dead_lettered';
@@ -7,8 +12,10 @@ export const DEAD_LETTERED = 'dead_lettered';
  * Ends a run that will not be delivered again (its dispatch was dead-lettered) with the `error`
  * termination (`code: 'dead_lettered'`, the reason as its message), so its record says why instead
  * of staying `created` or `running` forever — and does not claim a person cancelled it. A run that
- * is done, gone, executing in another activation of this process or held by another process is
- * left alone. Failures are reported, never thrown: the dispatch is already settled.
+ * is done, gone or executing in another activation of this process is left alone. A run still held
+ * by another process (typically the crashed one, whose run lease outlives its dispatch lease by a
+ * moment) is tried again in the background every half lease, until it is free, done or the service
+ * stops. Failures are reported, never thrown: the dispatch is already settled.
  */
 export async function finalizeRun(
   context: ServiceContext,
@@ -24,6 +31,24 @@ export async function finalizeRun(
     if (live && live.dispatch.dispatchId !== settling) return;
     await context.runtime.failRun(runId, { message: reason, code: DEAD_LETTERED });
   } catch (error) {
-    context.report(error, `finalizing run ${runId} (${reason})`);
+    if (AwakenError.hasCode(error, 'run_busy')) void failWhenFree(context, runId, reason);
+    else context.report(error, `finalizing run ${runId} (${reason})`);
+  }
+}
+
+async function failWhenFree(context: ServiceContext, runId: string, reason: string): Promise<void> {
+  for (let attempt = 1; attempt <= BUSY_RETRIES; attempt += 1) {
+    await abortableDelay(Math.max(50, context.config.leaseMs / 2), context.stopping);
+    if (context.stopping.aborted) return;
+    try {
+      const record = await context.stores.threadRuns.getRun(runId);
+      if (!record || record.status === 'done' || context.live.has(runId)) return;
+      await context.runtime.failRun(runId, { message: reason, code: DEAD_LETTERED });
+      return;
+    } catch (error) {
+      if (AwakenError.hasCode(error, 'run_busy') && attempt < BUSY_RETRIES) continue;
+      context.report(error, `finalizing run ${runId} (${reason})`);
+      return;
+    }
   }
 }
