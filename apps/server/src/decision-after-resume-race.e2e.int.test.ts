@@ -43,7 +43,8 @@ it('a decision sent right after a continuation suspends again (before its dispat
     const second = await readSse(await fetch(`${b.url}/v1/runs/${runId}/events?after=${lastSeq}`));
     await decide(a, runId, tickets[1]);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 5000);
+    // a deadline for a hung run (the bug this guards against), generous so a loaded machine is not a hang
+    const timer = setTimeout(() => controller.abort(), 15_000);
     try {
       const third = await readSse(
         await fetch(`${a.url}/v1/runs/${runId}/events?after=${second.ids.at(-1)}`, {
