@@ -29,6 +29,7 @@ export type { StoppedReason, TerminationReason, TerminationReasonType } from './
 export { isValidRegex, stopConditionSpecSchema } from './run/stop-condition';
 export type { StopConditionSpec, StopConditionType } from './run/stop-condition';
 export {
+  RUNTIME_STATE_PATH,
   RUN_STATE_PATHS,
   runLifecycleStateSchema,
   suspendedCallPath,
@@ -38,6 +39,7 @@ export type { RunLifecycleState } from './run/run-state-paths';
 export { threadSchema } from './run/thread';
 export type { Thread } from './run/thread';
 export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
+export { waitingTicketOf } from './run/waiting-ticket-of';
 export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
 export { runContextSchema } from './run/run-context';
 export type { RunContext } from './run/run-context';
@@ -100,6 +102,16 @@ export {
   toolCallDecisionSchema,
   toolCallResumeSchema,
 } from './hitl/decision';
+export { judgeDecision } from './hitl/judge-decision';
+export type { DecisionJudgement } from './hitl/judge-decision';
+export { decisionViewOf } from './hitl/decision-view';
+export type { DecisionView } from './hitl/decision-view';
+export { decisionNames, duplicateReceipt, rejectedReceipt } from './hitl/decision-receipts';
+export {
+  readAppliedDecisionIds,
+  readQueuedDecisions,
+  readToolCallStates,
+} from './run/read-run-state';
 export type {
   DecisionReceipt,
   DecisionRejectionReason,

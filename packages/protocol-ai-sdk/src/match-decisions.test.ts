@@ -1,4 +1,4 @@
-import type { RunWaitingTicket } from '@awaken/contract';
+import type { DecisionView, RunWaitingTicket, ToolCallState } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { matchDecisions } from './match-decisions';
 import type { ProposedDecision } from './read-chat-turn';
@@ -23,6 +23,33 @@ const clientTool: RunWaitingTicket = {
 };
 const tickets = [approval, clientTool];
 
+/** A stored call suspended on a ticket, as the server's record holds it. */
+const callOf = (ticket: RunWaitingTicket, index: number): ToolCallState => ({
+  callId: ticket.toolCallId,
+  toolName: ticket.toolName,
+  arguments: ticket.arguments,
+  status: 'suspended',
+  step: 1,
+  index,
+  resultCommitted: false,
+  executions: 0,
+  updatedAt: 0,
+  ticket: {
+    suspension: { id: ticket.ticketId, action: ticket.action, message: ticket.message },
+    pending: { id: ticket.toolCallId, name: ticket.toolName, arguments: ticket.arguments },
+    resumeMode: ticket.resumeMode,
+  },
+});
+const viewOf = (waiting: readonly RunWaitingTicket[], more: Partial<DecisionView> = {}): DecisionView => ({
+  runId: 'r',
+  status: 'waiting',
+  calls: waiting.map(callOf),
+  applied: new Set(),
+  pending: [],
+  ...more,
+});
+const run = viewOf(tickets);
+
 const approve = (extra: Partial<Extract<ProposedDecision, { kind: 'approval' }>> = {}): ProposedDecision => ({
   kind: 'approval',
   approvalId: 'permission:1:a',
@@ -40,7 +67,7 @@ describe('matchDecisions', () => {
         approve({ reason: 'fine' }),
         { kind: 'output', toolCallId: 'b', toolName: 'choose_color', output: 'red' },
       ],
-      tickets,
+      run,
       context: { user: 'ada' },
     });
     expect(rejected).toEqual([]);
@@ -55,19 +82,39 @@ describe('matchDecisions', () => {
       },
       { ticketId: 'client_tool:1:b', toolCallId: 'b', action: 'resume', result: 'red' },
     ]);
-    const denied = matchDecisions({ proposals: [approve({ approved: false, reason: 'no' })], tickets });
+    const denied = matchDecisions({ proposals: [approve({ approved: false, reason: 'no' })], run });
     expect(denied.decisions).toMatchObject([{ action: 'cancel', reason: 'no', result: { approved: false } }]);
     const failed = matchDecisions({
       proposals: [{ kind: 'output-error', toolCallId: 'b', errorText: 'browser said no' }],
-      tickets,
+      run,
     });
     expect(failed.decisions).toMatchObject([
       { ticketId: 'client_tool:1:b', action: 'cancel', reason: 'browser said no' },
     ]);
   });
 
+  it('asks the decision judge: a call whose other answer is accepted and not yet applied is refused', () => {
+    const pending = [
+      {
+        toolCallId: 'a',
+        ticketId: 'permission:1:a',
+        decisionId: 'earlier',
+        action: 'cancel' as const,
+        updatedAt: 1,
+      },
+    ];
+    const { decisions, rejected } = matchDecisions({
+      proposals: [approve()],
+      run: viewOf(tickets, { pending }),
+    });
+    expect(decisions).toEqual([]);
+    expect(rejected).toMatchObject([{ reason: 'already_decided' }]);
+    const finished = matchDecisions({ proposals: [approve()], run: viewOf(tickets, { status: 'done' }) });
+    expect(finished.rejected).toMatchObject([{ reason: 'not_waiting' }]);
+  });
+
   it('never passes the client input on: the decision carries no arguments, the store has them', () => {
-    const { decisions } = matchDecisions({ proposals: [approve()], tickets });
+    const { decisions } = matchDecisions({ proposals: [approve()], run });
     expect(JSON.stringify(decisions)).not.toContain('/tmp/x');
   });
 
@@ -96,14 +143,14 @@ describe('matchDecisions', () => {
       'not_waiting',
     ],
   ])('rejects %s', (_, proposal, reason) => {
-    const { decisions, rejected } = matchDecisions({ proposals: [proposal], tickets });
+    const { decisions, rejected } = matchDecisions({ proposals: [proposal], run });
     expect(decisions).toEqual([]);
     expect(rejected).toMatchObject([{ proposal, reason }]);
     expect(rejected[0]!.message).not.toBe('');
   });
 
   it('takes one of two equal answers for one call, and none of two different ones', () => {
-    const equal = matchDecisions({ proposals: [approve(), approve()], tickets });
+    const equal = matchDecisions({ proposals: [approve(), approve()], run });
     expect(equal.decisions).toMatchObject([{ action: 'resume' }]);
     expect(equal.rejected).toMatchObject([{ reason: 'duplicate' }]);
     expect(equal.conflicts).toEqual([]);
@@ -111,7 +158,7 @@ describe('matchDecisions', () => {
     const output = { kind: 'output', toolCallId: 'b', toolName: 'choose_color', output: 'red' } as const;
     const different = matchDecisions({
       proposals: [approve(), output, approve({ approved: false })],
-      tickets,
+      run,
     });
     expect(different.decisions).toMatchObject([{ toolCallId: 'b', result: 'red' }]);
     expect(different.conflicts).toEqual(['a']);
@@ -119,19 +166,19 @@ describe('matchDecisions', () => {
   });
 
   it('gives another answer for the same ticket another decision id, so the store refuses it as a second decision', () => {
-    const [yes] = matchDecisions({ proposals: [approve()], tickets }).decisions;
-    const [no] = matchDecisions({ proposals: [approve({ approved: false })], tickets }).decisions;
+    const [yes] = matchDecisions({ proposals: [approve()], run }).decisions;
+    const [no] = matchDecisions({ proposals: [approve({ approved: false })], run }).decisions;
     const [red] = matchDecisions({
       proposals: [{ kind: 'output', toolCallId: 'b', output: { c: 'red', n: 1 } }],
-      tickets,
+      run,
     }).decisions;
     const [sameRed] = matchDecisions({
       proposals: [{ kind: 'output', toolCallId: 'b', output: { n: 1, c: 'red' } }],
-      tickets,
+      run,
     }).decisions;
     const [blue] = matchDecisions({
       proposals: [{ kind: 'output', toolCallId: 'b', output: { c: 'blue', n: 1 } }],
-      tickets,
+      run,
     }).decisions;
     expect(yes!.decisionId).not.toBe(no!.decisionId);
     expect(red!.decisionId).toBe(sameRed!.decisionId);
@@ -143,7 +190,7 @@ describe('matchDecisions', () => {
     for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
     const { decisions, rejected } = matchDecisions({
       proposals: [{ kind: 'output', toolCallId: 'b', output: deep }],
-      tickets,
+      run,
     });
     expect(decisions).toEqual([]);
     expect(rejected).toMatchObject([{ reason: 'invalid_value' }]);
@@ -151,8 +198,8 @@ describe('matchDecisions', () => {
   });
 
   it('gives a re-sent request the same decision ids, so the runtime applies it once', () => {
-    const first = matchDecisions({ proposals: [approve()], tickets }).decisions;
-    const again = matchDecisions({ proposals: [approve()], tickets }).decisions;
+    const first = matchDecisions({ proposals: [approve()], run }).decisions;
+    const again = matchDecisions({ proposals: [approve()], run }).decisions;
     expect(again.map((decision) => decision.decisionId)).toEqual(
       first.map((decision) => decision.decisionId),
     );

@@ -1,4 +1,6 @@
 import {
+  type DecisionRejectionReason,
+  type DecisionView,
   type RunContext,
   type RunWaitingTicket,
   type ToolCallDecisionInput,
@@ -8,6 +10,8 @@ import {
   deny,
   findJsonIssue,
   formatJsonIssue,
+  judgeDecision,
+  waitingTicketOf,
 } from '@awaken/contract';
 import { isApprovalTicket } from './is-approval-ticket';
 import { fingerprint } from './internal/fingerprint';
@@ -21,6 +25,7 @@ import type { ProposedDecision } from './read-chat-turn';
  * - `wrong_kind`: an approval for a call that waits for an output, or an output for an approval;
  * - `input_changed`: the part's input is not the stored arguments: the human saw something else;
  * - `invalid_value`: the answer cannot be stored as JSON (nested too deep, a lone surrogate);
+ * - `already_decided`: the call already has another answer, accepted and not yet applied;
  * - `duplicate`: a second proposal for a call in the same request, giving the same answer;
  * - `conflicting`: two proposals for one call giving different answers: neither is taken, and the
  *   request should be refused as a whole ({@link MatchedDecisions.conflicts}).
@@ -31,6 +36,7 @@ export type ProposalRejectionReason =
   | 'wrong_kind'
   | 'input_changed'
   | 'invalid_value'
+  | 'already_decided'
   | 'duplicate'
   | 'conflicting';
 
@@ -43,8 +49,11 @@ export interface RejectedProposal {
 export interface MatchDecisionsOptions {
   /** The proposals of the request ({@link readChatTurn}). */
   proposals: readonly ProposedDecision[];
-  /** The tickets the run durably waits on, from the server's own store (the run record's waiting state). */
-  tickets: readonly RunWaitingTicket[];
+  /**
+   * The run as the server's own store holds it (`decisionViewOf(record)`): the tickets it durably
+   * waits on, and what the decision judge checks every answer against.
+   */
+  run: DecisionView;
   /** Who decided (identity, tenant, request metadata), stored with each decision. */
   context?: RunContext;
 }
@@ -121,19 +130,39 @@ function decisionFor(proposal: ProposedDecision, ticket: RunWaitingTicket, conte
   }
 }
 
-/** The complete decision for a proposal, or why its answer cannot be stored. */
+/** The proposal's reason for each refusal of the decision judge. */
+const JUDGED: Record<DecisionRejectionReason, ProposalRejectionReason> = {
+  unknown_tool_call: 'not_waiting',
+  not_suspended: 'not_waiting',
+  run_finished: 'not_waiting',
+  not_live: 'not_waiting',
+  invalid_payload: 'invalid_value',
+  duplicate_conflict: 'already_decided',
+};
+
+/**
+ * The complete decision for a proposal, or why it cannot be applied: its answer must be storable
+ * JSON, and the decision judge must accept it on the run as stored (a repeat of an answer the run
+ * already has passes on, to be answered `duplicate`).
+ */
 function decide(
   proposal: ProposedDecision,
   ticket: RunWaitingTicket,
-  context?: RunContext,
+  options: MatchDecisionsOptions,
 ): { decision: ToolCallDecisionInput } | { rejection: Omit<RejectedProposal, 'proposal'> } {
-  const decision = decisionFor(proposal, ticket, context);
-  const issue = findJsonIssue({ result: decision.result, reason: decision.reason });
+  const draft = decisionFor(proposal, ticket, options.context);
+  const issue = findJsonIssue({ result: draft.result, reason: draft.reason });
   if (issue) {
     const message = `call "${ticket.toolCallId}": the answer is not JSON that can be stored: ${formatJsonIssue(issue)}`;
     return { rejection: { reason: 'invalid_value', message } };
   }
-  return { decision: { ...decision, decisionId: decisionIdOf(ticket, decision) } };
+  const decision = { ...draft, decisionId: decisionIdOf(ticket, draft) };
+  const { receipt } = judgeDecision(options.run, decision);
+  // deferred (a run executing elsewhere) or not refused: the server judges it again when it delivers it
+  if (receipt?.status !== 'rejected') return { decision };
+  return {
+    rejection: { reason: JUDGED[receipt.reason], message: `call "${ticket.toolCallId}": ${receipt.message}` },
+  };
 }
 
 /**
@@ -147,13 +176,14 @@ export function matchDecisions(options: MatchDecisionsOptions): MatchedDecisions
   const rejected: RejectedProposal[] = [];
   const taken = new Map<string, { proposal: ProposedDecision; decision: ToolCallDecisionInput }>();
   const conflicting = new Set<string>();
+  const tickets = [...options.run.calls].flatMap((call) => waitingTicketOf(call) ?? []);
   for (const proposal of options.proposals) {
-    const found = ticketFor(proposal, options.tickets);
+    const found = ticketFor(proposal, tickets);
     if ('reason' in found) {
       rejected.push({ proposal, ...found });
       continue;
     }
-    const decided = decide(proposal, found, options.context);
+    const decided = decide(proposal, found, options);
     if ('rejection' in decided) {
       rejected.push({ proposal, ...decided.rejection });
       continue;

@@ -1,4 +1,5 @@
 import {
+  decisionViewOf,
   type AgentEvent,
   AwakenError,
   type ClientTool,
@@ -110,7 +111,9 @@ export function createChatHarness(options: ChatHarnessOptions) {
     const run = thread?.openRunId ? await stores.threadRuns.getRun(thread.openRunId) : null;
     const { decisions, rejected } = matchDecisions({
       proposals: turn.proposals,
-      tickets: run?.waiting?.tickets ?? [],
+      run: run
+        ? decisionViewOf(run)
+        : { runId: request.id, status: 'done', calls: [], applied: new Set(), pending: [] },
     });
     if (!run || decisions.length === 0)
       throw new AwakenError(

@@ -5,7 +5,7 @@ import { type RuntimeWorker, forkRuntimeWorker } from '../test-support/fork-runt
 import { historyIsValid } from '../test-support/harness';
 import { testKeys } from '../test-support/redis-agents';
 import { type RedisTestBed, approveWith, openTestBed, toolResults } from '../test-support/redis-harness';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 const TRIALS = 40;
 

@@ -2,6 +2,7 @@ import { approve as approveTicket } from '@awaken/contract';
 import type { ScriptedTurn } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
+import { checkStoredDecisions } from './internal/check-stored-decision';
 import { approve, createHarness, until } from '../test-support/harness';
 
 const calls = (...items: Array<[string, string, unknown]>) => ({
@@ -93,5 +94,38 @@ describe('a decision addresses a call by tool call id or by ticket id', () => {
     await handle.decide(approve('call_0', { approved: true }, 'd3'));
     expect(await handle.result).toMatchObject({ status: 'done' });
     expect(danger.calls.map((call) => call.args)).toEqual([{ path: 'scratch' }, { path: '/etc/passwd' }]);
+  });
+
+  it('reads toolCallId as a tool call id on every path: a ticket id there is refused, nothing runs', async () => {
+    const { runtime, store, danger } = setup([calls(['a', 'danger', {}]), { text: 'ok' }]);
+    const first = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
+    const ticketId = first.waiting!.tickets[0]!.ticketId;
+    const misnamed = (decisionId: string) => ({
+      toolCallId: ticketId,
+      decisionId,
+      action: 'resume' as const,
+      result: { approved: true },
+      updatedAt: 1,
+    });
+    const refused = { status: 'rejected', reason: 'unknown_tool_call', toolCallId: ticketId };
+    // stored path: judged on the run's record before anything is queued
+    expect(checkStoredDecisions((await store.getRun(first.runId))!, [misnamed('d0')])).toMatchObject([
+      refused,
+    ]);
+    // runtime.decide on a run nobody holds: resumed here, judged by the activation
+    const delivered = await runtime.decide(first.runId, [misnamed('d1')]);
+    expect(delivered.receipts).toMatchObject([refused]);
+    await delivered.handle?.result;
+    // a resume carrying it, then the live activation's own gate
+    const resumed = runtime.resumeRun(first.runId, { decisions: [misnamed('d2')], onSuspend: 'wait' });
+    expect(await resumed.receipts).toMatchObject([refused]);
+    await until(async () => (await store.getRun(first.runId))?.status === 'waiting');
+    expect(await resumed.decide(misnamed('d3'))).toMatchObject([refused]);
+    expect(danger.count()).toBe(0);
+    expect(await resumed.decide({ ...misnamed('d4'), toolCallId: undefined, ticketId })).toMatchObject([
+      { status: 'accepted', toolCallId: 'a', ticketId },
+    ]);
+    expect(await resumed.result).toMatchObject({ status: 'done' });
+    expect(danger.count()).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
 import { approve, createHarness, storedRun, until } from '../test-support/harness';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 const callDanger = { toolCalls: [{ id: 'a', name: 'danger', arguments: {} }] };
 

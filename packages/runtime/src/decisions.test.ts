@@ -11,7 +11,7 @@ import {
   storedRun,
   until,
 } from '../test-support/harness';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 const calls = (...items: Array<[string, string, unknown]>) => ({
   toolCalls: items.map(([id, name, args]) => ({ id, name, arguments: args })),

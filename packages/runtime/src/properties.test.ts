@@ -2,7 +2,7 @@ import { createTestStore } from '../test-support/recording-store';
 import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 import { approvalPlugin, recordingTool } from '../test-support/approval';
 import {
   approve,

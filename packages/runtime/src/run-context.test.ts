@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { approvalPlugin } from '../test-support/approval';
 import { createHarness, storedRun } from '../test-support/harness';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 const caller: RunContext = { user: 'ada', tenant: 'acme', request: { ip: '10.0.0.1' } };
 

@@ -2,7 +2,7 @@ import { type Plugin, toolFailure, toolSuccess } from '@awaken/contract';
 import { countExecutions, createControllableTool, echoTool, pendingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { createHarness, historyIsValid, statusAlwaysDerived, storedRun } from '../test-support/harness';
-import { readToolCallStates } from './internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 const calls = (...items: Array<[string, string, unknown]>) => ({
   toolCalls: items.map(([id, name, args]) => ({ id, name, arguments: args })),

@@ -12,7 +12,7 @@ import {
 import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import { createAgentRuntime } from '../src/create-agent-runtime';
 import type { AgentDefinition, AgentRuntimeOptions, RunHandle, RunStateSnapshot } from '../src/types';
-import { readToolCallStates } from '../src/internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 
 /** A runtime over a memory store and a scripted model, recording state snapshots. */
 export function createHarness(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, Message, RunRecord, ToolCallDecision, ToolMessage } from '@awaken/contract';
 import { type RedisStores, createRedisStores } from '@awaken/store-redis';
-import { readToolCallStates } from '../src/internal/run-state';
+import { readToolCallStates } from '@awaken/contract';
 import { testKeys } from './redis-agents';
 import type { RunJob } from './fork-run-worker';
 

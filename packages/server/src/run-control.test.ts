@@ -42,15 +42,30 @@ describe('run control (memory)', () => {
   it('answers each decision of a batch with its own receipt, never redirecting one', async () => {
     const run = await waitingRun();
     const [first, second] = run.tickets as [RunWaitingTicket, RunWaitingTicket];
-    const byTicket = { ...decisionFor(run.runId, second, false), toolCallId: second.ticketId };
+    const { toolCallId: _call, ...byTicket } = {
+      ...decisionFor(run.runId, second, false),
+      ticketId: second.ticketId,
+    };
+    // a ticket id given as the tool call id names no call: refused with a hint, never looked up
+    const misnamed = {
+      ...decisionFor(run.runId, second, true),
+      decisionId: 'misnamed',
+      toolCallId: second.ticketId,
+    };
     const result = await service.control.decide({ runId: run.runId }, [
       decisionFor(run.runId, first, true),
+      misnamed,
       byTicket,
       { ...decisionFor(run.runId, first, true), decisionId: 'other', toolCallId: 'nope' },
       { toolCallId: first.toolCallId, action: 'resume' } as never,
     ]);
     expect(result.receipts).toMatchObject([
       { status: 'accepted', toolCallId: first.toolCallId },
+      {
+        status: 'rejected',
+        reason: 'unknown_tool_call',
+        message: expect.stringContaining('send it as ticketId'),
+      },
       { status: 'accepted', toolCallId: second.toolCallId },
       { status: 'rejected', reason: 'unknown_tool_call' },
       { status: 'rejected', reason: 'invalid_payload' },

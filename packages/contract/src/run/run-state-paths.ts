@@ -9,6 +9,12 @@ export const RUN_STATE_PATHS = {
   resumeDecisions: '__resume_decisions',
 } as const;
 
+/**
+ * Where the runtime keeps its bookkeeping in `RunRecord.state` (the last event seq, the ids of every
+ * decision the run applied — its idempotency truth — and the ids of the other commands it applied).
+ */
+export const RUNTIME_STATE_PATH = '__runtime';
+
 /** `__tool_call_scope.<callId>.tool_call_state` */
 export function toolCallStatePath(callId: string): string {
   return `${RUN_STATE_PATHS.toolCallScope}.${callId}.tool_call_state`;

@@ -21,7 +21,7 @@ describe('runControlSchema', () => {
     expect(runControlSchema.parse(input)).toEqual(input);
   });
 
-  it('accepts a decision naming its call, its ticket or both, and keys it by the call when it names one', () => {
+  it('accepts a decision naming its call, its ticket or both, and keys it by the ticket when it names one', () => {
     const byTicket = { decisionId: 'd2', ticketId: 't1', action: 'resume' as const, updatedAt: 1 };
     expect(runControlSchema.parse(decisionControl(byTicket))).toEqual({
       kind: 'decision',
@@ -29,7 +29,8 @@ describe('runControlSchema', () => {
       decision: byTicket,
     });
     expect(decisionTarget(byTicket)).toBe('ticket:t1');
-    expect(decisionTarget({ ...byTicket, toolCallId: 'c1' })).toBe('call:c1');
+    expect(decisionTarget({ ...byTicket, toolCallId: 'c1' })).toBe('ticket:t1');
+    expect(decisionTarget({ ...decision, toolCallId: 'c1' })).toBe('call:c1');
     const { toolCallId: _named, ...nameless } = decision;
     const issues = runControlSchema.safeParse(decisionControl(nameless)).error?.issues ?? [];
     expect(issues.map((issue) => issue.path.join('.'))).toEqual(['decision.toolCallId']);

@@ -35,12 +35,13 @@ export function decisionControl(decision: ToolCallDecisionInput): RunControl {
 }
 
 /**
- * What a pending decision entry holds on to: `call:<toolCallId>` when it names its call, else
- * `ticket:<ticketId>`. An inbox keeps at most one pending decision per target (and a re-sent id must
- * name the same target), so two decisions for one call named the same way cannot both wait.
+ * What a pending decision entry holds on to: `ticket:<ticketId>` when it names its ticket (the one
+ * suspension it answers), else `call:<toolCallId>`. An inbox keeps at most one pending decision per
+ * target (and a re-sent id must name the same target). Every decision the judge accepts is bound to
+ * its ticket, so two answers for one question always meet here, however the caller named them.
  */
 export function decisionTarget(decision: Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId'>): string {
-  return decision.toolCallId !== undefined ? `call:${decision.toolCallId}` : `ticket:${decision.ticketId}`;
+  return decision.ticketId !== undefined ? `ticket:${decision.ticketId}` : `call:${decision.toolCallId}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { type Plugin, defineStateKey, toolCallStatePath } from '@awaken/contract
 import { echoTool, pendingTool } from '@awaken/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { readToolCallStates } from './run-state';
+import { readToolCallStates } from '@awaken/contract';
 import { createHarness } from '../../test-support/harness';
 
 describe('checkpoints', () => {

@@ -2,8 +2,8 @@ import {
   type CheckpointTrigger,
   type RunRecord,
   type RunWaitingState,
-  type RunWaitingTicket,
   isTerminalToolCallStatus,
+  waitingTicketOf,
 } from '@awaken/contract';
 import { persistentPluginState } from './plugin-host';
 import type { RunSession } from './run-session';
@@ -41,22 +41,7 @@ export async function emitStateSnapshotIfChanged(
 
 /** The waiting state of a run whose batch has suspended calls. */
 export function waitingState(session: RunSession): RunWaitingState | undefined {
-  const tickets: RunWaitingTicket[] = [];
-  for (const state of session.batch.calls) {
-    if (state.status !== 'suspended' || !state.ticket) continue;
-    const { suspension, pending, resumeMode } = state.ticket;
-    tickets.push({
-      ticketId: suspension.id,
-      toolCallId: state.callId,
-      toolName: state.toolName,
-      action: suspension.action,
-      message: suspension.message,
-      arguments: pending.arguments,
-      parameters: suspension.parameters,
-      ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
-      resumeMode,
-    });
-  }
+  const tickets = session.batch.calls.flatMap((call) => waitingTicketOf(call) ?? []);
   if (tickets.length === 0) return undefined;
   return { reason: 'tool_call_suspended', ticketIds: tickets.map((ticket) => ticket.ticketId), tickets };
 }

@@ -1,12 +1,7 @@
-import {
-  AwakenError,
-  type DecisionReceipt,
-  type ToolCallDecisionInput,
-  decisionControl,
-} from '@awaken/contract';
+import { AwakenError, type ToolCallDecisionInput } from '@awaken/contract';
 import type { DecideResult, RunHandle } from '../types';
-import { checkStoredDecisions } from './check-stored-decision';
-import { namesOf, rejectAll } from './run-result';
+import { queueDecisions } from './queue-decisions';
+import { rejectAll } from './run-result';
 import { readDecisionIds } from './run-state';
 import type { RuntimeServices } from './run-session';
 import type { LiveRun } from './start-activation';
@@ -16,25 +11,6 @@ export interface DeliverContext {
   live: Map<string, LiveRun>;
   /** `resumeRun(runId, { decisions })` of this runtime. */
   resume(runId: string, decisions: ToolCallDecisionInput[]): RunHandle;
-}
-
-/** Writes one checked decision to the run's inbox: `accepted` once it is durably there. */
-async function queue(services: RuntimeServices, runId: string, decision: ToolCallDecisionInput) {
-  const inbox = services.inbox;
-  if (!inbox) throw new Error('queue() needs an inbox');
-  const target = { toolCallId: decision.toolCallId ?? '', ...namesOf(decision) };
-  try {
-    const stored = await inbox.put(runId, decisionControl(decision));
-    return { ...target, status: stored === 'stored' ? 'accepted' : 'duplicate' } as DecisionReceipt;
-  } catch (error) {
-    if (!AwakenError.hasCode(error, 'conflict')) throw error;
-    return {
-      ...namesOf(decision),
-      status: 'rejected',
-      reason: 'duplicate_conflict',
-      message: error.message,
-    } as DecisionReceipt;
-  }
 }
 
 /** Starts an activation here; undefined while another activation (in any process) holds the run. */
@@ -91,10 +67,11 @@ export async function deliverDecisions(
         },
       );
     }
-    const receipts: DecisionReceipt[] = [];
-    for (const checked of checkStoredDecisions(record, decisions)) {
-      receipts.push('status' in checked ? checked : await queue(services, runId, checked));
-    }
+    const receipts = await queueDecisions(
+      { store: services.store, inbox: services.inbox },
+      record,
+      decisions,
+    );
     if (!receipts.some((receipt) => receipt.status === 'accepted'))
       return { runId, delivery: 'queued', receipts };
     // the holder may have let go between the first attempt and the put: then resume here, and the

@@ -75,8 +75,8 @@ export async function resumeGate(session: RunSession): Promise<ToolCallState[]> 
   const changed: ToolCallState[] = [];
   for (const candidate of candidates) {
     if (session.decisions.applied.has(candidate.decisionId)) continue;
-    const { receipt, decision, state } = validateDecision(session, candidate);
-    if (!decision || !state) {
+    const { receipt, decision, call: state } = validateDecision(session, candidate);
+    if (!decision) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
       await session.events.emit({ type: 'error', code: 'decision_rejected', message });
       continue;

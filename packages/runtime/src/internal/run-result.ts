@@ -1,4 +1,10 @@
-import type { DecisionReceipt, DecisionRejectionReason, RunRecord } from '@awaken/contract';
+import {
+  type DecisionReceipt,
+  type DecisionRejectionReason,
+  type RunRecord,
+  decisionNames,
+  duplicateReceipt,
+} from '@awaken/contract';
 import type { RunResult } from '../types';
 
 /** The result a stored run record stands for. */
@@ -15,16 +21,6 @@ export function resultOf(record: RunRecord): RunResult {
   };
 }
 
-/** The receipt of a decision the run already applied (or holds queued): it will not apply twice. */
-export function duplicateOf(decision: unknown, toolCallId?: string): DecisionReceipt {
-  const names = namesOf(decision);
-  return {
-    ...names,
-    ...(names.toolCallId === undefined && toolCallId !== undefined ? { toolCallId } : {}),
-    status: 'duplicate',
-  };
-}
-
 /**
  * Receipts for decisions that reach no activation: each is rejected with `reason`, except one whose
  * id the run already applied or holds queued (`known`), which is a `duplicate`.
@@ -36,25 +32,9 @@ export function rejectAll(
   known: ReadonlySet<string> = new Set(),
 ): DecisionReceipt[] {
   return decisions.map((decision) => {
-    const names = namesOf(decision);
+    const names = decisionNames(decision);
     return known.has(names.decisionId)
-      ? duplicateOf(decision)
+      ? duplicateReceipt(decision)
       : { ...names, status: 'rejected', reason, message };
   });
-}
-
-/** What a receipt can name of a decision that may be malformed (any value a caller passed). */
-export function namesOf(decision: unknown): { toolCallId?: string; ticketId?: string; decisionId: string } {
-  const fields = (typeof decision === 'object' && decision !== null ? decision : {}) as Record<
-    string,
-    unknown
-  >;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const toolCallId = text(fields.toolCallId);
-  const ticketId = text(fields.ticketId);
-  return {
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-    ...(ticketId === undefined ? {} : { ticketId }),
-    decisionId: text(fields.decisionId) ?? '',
-  };
 }

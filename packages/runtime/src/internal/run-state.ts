@@ -2,6 +2,7 @@ import {
   type AssistantMessage,
   type Message,
   type NewMessage,
+  RUNTIME_STATE_PATH,
   RUN_STATE_PATHS,
   type RunContext,
   type RunLifecycleState,
@@ -10,8 +11,9 @@ import {
   type ToolCallDecision,
   type ToolCallState,
   type UserMessage,
-  toolCallDecisionSchema,
-  toolCallStateSchema,
+  readAppliedDecisionIds,
+  readQueuedDecisions,
+  readToolCallStates,
   transitionRunStatus,
 } from '@awaken/contract';
 import { type StoredClientTool, clientToolsOf } from './run-request';
@@ -36,7 +38,7 @@ export interface RuntimeBookkeeping {
   recentCalls: string[];
 }
 
-export const RUNTIME_STATE_KEY = '__runtime';
+export const RUNTIME_STATE_KEY = RUNTIME_STATE_PATH;
 
 /** Plugin state of a run: run-scoped keys, thread-scoped keys, and the thread state as stored. */
 export interface PluginStateMaps {
@@ -119,41 +121,18 @@ export interface DecodedRunState {
 type Scope = Record<string, { tool_call_state?: unknown; suspended_call?: unknown }>;
 
 /**
- * The tool call states stored in a run record (path
- * `__tool_call_scope.<callId>.tool_call_state`), in step then call order.
- */
-export function readToolCallStates(record: Pick<RunRecord, 'state'>): ToolCallState[] {
-  const scope = (record.state[RUN_STATE_PATHS.toolCallScope] ?? {}) as Scope;
-  const states: ToolCallState[] = [];
-  for (const entry of Object.values(scope)) {
-    const parsed = toolCallStateSchema.safeParse(entry.tool_call_state);
-    if (parsed.success) states.push(parsed.data);
-  }
-  return states.sort((a, b) => a.step - b.step || a.index - b.index);
-}
-
-/**
  * Ids of the decisions a stored run applied (checkpointed with it: its idempotency truth) or holds
  * accepted but not applied yet.
  */
 export function readDecisionIds(record: Pick<RunRecord, 'state'>): Set<string> {
-  const raw = (record.state[RUNTIME_STATE_KEY] ?? {}) as Partial<RuntimeBookkeeping>;
-  const ids = new Set(Array.isArray(raw.decisionIds) ? raw.decisionIds : []);
-  const stored = (record.state[RUN_STATE_PATHS.resumeDecisions] ?? {}) as Record<string, unknown>;
-  for (const value of Object.values(stored)) {
-    const parsed = toolCallDecisionSchema.safeParse(value);
-    if (parsed.success) ids.add(parsed.data.decisionId);
-  }
+  const ids = readAppliedDecisionIds(record);
+  for (const decision of readQueuedDecisions(record)) ids.add(decision.decisionId);
   return ids;
 }
 
 export function decodeRunState(record: RunRecord): DecodedRunState {
   const calls = new Map(readToolCallStates(record).map((state) => [state.callId, state]));
-  const stored = (record.state[RUN_STATE_PATHS.resumeDecisions] ?? {}) as Record<string, unknown>;
-  const pendingDecisions = Object.values(stored).flatMap((value) => {
-    const parsed = toolCallDecisionSchema.safeParse(value);
-    return parsed.success ? [parsed.data] : [];
-  });
+  const pendingDecisions = readQueuedDecisions(record);
   const raw = (record.state[RUNTIME_STATE_KEY] ?? {}) as Partial<RuntimeBookkeeping>;
   return {
     calls,

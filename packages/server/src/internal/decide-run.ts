@@ -1,41 +1,8 @@
-import {
-  AwakenError,
-  type DecisionReceipt,
-  type RunRecord,
-  type ToolCallDecisionInput,
-  decisionControl,
-} from '@awaken/contract';
-import { checkStoredDecisions } from '@awaken/runtime';
+import type { RunRecord } from '@awaken/contract';
+import { queueDecisions } from '@awaken/runtime';
 import type { DecideResult } from '../types';
 import { enqueueResume } from './enqueue-resume';
 import type { ServiceContext } from './service-context';
-
-async function store(
-  context: ServiceContext,
-  runId: string,
-  decision: ToolCallDecisionInput,
-): Promise<DecisionReceipt> {
-  const names = {
-    ...(decision.ticketId ? { ticketId: decision.ticketId } : {}),
-    decisionId: decision.decisionId,
-  };
-  try {
-    const status = await context.stores.inbox.put(runId, decisionControl(decision));
-    // a decision for an executing run may name only its ticket: the run resolves it
-    const target = { toolCallId: decision.toolCallId ?? '', ...names };
-    return status === 'stored' ? { ...target, status: 'accepted' } : { ...target, status: 'duplicate' };
-  } catch (error) {
-    if (!AwakenError.hasCode(error, 'conflict')) throw error;
-    const toolCallId = decision.toolCallId === undefined ? {} : { toolCallId: decision.toolCallId };
-    return {
-      ...toolCallId,
-      ...names,
-      status: 'rejected',
-      reason: 'duplicate_conflict',
-      message: error.message,
-    };
-  }
-}
 
 /**
  * Delivers decisions to a run, whichever process executes it: each accepted decision is written to
@@ -49,11 +16,9 @@ export async function decideRun(
   record: RunRecord,
   decisions: readonly unknown[],
 ): Promise<DecideResult> {
-  const receipts: DecisionReceipt[] = [];
-  // checked against the run as stored: malformed, finished, stale or already applied ones stop here
-  for (const checked of checkStoredDecisions(record, decisions)) {
-    receipts.push('status' in checked ? checked : await store(context, record.runId, checked));
-  }
+  // judged against the run as stored, written to its inbox, judged again: `accepted` only if applied
+  const { threadRuns: store, inbox } = context.stores;
+  const receipts = await queueDecisions({ store, inbox }, record, decisions);
   const delivered = receipts.some((receipt) => receipt.status !== 'rejected');
   if (record.status !== 'waiting' || !delivered) return { runId: record.runId, receipts };
   const resume = await enqueueResume(context, record);

@@ -1,4 +1,4 @@
-import { AwakenError } from '@awaken/contract';
+import { AwakenError, decisionViewOf } from '@awaken/contract';
 import {
   type ChatRequest,
   type ChatTurn,
@@ -75,9 +75,11 @@ export async function continueTurn(
       'conflict',
       `the last assistant message (${turn.messageId}) is not the waiting run of chat ${request.id} (${view.runId})`,
     );
+  const record = await service.stores.threadRuns.getRun(view.runId);
+  if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);
   const { decisions, rejected, conflicts } = matchDecisions({
     proposals: turn.proposals,
-    tickets: view.tickets,
+    run: decisionViewOf(record),
     context: { caller: callerOf(c) },
   });
   // a request answering one call two ways is refused whole: nothing of it is applied

@@ -1,0 +1,48 @@
+import { readAppliedDecisionIds, readQueuedDecisions, readToolCallStates } from '../run/read-run-state';
+import type { RunRecord } from '../run/run-record';
+import type { RunStatus } from '../run/run-status';
+import type { ToolCallState } from '../tool/tool-call-state';
+import type { ToolCallDecision } from './decision';
+
+/**
+ * What {@link judgeDecision} needs to know of a run: the same small view whether it comes from the
+ * stored record ({@link decisionViewOf}) or from a live activation (the runtime builds one from its
+ * session). Nothing here is copied: a live view may hand its own call states, so the judge's answer
+ * names the very state an accepted decision is for.
+ */
+export interface DecisionView {
+  runId: string;
+  status: RunStatus;
+  /** Why a run that is not `done` takes no more decisions (a live run being cancelled). */
+  closing?: string;
+  /** Every tool call the run knows, with its ticket while it waits. */
+  calls: Iterable<ToolCallState>;
+  /** Ids of the decisions the run applied (checkpointed): a repeat is a duplicate. */
+  applied: ReadonlySet<string>;
+  /**
+   * Decisions accepted and not applied yet (a live queue, or the ones a checkpoint stored): a repeat
+   * of one is a duplicate, and a different answer for the same call is refused.
+   */
+  pending: readonly ToolCallDecision[];
+  /**
+   * True for the stored copy of a run that is executing (`created` or `running`) elsewhere: a call
+   * may have suspended since the copy was written, so a decision naming a call or ticket the copy
+   * does not show waiting is `deferred` to the run's owner, which judges it again at its next gate.
+   */
+  behind?: boolean;
+}
+
+/**
+ * The view of a run as stored: its checkpointed call states, applied decision ids and the decisions
+ * it holds accepted. A finished run shows no calls (it takes no decision).
+ */
+export function decisionViewOf(record: Pick<RunRecord, 'runId' | 'status' | 'state'>): DecisionView {
+  return {
+    runId: record.runId,
+    status: record.status,
+    calls: record.status === 'done' ? [] : readToolCallStates(record),
+    applied: readAppliedDecisionIds(record),
+    pending: readQueuedDecisions(record),
+    ...(record.status === 'created' || record.status === 'running' ? { behind: true } : {}),
+  };
+}
