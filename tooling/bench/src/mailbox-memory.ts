@@ -1,6 +1,6 @@
 /**
  * The memory MailboxStore's enqueue → claim → ack cycle rate against a naive Map-and-array queue in
- * the same run (issue 6 benchmark part 3, target ≥ 0.5×). Run from the repo root:
+ * the same run (target: the memory store at least 0.5× the naive queue). Run from the repo root:
  * `npx tsx tooling/bench/src/mailbox-memory.ts` (or `pnpm --filter @awaken/bench bench:mailbox-memory`).
  *
  * Scenarios, each with 50 concurrent workers on distinct threads:

@@ -1,5 +1,5 @@
 /**
- * Redis mailbox benchmark (issue 6): run with `pnpm --filter @awaken/bench bench:mailbox-redis`.
+ * Redis mailbox benchmark (the Redis MailboxStore against BullMQ and redis-benchmark): run with `pnpm --filter @awaken/bench bench:mailbox-redis`.
  * Starts its own redis-server (no persistence, loopback) and measures, in one run:
  * (1) enqueue+claim+ack cycles/s of RedisMailboxStore vs BullMQ (Queue.add + Worker, concurrency 50,
  *     no-op jobs) on the same server: a warm-up round of each, then BENCH_ROUNDS interleaved rounds

@@ -1,5 +1,5 @@
 /**
- * Issue 4 benchmarks for the Awaken runtime's HITL paths (memory stores), each side by side with
+ * Benchmarks of the Awaken runtime's human-in-the-loop paths (memory stores), each side by side with
  * ai@6's tool execution approval flow (`needsApproval: true`, `tool-approval-request` /
  * `tool-approval-response`, see runtime-hitl-ai.ts) in the same process, interleaved with the order
  * rotated every round:

@@ -108,7 +108,7 @@ Every contender is driven by a fresh \`MockLanguageModelV3\` (from \`ai/test\`) 
 S model turns that each call the trivial tool \`noop\` N times, then one text turn, so each run makes
 S + 1 model calls and S × N tool calls. Awaken runs through \`createAiSdkModelExecutor\` (\`doStream\`)
 with \`@awaken/store-memory\`'s thread/run store (checkpoints on: the runtime writes one at
-every trigger of seed 001); \`generateText\` uses \`doGenerate\`; \`streamText\`
+every checkpoint trigger: user message, assistant turn, tool results, run finished); \`generateText\` uses \`doGenerate\`; \`streamText\`
 uses \`doStream\` with the very same stream parts as Awaken. Contenders are interleaved, rotating
 their order every round. "per step" is the median run time divided by S + 1.
 

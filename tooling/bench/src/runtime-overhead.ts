@@ -1,5 +1,5 @@
 /**
- * Issue 3 benchmark: per-step loop overhead of the Awaken runtime (native scripted ModelExecutor,
+ * Per-step loop overhead of the Awaken runtime (native scripted ModelExecutor,
  * @awaken/store-memory, checkpoints on) against ai@6 `generateText` driven by `MockLanguageModelV3`
  * (from `ai/test`), the same workload interleaved in one process: S model turns that each call a
  * trivial tool N times, then one text turn.
@@ -113,7 +113,7 @@ ${environment}. Measured ${new Date().toISOString().slice(0, 10)}.
 
 Workload: S model turns, each returning N calls to a trivial tool, then one text turn (S + 1 model
 calls, S × N tool calls). Awaken: \`createAgentRuntime\` with a native ModelExecutor that yields the
-turn's parts from memory, \`@awaken/store-memory\` (a checkpoint at every seed 001 trigger), parallel
+turn's parts from memory, \`@awaken/store-memory\` (a checkpoint at every checkpoint trigger), parallel
 executor, events drained. ai@6: \`generateText\` with \`MockLanguageModelV3\` (\`doGenerate\`), no
 persistence. Runs interleaved, order rotated each round; per step = median run time / (S + 1).
 
@@ -121,7 +121,7 @@ ${table}
 
 Awaken's per-step work on top of the AI SDK loop: zod argument validation, one AgentEvent per part
 (sequenced), nine-phase plugin host, the ToolCallStatus machine per call, and an atomic checkpoint of
-messages + run record (tool call states under seed 001 paths) at each trigger.
+messages + run record (tool call states under the durable run-state paths) at each trigger.
 `,
   );
 }

@@ -1,5 +1,5 @@
 /**
- * HTTP server benchmark (issue 14): `pnpm --filter @awaken/bench bench:server-http`.
+ * HTTP server benchmark (SSE throughput, decision latency and request rate over loopback): `pnpm --filter @awaken/bench bench:server-http`.
  * Each server runs in its own process on loopback; this process is the HTTP client.
  * (1) SSE events per second end to end: a run streaming BENCH_EVENTS text deltas, read by the client
  *     from `POST /v1/runs` (live: runtime → event log → SSE) and from `GET /v1/runs/:id/events`

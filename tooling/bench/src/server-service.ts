@@ -1,5 +1,5 @@
 /**
- * Server service benchmark (issue 13): `pnpm --filter @awaken/bench bench:server-service`.
+ * Server service benchmark (the mailbox service: memory per waiting run, decision latency, throughput): `pnpm --filter @awaken/bench bench:server-service`.
  * Starts its own redis-server (loopback, no persistence) and measures:
  * (1) process heap per waiting run: a mailbox service over Redis with 10,000 runs waiting for an
  *     approval, against the same process before the runs (child process, --expose-gc), with the hot
