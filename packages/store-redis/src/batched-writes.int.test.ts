@@ -4,6 +4,7 @@ import { MUTATING_SCRIPT_SHAS } from './internal/idempotent-script';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from './testing/reply-dropping-proxy';
+import { scriptSha } from './testing/script-sha';
 
 // Enqueues and acks made in the same tick travel as one script call; each keeps its own checks and
 // its own answer, and a lost reply of the whole call answers each of them as the first time.
@@ -38,7 +39,7 @@ describe('enqueues and acks of one tick', () => {
   /** The words of the next script call of `name` whose reply the proxy drops. */
   const dropNext = (name: string) => {
     const sha = MUTATING_SCRIPT_SHAS.get(name);
-    return proxy.dropNextReply((words) => words[0]?.toLowerCase() === 'evalsha' && words[1] === sha);
+    return proxy.dropNextReply((words) => scriptSha(words) === sha);
   };
 
   it('rejects only the enqueues that break a rule, in call order', async () => {

@@ -1,7 +1,6 @@
 import type { MailboxStore, RunDispatch } from '@awaken/contract';
 import { createMemoryMailboxStore } from '@awaken/store-memory';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { MAILBOX_LUA } from './mailbox-lua-sources';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 
@@ -26,8 +25,6 @@ describe('calls made in one tick', () => {
   beforeEach(async () => {
     redis = new RedisMailboxStore({ redis: inject('redisUrl'), prefix: uniquePrefix('order') });
     memory = createMemoryMailboxStore();
-    // Scripts loaded and the connection up, so no NOSCRIPT fallback or connect reorders anything.
-    for (const { source } of Object.values(MAILBOX_LUA)) await redis.redis.script('LOAD', source);
   });
   afterEach(async () => {
     await deleteKeys(redis.redis, redis.prefix);

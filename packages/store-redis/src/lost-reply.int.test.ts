@@ -1,24 +1,16 @@
-import { createHash } from 'node:crypto';
 import { type RunDispatch, type RunRecord, decisionControl } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
 import { MUTATING_SCRIPT_SHAS } from './internal/idempotent-script';
 import { deleteKeys, uniquePrefix } from './testing/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from './testing/reply-dropping-proxy';
+import { scriptSha } from './testing/script-sha';
 
 // Every mutating operation runs once through a loopback proxy that swallows the script's reply after
 // Redis executed it and cuts the connection; ioredis reconnects and re-sends the command. The
 // outcome must be that of one execution: the caller gets the first reply and the data shows one write.
 
-const isScript = (words: string[]) => ['evalsha', 'eval'].includes((words[0] ?? '').toLowerCase());
-
-/** The SHA1 of the script a dropped EVALSHA / EVAL command ran. */
-const shaOf = (words: string[]) =>
-  words[0]?.toLowerCase() === 'evalsha'
-    ? (words[1] ?? '')
-    : createHash('sha1')
-        .update(words[1] ?? '')
-        .digest('hex');
+const isScript = (words: string[]) => scriptSha(words) !== undefined;
 
 const newRun = (runId: string, threadId: string): RunRecord => ({
   runId,
@@ -71,7 +63,7 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
     const before = proxy.dropped;
     const dropped = proxy.dropNextReply(isScript);
     const result = await operation();
-    exercised.add(shaOf(await dropped));
+    exercised.add(scriptSha(await dropped) ?? '');
     expect(proxy.dropped).toBe(before + 1);
     return result;
   }

@@ -12,22 +12,21 @@ if not h then return redis.error_reply(rejected) end
 
 /**
  * Batched: ARGV: prefix, then dispatchId, claimToken per ack. Acks them in order, each fenced on its
- * own. Returns { now, then per ack the fields as read before it, or its rejection text }: the client
- * applies the ack (status acked, updatedAt now, no claimToken, no leaseUntil).
+ * own (and run by per_item: one that fails leaves the others alone). Returns { now, then per ack the
+ * fields as read before it, or its rejection text }: the client applies the ack (status acked,
+ * updatedAt now, no claimToken, no leaseUntil).
  */
 export const ACK = `
 local now = now_ms()
-local out = { num(now) }
-for i = 2, #ARGV, 2 do
-  local h, rejected = fenced(ARGV[i], ARGV[i + 1], now)
-  if h then
-    release(h)
-    finish(h, 'acked', now)
-    out[#out + 1] = h.raw
-  else
-    out[#out + 1] = rejected
-  end
+local function ack(id, token)
+  local h, rejected = fenced(id, token, now)
+  if not h then return rejected end
+  release(h)
+  finish(h, 'acked', now)
+  return h.raw
 end
+local out = { num(now) }
+for i = 2, #ARGV, 2 do out[#out + 1] = per_item(ack, ARGV[i], ARGV[i + 1]) end
 return out
 `;
 

@@ -32,7 +32,8 @@
  * `ready`, the same way) before it pops.
  *
  * Every script validates everything first and rejects with `AWAKEN <code> <message>` before writing
- * (batched scripts: per item, as that item's reply). Scripts reply with a dispatch as the raw HGETALL
+ * (batched scripts: per item, as that item's reply; an item that fails unexpectedly is answered
+ * `AWAKEN store_failure <error>`, see per_item). Scripts reply with a dispatch as the raw HGETALL
  * of its hash; the hot paths (claim, ack) reply with the hash as read before their writes, and the
  * client applies those writes, which it knows (`decodeDispatch` changes).
  * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
@@ -56,6 +57,18 @@ end
 -- A rejection as text (a batched script's per-item reply); fail() makes it the script's error reply.
 local function rejection(code, message) return 'AWAKEN ' .. code .. ' ' .. message end
 local function fail(code, message) return redis.error_reply(rejection(code, message)) end
+-- Runs one item of a batched script (enqueue, ack: one item per call of a tick) under pcall, so that
+-- each call is answered by what happened to its own item: a Lua runtime error or a failed redis.call
+-- (a malformed record, a write refused at maxmemory) becomes that item's store_failure instead of
+-- aborting the script, which would fail every call of the batch while Redis keeps the writes of the
+-- items before it (a script is never rolled back). The failing item keeps what it wrote before its
+-- error; every check comes before an item's first write, so only an unexpected failure can do that.
+local function per_item(item, ...)
+  local ok, reply = pcall(item, ...)
+  if ok then return reply end
+  if type(reply) == 'table' then reply = reply.err end
+  return rejection('store_failure', tostring(reply))
+end
 -- The rejection of a lease whose deadline would not be a safe integer (checked before any write).
 local function lease_out_of_range(now, lease_ms)
   if now + lease_ms > 9007199254740991 then

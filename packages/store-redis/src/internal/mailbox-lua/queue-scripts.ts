@@ -2,43 +2,46 @@
  * Batched: ARGV: prefix, then 8 values per dispatch: dispatchId, threadId, runId, priority,
  * dedupeKey|'', availableAt|'', maxAttempts, and '1' when the caller chose the id ('' when the store
  * generated a fresh UUIDv7; both are checked for existence: the same call may run twice). Enqueues them in
- * order, each checked on its own. Returns { now, then per dispatch its dispatchEpoch or its rejection
- * text }: the caller knows the rest.
+ * order, each checked on its own (and run by per_item: one that fails leaves the others alone).
+ * Returns { now, then per dispatch its dispatchEpoch or its rejection text }: the caller knows the rest.
  */
 export const ENQUEUE = `
 local now = now_ms()
 local stamp = num(now)
-local out = { stamp }
-local seq = redis.call('INCRBY', P .. 'seq', (#ARGV - 1) / 8) - (#ARGV - 1) / 8
-for i = 2, #ARGV, 8 do
+local function enqueue(i, seq)
   local id, thread, run_id = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local priority, dedupe, available, max_attempts = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
   local holder = dedupe ~= '' and redis.call('HGET', tddkey(thread), dedupe)
-  seq = seq + 1
   -- Generated ids are checked too: a call re-sent after a lost reply whose record is gone (request
   -- recording off, or expired) runs again, and must not rewrite the dispatch it created.
   if redis.call('EXISTS', dkey(id)) == 1 then
-    out[#out + 1] = rejection('conflict', 'dispatch ' .. id .. ' already exists')
+    return rejection('conflict', 'dispatch ' .. id .. ' already exists')
   elseif holder then
-    out[#out + 1] = rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
-  else
-    local available_at = now
-    if available ~= '' then available_at = tonumber(available) end
-    local epoch = redis.call('HGET', THREADS, 'e:' .. thread) or '0'
-    local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
-    local inputs = priority .. ',' .. max_attempts .. ',' .. epoch .. ',' .. stamp .. ',' .. run_id
-    if dedupe ~= '' then
-      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
-        'a', num(available_at), 'n', '0', 'u', stamp, 'k', dedupe)
-      redis.call('HSET', tddkey(thread), dedupe, id)
-    else
-      redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
-        'a', num(available_at), 'n', '0', 'u', stamp)
-    end
-    redis.call('ZADD', takey(thread), seq, id)
-    place_queued(id, thread, score, now, available_at)
-    out[#out + 1] = epoch
+    return rejection('dedupe_conflict', 'dedupe key ' .. dedupe .. ' is held by dispatch ' .. holder)
   end
+  local available_at = now
+  if available ~= '' then available_at = tonumber(available) end
+  local epoch = redis.call('HGET', THREADS, 'e:' .. thread) or '0'
+  local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
+  local inputs = priority .. ',' .. max_attempts .. ',' .. epoch .. ',' .. stamp .. ',' .. run_id
+  if dedupe ~= '' then
+    redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+      'a', num(available_at), 'n', '0', 'u', stamp, 'k', dedupe)
+    redis.call('HSET', tddkey(thread), dedupe, id)
+  else
+    redis.call('HSET', dkey(id), 't', thread, 'i', inputs, 'q', score, 's', 'queued',
+      'a', num(available_at), 'n', '0', 'u', stamp)
+  end
+  redis.call('ZADD', takey(thread), seq, id)
+  place_queued(id, thread, score, now, available_at)
+  return epoch
+end
+local out = { stamp }
+local count = (#ARGV - 1) / 8
+local seq = redis.call('INCRBY', P .. 'seq', count) - count
+for i = 2, #ARGV, 8 do
+  seq = seq + 1
+  out[#out + 1] = per_item(enqueue, i, seq)
 end
 return out
 `;
