@@ -3,6 +3,7 @@ import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { abortableDelay } from './internal/abortable-delay';
 import { followRunEvents } from './internal/follow-run-events';
+import { executeDispatch } from './internal/execute-dispatch';
 import { createHotRunCache } from './internal/hot-run-cache';
 import { type LeaseSweeper, startLeaseSweeper } from './internal/lease-sweeper';
 import { createRunControl } from './internal/run-control';
@@ -53,6 +54,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     runtime,
     hotCache,
     live: new Map(),
+    execute: (dispatch) => executeDispatch(context, dispatch),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
   };

@@ -1,5 +1,4 @@
 import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
-import { executeDispatch } from './execute-dispatch';
 import { pendingWork } from './pending-work';
 import type { ServiceContext } from './service-context';
 
@@ -37,7 +36,7 @@ export async function enqueueResume(context: ServiceContext, record: RunRecord):
       workerId: context.config.workerId,
       leaseMs: context.config.leaseMs,
     });
-    if (claimed) executeDispatch(context, claimed);
+    if (claimed) context.execute(claimed);
   }
   return dispatch;
 }

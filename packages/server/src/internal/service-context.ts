@@ -23,6 +23,13 @@ export interface ServiceContext {
   runtime: AgentRuntime;
   hotCache: HotRunCache;
   live: Map<string, LiveActivation>;
+  /**
+   * Executes a dispatch this process claimed, to its settlement (`executeDispatch`). The paths that
+   * claim outside the worker pool — a foreground submit, a resume of a run in the hot cache — reach
+   * the executor through here, so they need not import it (the executor's settlement enqueues
+   * resumes itself).
+   */
+  execute(dispatch: RunDispatch): LiveActivation;
   /** Aborted when the service stops: no new claims, idle waits end. */
   stopping: AbortSignal;
   report(error: unknown, context: string): void;

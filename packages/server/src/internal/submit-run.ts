@@ -10,7 +10,6 @@ import {
 import { z } from 'zod';
 import type { SubmitRequest, SubmittedRun } from '../types';
 import { abortableDelay } from './abortable-delay';
-import { executeDispatch } from './execute-dispatch';
 import { followRunEvents } from './follow-run-events';
 import { runSettled } from './run-settled';
 import type { ServiceContext } from './service-context';
@@ -93,7 +92,7 @@ async function claimForeground(context: ServiceContext, dispatch: RunDispatch): 
       leaseMs: context.config.leaseMs,
     });
     if (claimed) {
-      await executeDispatch(context, claimed).done;
+      await context.execute(claimed).done;
       return;
     }
     const current = await mailbox.loadDispatch(dispatch.dispatchId);
