@@ -3,7 +3,7 @@ import type { RunRecord } from '@awaken/contract';
 import { expect } from 'vitest';
 import { AGENT_ID } from './scenario-agent';
 import type { ServiceCluster } from './cluster';
-import { abortableDelay } from '../src/internal/abortable-delay';
+import { abortableDelay } from '../src/internal/service/abortable-delay';
 import { acksAtMostOnce, decisionFor, dispatchesOf, finishes, record, toolCounts } from './suite-helpers';
 
 interface Planned {

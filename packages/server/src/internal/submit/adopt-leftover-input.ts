@@ -1,5 +1,5 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 function ignore(code: 'conflict' | 'dedupe_conflict') {
   return (error: unknown) => {

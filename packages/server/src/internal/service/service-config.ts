@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AwakenError, formatZodIssues } from '@awaken/contract';
 import { z } from 'zod';
-import type { MailboxServiceOptions } from '../types';
+import type { MailboxServiceOptions } from '../../types';
 
 const positiveInt = z.number().int().positive();
 

@@ -1,6 +1,6 @@
 import { AwakenError } from '@awaken/contract';
-import { abortableDelay } from './abortable-delay';
-import type { ServiceContext } from './service-context';
+import { abortableDelay } from '../service/abortable-delay';
+import type { ServiceContext } from '../service/service-context';
 
 /** How many times a run still held (by a process that died, whose run lease has not lapsed yet) is tried again. */
 const BUSY_RETRIES = 8;

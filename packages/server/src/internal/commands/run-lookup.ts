@@ -1,6 +1,6 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
-import type { ActiveRunView, RunTarget } from '../types';
-import type { ServiceContext } from './service-context';
+import type { ActiveRunView, RunTarget } from '../../types';
+import type { ServiceContext } from '../service/service-context';
 
 export const notFound = (what: string) => new AwakenError('not_found', `${what} not found`);
 

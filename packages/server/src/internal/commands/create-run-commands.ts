@@ -1,10 +1,10 @@
 import { AwakenError } from '@awaken/contract';
-import type { RunControlService, SubmitRequest, SubmittedRun } from '../types';
-import { cancelRun, interruptThread } from './cancel-and-interrupt';
+import type { RunControlService, SubmitRequest, SubmittedRun } from '../../types';
+import { cancelRun, interruptThread } from './cancel-run';
 import { decideRun } from './decide-run';
 import { injectInput } from './inject-input';
 import { activeRun, resolveTarget } from './run-lookup';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 /** Run control over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */
 export function createRunControl(

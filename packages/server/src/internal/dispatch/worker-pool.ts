@@ -1,6 +1,6 @@
-import { abortableDelay } from './abortable-delay';
+import { abortableDelay } from '../service/abortable-delay';
 import { executeDispatch } from './execute-dispatch';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 export interface WorkerPool {
   /** Settles when the claim loop has stopped (after the service's `stopping` signal). */

@@ -1,5 +1,5 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
-import type { ServiceStores } from '../types';
+import type { ServiceStores } from '../../types';
 import { followRunEvents } from './follow-run-events';
 
 /**

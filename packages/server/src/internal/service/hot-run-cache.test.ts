@@ -2,8 +2,8 @@ import type { ThreadRunStore } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
-import { memoryCounters } from '../../test-support/counters';
-import { AGENT_ID, scenarioAgent } from '../../test-support/scenario-agent';
+import { memoryCounters } from '../../../test-support/counters';
+import { AGENT_ID, scenarioAgent } from '../../../test-support/scenario-agent';
 import { createHotRunCache } from './hot-run-cache';
 
 /** Counts full history reads reaching the real store. */

@@ -6,9 +6,9 @@ import {
   decisionControl,
 } from '@awaken/contract';
 import { checkStoredDecisions } from '@awaken/runtime';
-import type { DecideResult } from '../types';
-import { enqueueResume } from './enqueue-resume';
-import type { ServiceContext } from './service-context';
+import type { DecideResult } from '../../types';
+import { enqueueResume } from '../resume/enqueue-resume';
+import type { ServiceContext } from '../service/service-context';
 
 async function store(
   context: ServiceContext,

@@ -2,8 +2,8 @@ import { type ToolCallDecision, decisionControl } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
-import { memoryCounters } from '../../test-support/counters';
-import { AGENT_ID, scenarioAgent } from '../../test-support/scenario-agent';
+import { memoryCounters } from '../../../test-support/counters';
+import { AGENT_ID, scenarioAgent } from '../../../test-support/scenario-agent';
 import { pendingWork } from './pending-work';
 
 const approve = (toolCallId: string): ToolCallDecision => ({

@@ -8,10 +8,10 @@ import {
   userMessageSchema,
 } from '@awaken/contract';
 import { z } from 'zod';
-import type { InjectRequest, InjectResult, SubmitRequest, SubmittedRun } from '../types';
-import { enqueueResume } from './enqueue-resume';
+import type { InjectRequest, InjectResult, SubmitRequest, SubmittedRun } from '../../types';
+import { enqueueResume } from '../resume/enqueue-resume';
 import { activeRun, notFound } from './run-lookup';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 const injectRequestSchema = z.object({
   threadId: z.string().min(1),

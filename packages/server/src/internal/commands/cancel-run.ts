@@ -1,7 +1,7 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
-import type { InterruptResult } from '../types';
+import type { InterruptResult } from '../../types';
 import { notFound, requireRun } from './run-lookup';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 /**
  * Cancels a run wherever it is: a queued start is withdrawn; a live activation here is aborted

@@ -8,11 +8,11 @@ import {
   userMessageSchema,
 } from '@awaken/contract';
 import { z } from 'zod';
-import type { SubmitRequest, SubmittedRun } from '../types';
-import { abortableDelay } from './abortable-delay';
-import { followRunEvents } from './follow-run-events';
-import { runSettled } from './run-settled';
-import type { ServiceContext } from './service-context';
+import type { SubmitRequest, SubmittedRun } from '../../types';
+import { abortableDelay } from '../service/abortable-delay';
+import { followRunEvents } from '../events/follow-run-events';
+import { runSettled } from '../events/await-run-status';
+import type { ServiceContext } from '../service/service-context';
 
 const id = z.string().min(1).max(512);
 

@@ -1,10 +1,10 @@
 import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
-import { abortableDelay } from './abortable-delay';
+import { abortableDelay } from '../service/abortable-delay';
 import type { ActivationOutcome } from './classify-outcome';
-import { adoptLeftoverInput } from './leftover-input';
-import { pendingWork } from './pending-work';
-import type { ServiceContext } from './service-context';
+import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
+import { pendingWork } from '../resume/pending-work';
+import type { ServiceContext } from '../service/service-context';
 import { checkThreadGate } from './thread-gate';
 
 /** The run an activation executes, as the claim's owner steers it. */

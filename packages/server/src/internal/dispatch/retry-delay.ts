@@ -1,4 +1,4 @@
-import type { ServiceConfig } from './service-config';
+import type { ServiceConfig } from '../service/service-config';
 
 /**
  * The delay before retry number `attempt` (1 for the first retry): `baseDelayMs × 2^(attempt−1)`

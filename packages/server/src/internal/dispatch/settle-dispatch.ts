@@ -1,9 +1,9 @@
 import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
-import { enqueueResume } from './enqueue-resume';
-import { finalizeRun } from './finalize-run';
+import { enqueueResume } from '../resume/enqueue-resume';
+import { finalizeRun } from './end-dead-lettered-run';
 import { retryDelay } from './retry-delay';
-import type { ServiceContext } from './service-context';
+import type { ServiceContext } from '../service/service-context';
 
 /** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
 export async function settleDispatch(

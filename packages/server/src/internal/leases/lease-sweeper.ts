@@ -1,5 +1,5 @@
-import { finalizeRun } from './finalize-run';
-import type { ServiceContext } from './service-context';
+import { finalizeRun } from '../dispatch/end-dead-lettered-run';
+import type { ServiceContext } from '../service/service-context';
 
 export interface LeaseSweeper {
   /** One sweep now (recovery at start); resolves with how many dispatches it reclaimed. */

@@ -1,6 +1,6 @@
 import type { RunDispatch } from '@awaken/contract';
 import type { AgentRuntime } from '@awaken/runtime';
-import type { ServiceStores } from '../types';
+import type { ServiceStores } from '../../types';
 import type { HotRunCache } from './hot-run-cache';
 import type { ServiceConfig } from './service-config';
 
