@@ -6,7 +6,7 @@ import { followRunEvents } from './internal/events/follow-run-events';
 import { executeDispatch } from './internal/dispatch/execute-dispatch';
 import { createHotRunCache } from './internal/service/hot-run-cache';
 import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
-import { createRunControl } from './internal/commands/create-run-commands';
+import { createRunCommands } from './internal/commands/create-run-commands';
 import type { ServiceContext } from './internal/service/service-context';
 import { resolveServiceConfig } from './internal/service/service-config';
 import { submitRun } from './internal/submit/submit-run';
@@ -29,7 +29,7 @@ function checkStores(stores: ServiceStores): void {
 
 /**
  * Creates the mailbox service of one process: write-ahead submit, workers that claim dispatches
- * from the shared mailbox, lease heartbeats and sweeps, retry classification and run control.
+ * from the shared mailbox, lease heartbeats and sweeps, retry classification and the run commands.
  * Every process of a deployment creates one over the same stores. Call `start()` to run workers.
  */
 export function createMailboxService(options: MailboxServiceOptions): MailboxService {
@@ -69,10 +69,10 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
         details: { agentId: request?.agentId },
       });
     }
-    return (await submitRun(context, control, request)).submitted;
+    return (await submitRun(context, commands, request)).submitted;
   }
 
-  const control = createRunControl(context, submit);
+  const commands = createRunCommands(context, submit);
 
   async function shutdown(graceMs: number, force: boolean): Promise<void> {
     stop.abort();
@@ -96,7 +96,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     workerId: config.workerId,
     runtime,
     stores,
-    control,
+    control: commands,
     async start() {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service was stopped');
       if (pool) return;

@@ -11,6 +11,7 @@ export type {
   MailboxService,
   MailboxServiceOptions,
   RetryPolicy,
+  RunCommands,
   RunControlService,
   RunTarget,
   ServiceStats,

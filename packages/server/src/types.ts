@@ -161,8 +161,11 @@ export interface InjectResult {
   dispatchId?: string;
 }
 
-/** The control surface of runs, usable without HTTP. */
-export interface RunControlService {
+/**
+ * The run commands — what a caller asks of a run or thread, usable without HTTP (the service's
+ * `control`). A command that must reach a run executing elsewhere travels through the run's inbox.
+ */
+export interface RunCommands {
   getActiveRun(threadId: string): Promise<ActiveRunView | null>;
   decide(
     target: RunTarget,
@@ -172,6 +175,9 @@ export interface RunControlService {
   interruptThread(threadId: string, reason?: string): Promise<InterruptResult>;
   injectUserInput(request: InjectRequest): Promise<InjectResult>;
 }
+
+/** @deprecated Renamed `RunCommands` ("run control" names the run's inbox); this alias stays for now. */
+export type RunControlService = RunCommands;
 
 export interface ServiceStats {
   workerId: string;
@@ -189,7 +195,8 @@ export interface MailboxService {
   readonly workerId: string;
   readonly runtime: AgentRuntime;
   readonly stores: ServiceStores;
-  readonly control: RunControlService;
+  /** The run commands: decide, cancel, interrupt, inject input, look up a thread's active run. */
+  readonly control: RunCommands;
   /** Recovers expired leases, then starts the workers and the lease sweep. */
   start(): Promise<void>;
   /** Write-ahead submit: the run is stored and queued before this resolves. */

@@ -1,16 +1,21 @@
+// The run commands — decide, cancel, interrupt, inject input, look up the active run — are what a
+// caller (in process, or over HTTP) asks of a run: `service.control`, typed `RunCommands`. They are
+// not the run's inbox entries (the contract's `RunControl`: what a command leaves for the run to
+// read), nor the HTTP routes (`http/routes/command-routes.ts`, `decision-routes.ts`).
 import { AwakenError } from '@awaken/contract';
-import type { RunControlService, SubmitRequest, SubmittedRun } from '../../types';
-import { cancelRun, interruptThread } from './cancel-run';
+import type { RunCommands, SubmitRequest, SubmittedRun } from '../../types';
+import type { ServiceContext } from '../service/service-context';
+import { cancelRun } from './cancel-run';
 import { decideRun } from './decide-run';
 import { injectInput } from './inject-input';
+import { interruptThread } from './interrupt-thread';
 import { activeRun, resolveTarget } from './run-lookup';
-import type { ServiceContext } from '../service/service-context';
 
-/** Run control over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */
-export function createRunControl(
+/** The run commands over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */
+export function createRunCommands(
   context: ServiceContext,
   submit: (request: SubmitRequest) => Promise<SubmittedRun>,
-): RunControlService {
+): RunCommands {
   return {
     getActiveRun: (threadId) => activeRun(context, threadId),
     async decide(target, decisions) {

@@ -33,7 +33,7 @@ describe('classifyOutcome', () => {
       result: result({ termination: { type: 'error', message: 'model refused', code: 'model_permanent' } }),
     });
     expect(plan).toMatchObject({ action: 'dead_letter', result: { error: 'model refused' } });
-    expect(plan).not.toHaveProperty('finalizeReason');
+    expect(plan).not.toHaveProperty('endReason');
   });
 
   it('retries a transient failure, keeping the provider retry hint', () => {
@@ -51,7 +51,7 @@ describe('classifyOutcome', () => {
     expect(classifyOutcome({ type: 'failed', error: new TypeError('boom') })).toEqual({
       action: 'dead_letter',
       error: 'boom',
-      finalizeReason: 'permanent failure: boom',
+      endReason: 'permanent failure: boom',
     });
     const conflict = new AwakenError('conflict', 'thread has a waiting run');
     expect(classifyOutcome({ type: 'failed', error: conflict })).toMatchObject({ action: 'dead_letter' });

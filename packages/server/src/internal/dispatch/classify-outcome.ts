@@ -21,7 +21,7 @@ export type DispatchPlan =
       error: string;
       result?: Omit<RunDispatchResult, 'dispatchInstanceId'>;
       /** The run is not done: end it with this reason so its record says why. */
-      finalizeReason?: string;
+      endReason?: string;
     };
 
 function messageOf(error: unknown): string {
@@ -85,7 +85,7 @@ export function classifyOutcome(outcome: ActivationOutcome): DispatchPlan {
         const retryAfterMs = AwakenError.isInstance(outcome.error) ? outcome.error.retryAfterMs : undefined;
         return { action: 'retry', error, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
       }
-      return { action: 'dead_letter', error, finalizeReason: `permanent failure: ${error}` };
+      return { action: 'dead_letter', error, endReason: `permanent failure: ${error}` };
     }
     default:
       return assertNever(outcome, 'activation outcome');

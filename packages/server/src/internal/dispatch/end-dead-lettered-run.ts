@@ -1,3 +1,7 @@
+// Words for a run's end, one per meaning: the runtime *finishes* a run it executes (its own terminal
+// checkpoint); the server *ends* a run no activation will finish — here, a run whose dispatch was
+// dead-lettered; in thread-gate.ts, a run orphaned by an interrupt — through `runtime.failRun` /
+// `runtime.cancelRun`. *Settle* is said only of a dispatch (settle-dispatch.ts).
 import { AwakenError } from '@awaken/contract';
 import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
@@ -17,7 +21,7 @@ export const DEAD_LETTERED = 'dead_lettered';
  * moment) is tried again in the background every half lease, until it is free, done or the service
  * stops. Failures are reported, never thrown: the dispatch is already settled.
  */
-export async function finalizeRun(
+export async function endDeadLetteredRun(
   context: ServiceContext,
   runId: string,
   reason: string,

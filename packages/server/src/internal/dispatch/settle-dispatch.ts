@@ -1,7 +1,9 @@
+// *Settle* is said only of a dispatch: ack it, nack it with backoff, or dead-letter it. What the run's
+// record says is the runtime's; a dead-lettered run it did not finish is ended by end-dead-lettered-run.ts.
 import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { enqueueResume } from '../resume/enqueue-resume';
-import { finalizeRun } from './end-dead-lettered-run';
+import { endDeadLetteredRun } from './end-dead-lettered-run';
 import { retryDelay } from './retry-delay';
 import type { ServiceContext } from '../service/service-context';
 
@@ -32,7 +34,7 @@ export async function settleDispatch(
       const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
       if (next.status === 'dead_letter') {
         const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
-        await finalizeRun(context, dispatch.runId, reason, dispatch.dispatchId);
+        await endDeadLetteredRun(context, dispatch.runId, reason, dispatch.dispatchId);
       }
       return;
     }
@@ -40,8 +42,8 @@ export async function settleDispatch(
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
       await mailbox.deadLetter({ ...proof, error: plan.error });
-      if (plan.finalizeReason) {
-        await finalizeRun(context, dispatch.runId, plan.finalizeReason, dispatch.dispatchId);
+      if (plan.endReason) {
+        await endDeadLetteredRun(context, dispatch.runId, plan.endReason, dispatch.dispatchId);
       }
       return;
     default:

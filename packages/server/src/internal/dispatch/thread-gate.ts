@@ -98,7 +98,7 @@ export function orphanEnd(
   return { type: 'cancelled', reason: 'interrupted by newer input' };
 }
 
-/** Ends a run nobody will continue; a concurrent end (a sweeper finalizing it) is fine. */
+/** Ends a run nobody will continue; a concurrent end (a sweeper ending it) is fine. */
 async function endOrphan(context: ServiceContext, threadId: string, runId: string): Promise<void> {
   const all = await dispatchesOfThread(context, threadId);
   const end = orphanEnd(all.filter((dispatch) => dispatch.runId === runId).at(-1));

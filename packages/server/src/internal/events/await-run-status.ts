@@ -1,3 +1,5 @@
+// Waits for a run to reach a status (what `SubmittedRun.settled()` and `done()` resolve with); it
+// ends nothing and settles no dispatch.
 import { AwakenError, type RunRecord } from '@awaken/contract';
 import type { ServiceStores } from '../../types';
 import { followRunEvents } from './follow-run-events';
@@ -7,7 +9,7 @@ import { followRunEvents } from './follow-run-events';
  * one of `statuses` (`waiting` or `done`), following its event log, so it works whichever process
  * executes the run. A run already done resolves at once.
  */
-export async function runSettled(
+export async function awaitRunStatus(
   stores: ServiceStores,
   runId: string,
   options: { afterSeq?: number; signal?: AbortSignal; statuses: ReadonlyArray<'waiting' | 'done'> },

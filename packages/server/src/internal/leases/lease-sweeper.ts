@@ -1,4 +1,4 @@
-import { finalizeRun } from '../dispatch/end-dead-lettered-run';
+import { endDeadLetteredRun } from '../dispatch/end-dead-lettered-run';
 import type { ServiceContext } from '../service/service-context';
 
 export interface LeaseSweeper {
@@ -32,7 +32,7 @@ export function startLeaseSweeper(context: ServiceContext): LeaseSweeper {
         });
         if (busy.items.length > 0) continue;
         const reason = `dead-lettered after ${dispatch.attemptCount} attempts (the process executing it stopped each time); last error: ${dispatch.lastError ?? 'lease expired'}`;
-        await finalizeRun(context, dispatch.runId, reason);
+        await endDeadLetteredRun(context, dispatch.runId, reason);
       }
       if (reclaimed.length < 100) break;
     }

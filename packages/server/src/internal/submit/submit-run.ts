@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { SubmitRequest, SubmittedRun } from '../../types';
 import { abortableDelay } from '../service/abortable-delay';
 import { followRunEvents } from '../events/follow-run-events';
-import { runSettled } from '../events/await-run-status';
+import { awaitRunStatus } from '../events/await-run-status';
 import type { ServiceContext } from '../service/service-context';
 
 const id = z.string().min(1).max(512);
@@ -29,8 +29,8 @@ export const submitRequestSchema = z.object({
   tools: z.array(clientToolSchema).optional(),
 });
 
-/** Hooks the submit path needs from run control (kept apart to avoid a module cycle). */
-export interface SubmitControl {
+/** The run commands the submit path uses to clear a busy thread (`ifBusy`). */
+export interface SubmitCommands {
   interruptThread(threadId: string, reason: string): Promise<unknown>;
   cancelRun(runId: string, reason: string): Promise<unknown>;
 }
@@ -49,7 +49,7 @@ async function ensureThread(context: ServiceContext, threadId: string): Promise<
 /** Refuses (or, with `interrupt`, clears) what stands in the way of a new run on the thread. */
 async function makeRoom(
   context: ServiceContext,
-  control: SubmitControl,
+  commands: SubmitCommands,
   threadId: string,
   ifBusy: 'interrupt' | 'queue' | 'conflict',
 ): Promise<void> {
@@ -64,7 +64,7 @@ async function makeRoom(
         { details: { threadId, openRunId: open.runId } },
       );
     }
-    await control.cancelRun(open.runId, 'superseded by new input');
+    await commands.cancelRun(open.runId, 'superseded by new input');
   }
   if (ifBusy === 'conflict') {
     const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
@@ -109,7 +109,7 @@ async function claimForeground(context: ServiceContext, dispatch: RunDispatch): 
  */
 export async function submitRun(
   context: ServiceContext,
-  control: SubmitControl,
+  commands: SubmitCommands,
   input: SubmitRequest,
 ): Promise<{ submitted: SubmittedRun; execution: Promise<void> }> {
   const request = parseWith(submitRequestSchema, input, 'submit request');
@@ -121,7 +121,7 @@ export async function submitRun(
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
   await ensureThread(context, threadId);
-  await makeRoom(context, control, threadId, ifBusy);
+  await makeRoom(context, commands, threadId, ifBusy);
   await context.runtime.createRun({
     agentId: request.agentId,
     threadId,
@@ -131,7 +131,7 @@ export async function submitRun(
     ...(request.context ? { context: request.context } : {}),
     ...(request.tools ? { tools: request.tools } : {}),
   });
-  if (ifBusy === 'interrupt') await control.interruptThread(threadId, 'interrupted by newer input');
+  if (ifBusy === 'interrupt') await commands.interruptThread(threadId, 'interrupted by newer input');
   const dispatch = await context.stores.mailbox.enqueue({
     threadId,
     runId,
@@ -150,8 +150,8 @@ export async function submitRun(
       threadId,
       dispatchId: dispatch.dispatchId,
       events: (options = {}) => followRunEvents(stores.eventLog, runId, options),
-      settled: (options = {}) => runSettled(stores, runId, { ...options, statuses: ['waiting', 'done'] }),
-      done: (options = {}) => runSettled(stores, runId, { ...options, statuses: ['done'] }),
+      settled: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['waiting', 'done'] }),
+      done: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['done'] }),
     },
   };
 }

@@ -7,7 +7,7 @@ import { WAIT, dispatchesOf, events, finishes, ids, record, toolCounts, untilSta
  * The suite's cases for interrupts, cancels, ordering, retries and injected input; registered inside
  * the suite's describe, on its cluster.
  */
-export function controlCases(clusterOf: () => ServiceCluster): void {
+export function commandCases(clusterOf: () => ServiceCluster): void {
   it('interrupts a run executing in another process', async () => {
     const cluster = clusterOf();
     const { runId, threadId } = ids();
