@@ -3,7 +3,7 @@ import { createMemoryStores } from '@awaken/store-memory';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, TOKENS, createHttpFixture } from '../../test-support/http-fixture';
 import type { ServiceStores } from '../types';
-import { matchToken } from './auth';
+import { matchToken } from './middleware/authenticate';
 import { httpStatusOf } from './error-table';
 
 /** Memory stores whose thread store fails with `failure` while it is set. */

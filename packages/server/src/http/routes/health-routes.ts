@@ -1,6 +1,6 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
-import type { HttpMetrics } from '../metrics';
+import type { HttpMetrics } from '../http-metrics';
 import type { MailboxService } from '../../types';
 import { json } from '../schemas/common-schemas';
 

@@ -1,10 +1,10 @@
 import type { RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
-import { eventCursor } from '../internal/event-cursor';
+import { eventCursor } from '../sse/event-cursor';
 import { runContextOf } from '../internal/run-context';
 import { notFound, toRunView } from '../internal/views';
-import type { HttpMetrics } from '../metrics';
+import type { HttpMetrics } from '../http-metrics';
 import {
   commonErrors,
   conflictError,
@@ -15,7 +15,7 @@ import {
 } from '../schemas/common-schemas';
 import { eventsQuerySchema, listRunsQuerySchema, startRunBodySchema } from '../schemas/request-schemas';
 import { activeRunViewSchema, pageOf, runViewSchema, submittedSchema } from '../schemas/resource-schemas';
-import { sseResponse } from '../sse-response';
+import { sseResponse } from '../sse/sse-response';
 
 const tags = ['Runs'];
 const eventStream = {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { errorBody } from './error-table';
-import type { HttpEnv, HttpToken } from './http-types';
-import { constantTimeEqual } from './internal/constant-time-equal';
+import { errorBody } from '../error-table';
+import type { HttpEnv, HttpToken } from '../http-types';
+import { constantTimeEqual } from './constant-time-equal';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

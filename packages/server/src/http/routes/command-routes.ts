@@ -1,3 +1,5 @@
+// The HTTP face of the run commands cancel, interrupt and inject (decisions have decision-routes.ts).
+// The OpenAPI tag keeps its published name, 'Run control'.
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { toRunView } from '../internal/views';
@@ -68,7 +70,7 @@ const injectInput = createRoute({
   },
 });
 
-export function registerControlRoutes(app: OpenAPIHono<HttpEnv>): void {
+export function registerCommandRoutes(app: OpenAPIHono<HttpEnv>): void {
   app.openapi(cancelRun, async (c) => {
     const { runId } = c.req.valid('param');
     c.var.ids.runId = runId;

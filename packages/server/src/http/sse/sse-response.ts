@@ -1,8 +1,8 @@
 import type { AgentEvent } from '@awaken/contract';
 import type { Logger } from 'pino';
-import type { MailboxService } from '../types';
-import { toHttpError } from './error-table';
-import type { HttpMetrics } from './metrics';
+import type { MailboxService } from '../../types';
+import { toHttpError } from '../error-table';
+import type { HttpMetrics } from '../http-metrics';
 
 export interface SseStreamOptions {
   service: MailboxService;

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { HttpEnv } from './http-types';
+import type { HttpEnv } from '../http-types';
 
 const DECIMAL = /^\d{1,15}$/;
 

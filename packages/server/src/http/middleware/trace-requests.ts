@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type OtelApi, type OtelSpan, loadOtel } from '../tracing/load-otel';
-import type { HttpEnv } from './http-types';
+import { type OtelApi, type OtelSpan, loadOtel } from '../../tracing/load-otel';
+import type { HttpEnv } from '../http-types';
 
 function finish(api: OtelApi, span: OtelSpan, c: Context<HttpEnv>): void {
   if (span.isRecording()) {
