@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, createHttpFixture, startRun } from '../../test-support/http-fixture';
+import { type HttpFixture, createHttpFixture, startRun } from '../../../test-support/http-fixture';
 
 let fx: HttpFixture;
 let known: { runId: string; threadId: string };

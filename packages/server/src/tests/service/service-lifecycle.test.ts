@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createMemoryStores } from '@awaken/store-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Counters, memoryCounters } from '../test-support/counters';
-import { AGENT_ID, scenarioAgent } from '../test-support/scenario-agent';
-import { WAIT, dispatchesOf, record, untilStatus } from '../test-support/suite-helpers';
-import { FAST } from '../test-support/worker-config';
-import { createMailboxService } from './create-mailbox-service';
-import type { MailboxService, MailboxServiceOptions, ServiceStores } from './types';
+import { type Counters, memoryCounters } from '../../../test-support/counters';
+import { AGENT_ID, scenarioAgent } from '../../../test-support/scenario-agent';
+import { WAIT, dispatchesOf, record, untilStatus } from '../../../test-support/suite-helpers';
+import { FAST } from '../../../test-support/worker-config';
+import { createMailboxService } from '../../create-mailbox-service';
+import type { MailboxService, MailboxServiceOptions, ServiceStores } from '../../types';
 
 function sharedStores(): ServiceStores {
   return createMemoryStores();

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type RunWaitingTicket, answer } from '@awaken/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Counters, memoryCounters } from '../test-support/counters';
-import { AGENT_ID, scenarioAgent } from '../test-support/scenario-agent';
-import { WAIT, decisionFor, untilStatus } from '../test-support/suite-helpers';
-import { FAST } from '../test-support/worker-config';
-import { createMailboxService } from './create-mailbox-service';
-import type { MailboxService } from './types';
+import { type Counters, memoryCounters } from '../../../test-support/counters';
+import { AGENT_ID, scenarioAgent } from '../../../test-support/scenario-agent';
+import { WAIT, decisionFor, untilStatus } from '../../../test-support/suite-helpers';
+import { FAST } from '../../../test-support/worker-config';
+import { createMailboxService } from '../../create-mailbox-service';
+import type { MailboxService } from '../../types';
 
-describe('run control (memory)', () => {
+describe('run commands (memory)', () => {
   let counters: Counters;
   let service: MailboxService;
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpFixture, TOKENS, createHttpFixture, startRun } from '../../test-support/http-fixture';
+import { type HttpFixture, TOKENS, createHttpFixture, startRun } from '../../../test-support/http-fixture';
 
 let fx: HttpFixture;
 let acme: { runId: string; threadId: string; toolCallId: string; dispatchId: string; deadDispatchId: string };

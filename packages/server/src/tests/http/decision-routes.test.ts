@@ -1,6 +1,6 @@
 import type { AgentEventOf } from '@awaken/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpFixture, createHttpFixture, parseSse, startRun } from '../../test-support/http-fixture';
+import { type HttpFixture, createHttpFixture, parseSse, startRun } from '../../../test-support/http-fixture';
 
 let fx: HttpFixture;
 beforeAll(async () => {
@@ -162,7 +162,7 @@ describe('decisions', () => {
   });
 });
 
-describe('run control', () => {
+describe('run commands', () => {
   it('cancels a waiting run (200, done cancelled), again idempotently; 404 for an unknown run', async () => {
     const run = await waitingRun();
     const cancelled = await fx.json(`/v1/runs/${run.runId}/cancel`, { body: { reason: 'not needed' } });

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { deleted } from '../test-support/readme-agents';
+import { deleted } from '../../../test-support/readme-agents';
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const packageDir = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The first `ts` code block of the README, with its two imports pointed at this checkout. */
 function readmeExample(): string {

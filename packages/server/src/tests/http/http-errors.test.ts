@@ -1,10 +1,10 @@
 import { AwakenError, type AwakenErrorCode } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, TOKENS, createHttpFixture } from '../../test-support/http-fixture';
-import type { ServiceStores } from '../types';
-import { matchToken } from './middleware/authenticate';
-import { httpStatusOf } from './error-table';
+import { type HttpFixture, TOKENS, createHttpFixture } from '../../../test-support/http-fixture';
+import type { ServiceStores } from '../../types';
+import { matchToken } from '../../http/middleware/authenticate';
+import { httpStatusOf } from '../../http/error-table';
 
 /** Memory stores whose thread store fails with `failure` while it is set. */
 function breakableStores(): { stores: ServiceStores; fail(error: Error | undefined): void } {

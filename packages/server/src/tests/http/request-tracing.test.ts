@@ -1,6 +1,6 @@
 import { type Span, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, createHttpFixture } from '../../test-support/http-fixture';
+import { type HttpFixture, createHttpFixture } from '../../../test-support/http-fixture';
 
 interface Recorded {
   name: string;

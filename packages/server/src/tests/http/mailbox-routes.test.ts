@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpFixture, createHttpFixture } from '../../test-support/http-fixture';
+import { type HttpFixture, createHttpFixture } from '../../../test-support/http-fixture';
 
 let fx: HttpFixture;
 beforeAll(async () => {

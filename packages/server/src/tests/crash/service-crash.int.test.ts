@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { type ServiceCluster, createRedisCluster } from '../test-support/cluster';
-import { AGENT_ID } from '../test-support/scenario-agent';
-import { WAIT, dispatchesOf, events, record, toolCounts, untilStatus } from '../test-support/suite-helpers';
-import { FAST } from '../test-support/worker-config';
+import { type ServiceCluster, createRedisCluster } from '../../../test-support/cluster';
+import { AGENT_ID } from '../../../test-support/scenario-agent';
+import {
+  WAIT,
+  dispatchesOf,
+  events,
+  record,
+  toolCounts,
+  untilStatus,
+} from '../../../test-support/suite-helpers';
+import { FAST } from '../../../test-support/worker-config';
 
 /** Worker processes killed with SIGKILL while they execute a run, on one real Redis. */
 describe('mailbox service: crashed worker processes', () => {
