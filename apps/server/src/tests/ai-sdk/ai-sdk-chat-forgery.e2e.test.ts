@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, api, startAppProcess } from '../test-support/app-process';
-import { createChatClient, toolParts } from '../test-support/chat-client';
-import { wireProblems } from '../test-support/wire-check';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
+import { createChatClient, toolParts } from '../../../test-support/chat-client';
+import { wireProblems } from '../../../test-support/wire-check';
 
 let app: AppProcess;
 beforeAll(async () => {

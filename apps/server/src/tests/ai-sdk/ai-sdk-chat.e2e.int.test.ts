@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type AppProcess, api, startAppProcess } from '../test-support/app-process';
-import { createChatClient, flakyFetch, lastText, toolParts } from '../test-support/chat-client';
-import { wireProblems } from '../test-support/wire-check';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
+import { createChatClient, flakyFetch, lastText, toolParts } from '../../../test-support/chat-client';
+import { wireProblems } from '../../../test-support/wire-check';
 
 let a: AppProcess;
 let b: AppProcess;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { lastAssistantMessageIsCompleteWithApprovalResponses as lastAssistantMessageIsCompleteWithApprovalResponsesV7 } from 'ai7';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AppProcess, api, startAppProcess } from '../test-support/app-process';
-import { createChatClient, flakyFetch, lastText, toolParts } from '../test-support/chat-client';
-import { wireProblems } from '../test-support/wire-check';
-import { createChatClientV7 } from '../test-support/chat-client-v7';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
+import { createChatClient, flakyFetch, lastText, toolParts } from '../../../test-support/chat-client';
+import { wireProblems } from '../../../test-support/wire-check';
+import { createChatClientV7 } from '../../../test-support/chat-client-v7';
 
 const WAIT = { timeout: 15_000, interval: 20 };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AppProcess, api, readSse, startAppProcess } from '../test-support/app-process';
+import { type AppProcess, api, readSse, startAppProcess } from '../../../test-support/app-process';
 
 let app: AppProcess;
 beforeAll(async () => {

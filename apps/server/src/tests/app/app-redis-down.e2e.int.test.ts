@@ -1,6 +1,6 @@
 import { startRedisServer } from '@awaken/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AppProcess, api, startAppProcess } from '../test-support/app-process';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
 
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
 let app: AppProcess;

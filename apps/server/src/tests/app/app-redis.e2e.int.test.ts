@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type AppProcess, api, readSse, startAppProcess } from '../test-support/app-process';
+import { type AppProcess, api, readSse, startAppProcess } from '../../../test-support/app-process';
 
 const ACME = 'acme-e2e-token-0123456789';
 const GLOBEX = 'globex-e2e-token-0123456789';

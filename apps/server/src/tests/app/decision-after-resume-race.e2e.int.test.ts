@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { type AppProcess, readSse, startAppProcess } from '../test-support/app-process';
+import { type AppProcess, readSse, startAppProcess } from '../../../test-support/app-process';
 
 let a: AppProcess;
 let b: AppProcess;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, readSse, startAppProcess } from '../test-support/app-process';
+import { type AppProcess, readSse, startAppProcess } from '../../../test-support/app-process';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
 const section = README.slice(README.indexOf('## Try it'), README.indexOf('## Packages'));
 /** Each `curl` of the walkthrough: its path, `-d` body and `Last-Event-ID`, in order. */
 const curls = [
