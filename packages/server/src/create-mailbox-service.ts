@@ -1,16 +1,16 @@
 import { AwakenError } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
-import { abortableDelay } from './internal/service/abortable-delay';
-import { followRunEvents } from './internal/events/follow-run-events';
-import { executeDispatch } from './internal/dispatch/execute-dispatch';
-import { createHotRunCache } from './internal/service/hot-run-cache';
-import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
 import { createRunCommands } from './internal/commands/create-run-commands';
-import type { ServiceContext } from './internal/service/service-context';
-import { resolveServiceConfig } from './internal/service/service-config';
-import { submitRun } from './internal/submit/submit-run';
+import { executeDispatch } from './internal/dispatch/execute-dispatch';
 import { type WorkerPool, startWorkerPool } from './internal/dispatch/worker-pool';
+import { followRunEvents } from './internal/events/follow-run-events';
+import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
+import { abortableDelay } from './internal/service/abortable-delay';
+import { createHotRunCache } from './internal/service/hot-run-cache';
+import { resolveServiceConfig } from './internal/service/service-config';
+import type { ServiceContext } from './internal/service/service-context';
+import { submitRun } from './internal/submit/submit-run';
 import type {
   MailboxService,
   MailboxServiceOptions,

@@ -5,12 +5,13 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { pino } from 'pino';
+import { errorBody, toHttpError } from './error-table';
+import { type HttpMetrics, createHttpMetrics } from './http-metrics';
+import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
 import { limitBody } from './middleware/limit-body';
-import { errorBody, toHttpError } from './error-table';
-import type { HttpAppOptions, HttpEnv } from './http-types';
-import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import { requestLog } from './middleware/request-log';
+import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
@@ -18,7 +19,6 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
-import { traceRequests } from './middleware/trace-requests';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import type { HttpEnv } from '../http-types';
 import type { HttpMetrics } from '../http-metrics';
+import type { HttpEnv } from '../http-types';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

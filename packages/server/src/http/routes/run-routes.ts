@@ -1,10 +1,9 @@
 import type { RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
-import { eventCursor } from '../sse/event-cursor';
 import { runContextOf } from '../internal/run-context';
 import { notFound, toRunView } from '../internal/views';
-import type { HttpMetrics } from '../http-metrics';
 import {
   commonErrors,
   conflictError,
@@ -15,6 +14,7 @@ import {
 } from '../schemas/common-schemas';
 import { eventsQuerySchema, listRunsQuerySchema, startRunBodySchema } from '../schemas/request-schemas';
 import { activeRunViewSchema, pageOf, runViewSchema, submittedSchema } from '../schemas/resource-schemas';
+import { eventCursor } from '../sse/event-cursor';
 import { sseResponse } from '../sse/sse-response';
 
 const tags = ['Runs'];

@@ -1,8 +1,8 @@
 // One of the run commands (see create-run-commands.ts): "cancel" ends a run `cancelled`, the end a
 // caller asked for. The runtime writes that end (`runtime.cancelRun`); this file only finds who can.
 import { AwakenError, type RunRecord } from '@awaken/contract';
-import { requireRun } from './run-lookup';
 import type { ServiceContext } from '../service/service-context';
+import { requireRun } from './run-lookup';
 
 /**
  * Cancels a run wherever it is: a queued start is withdrawn; a live activation here is aborted

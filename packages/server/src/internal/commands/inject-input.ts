@@ -10,8 +10,8 @@ import {
 import { z } from 'zod';
 import type { InjectRequest, InjectResult, SubmitRequest, SubmittedRun } from '../../types';
 import { enqueueResume } from '../resume/enqueue-resume';
-import { activeRun, notFound } from './run-lookup';
 import type { ServiceContext } from '../service/service-context';
+import { activeRun, notFound } from './run-lookup';
 
 const injectRequestSchema = z.object({
   threadId: z.string().min(1),

@@ -1,10 +1,10 @@
 import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
-import { abortableDelay } from '../service/abortable-delay';
-import type { ActivationOutcome } from './classify-outcome';
-import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
 import { pendingWork } from '../resume/pending-work';
+import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
+import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
+import type { ActivationOutcome } from './classify-outcome';
 import { checkThreadGate } from './thread-gate';
 
 /** The run an activation executes, as the claim's owner steers it. */

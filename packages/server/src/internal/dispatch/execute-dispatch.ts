@@ -1,8 +1,8 @@
 import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
-import { activateRun } from './activate-run';
 import { startLeaseHeartbeat } from '../leases/lease-heartbeat';
-import { settleDispatch } from './settle-dispatch';
 import type { LiveActivation, ServiceContext } from '../service/service-context';
+import { activateRun } from './activate-run';
+import { settleDispatch } from './settle-dispatch';
 
 /** True when the thread moved to a newer epoch than the dispatch's: a newer run interrupted it. */
 async function wasInterrupted(context: ServiceContext, dispatch: RunDispatch): Promise<boolean> {

@@ -1,11 +1,11 @@
 // *Settle* is said only of a dispatch: ack it, nack it with backoff, or dead-letter it. What the run's
 // record says is the runtime's; a dead-lettered run it did not finish is ended by end-dead-lettered-run.ts.
 import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
-import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { enqueueResume } from '../resume/enqueue-resume';
+import type { ServiceContext } from '../service/service-context';
+import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { endDeadLetteredRun } from './end-dead-lettered-run';
 import { retryDelay } from './retry-delay';
-import type { ServiceContext } from '../service/service-context';
 
 /** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
 export async function settleDispatch(

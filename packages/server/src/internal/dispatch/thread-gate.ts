@@ -1,6 +1,6 @@
 import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
-import { DEAD_LETTERED } from './end-dead-lettered-run';
 import type { ServiceContext } from '../service/service-context';
+import { DEAD_LETTERED } from './end-dead-lettered-run';
 
 /** Every dispatch of a thread, oldest first (only read on the rare paths that need them all). */
 async function dispatchesOfThread(context: ServiceContext, threadId: string): Promise<RunDispatch[]> {

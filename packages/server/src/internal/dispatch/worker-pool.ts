@@ -1,6 +1,6 @@
 import { abortableDelay } from '../service/abortable-delay';
-import { executeDispatch } from './execute-dispatch';
 import type { ServiceContext } from '../service/service-context';
+import { executeDispatch } from './execute-dispatch';
 
 export interface WorkerPool {
   /** Settles when the claim loop has stopped (after the service's `stopping` signal). */

@@ -1,6 +1,6 @@
 import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
-import { pendingWork } from './pending-work';
 import type { ServiceContext } from '../service/service-context';
+import { pendingWork } from './pending-work';
 
 /** The dedupe key of a run's resume dispatch: at most one is queued or claimed at a time. */
 export const resumeDedupeKey = (runId: string) => `resume:${runId}`;

@@ -9,9 +9,9 @@ import {
 } from '@awaken/contract';
 import { z } from 'zod';
 import type { SubmitRequest, SubmittedRun } from '../../types';
-import { abortableDelay } from '../service/abortable-delay';
-import { followRunEvents } from '../events/follow-run-events';
 import { awaitRunStatus } from '../events/await-run-status';
+import { followRunEvents } from '../events/follow-run-events';
+import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 
 const id = z.string().min(1).max(512);

@@ -2,9 +2,9 @@ import { AwakenError, type AwakenErrorCode } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, TOKENS, createHttpFixture } from '../../../test-support/http-fixture';
-import type { ServiceStores } from '../../types';
-import { matchToken } from '../../http/middleware/authenticate';
 import { httpStatusOf } from '../../http/error-table';
+import { matchToken } from '../../http/middleware/authenticate';
+import type { ServiceStores } from '../../types';
 
 /** Memory stores whose thread store fails with `failure` while it is set. */
 function breakableStores(): { stores: ServiceStores; fail(error: Error | undefined): void } {
