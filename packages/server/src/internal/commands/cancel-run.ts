@@ -1,5 +1,5 @@
-// One of the run commands (see create-run-commands.ts): "cancel" ends a run `cancelled`, the end a
-// caller asked for. The runtime writes that end (`runtime.cancelRun`); this file only finds who can.
+// One of the run commands (see create-run-commands.ts). A cancel ends the run `cancelled` — the end a
+// caller asked for, unlike the `error` end of a dead-lettered run — through whichever activation holds it.
 import { AwakenError, type RunRecord } from '@awaken/contract';
 import type { ServiceContext } from '../service/service-context';
 import { requireRun } from './run-lookup';
