@@ -1,15 +1,16 @@
 import { AwakenError } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
-import { abortableDelay } from './internal/abortable-delay';
-import { followRunEvents } from './internal/follow-run-events';
-import { createHotRunCache } from './internal/hot-run-cache';
-import { type LeaseSweeper, startLeaseSweeper } from './internal/lease-sweeper';
-import { createRunControl } from './internal/run-control';
-import type { ServiceContext } from './internal/service-context';
-import { resolveServiceConfig } from './internal/service-config';
-import { submitRun } from './internal/submit-run';
-import { type WorkerPool, startWorkerPool } from './internal/worker-pool';
+import { createRunCommands } from './internal/commands/create-run-commands';
+import { executeDispatch } from './internal/dispatch/execute-dispatch';
+import { type WorkerPool, startWorkerPool } from './internal/dispatch/worker-pool';
+import { followRunEvents } from './internal/events/follow-run-events';
+import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
+import { abortableDelay } from './internal/service/abortable-delay';
+import { createHotRunCache } from './internal/service/hot-run-cache';
+import { resolveServiceConfig } from './internal/service/service-config';
+import type { ServiceContext } from './internal/service/service-context';
+import { submitRun } from './internal/submit/submit-run';
 import type {
   MailboxService,
   MailboxServiceOptions,
@@ -28,7 +29,7 @@ function checkStores(stores: ServiceStores): void {
 
 /**
  * Creates the mailbox service of one process: write-ahead submit, workers that claim dispatches
- * from the shared mailbox, lease heartbeats and sweeps, retry classification and run control.
+ * from the shared mailbox, lease heartbeats and sweeps, retry classification and the run commands.
  * Every process of a deployment creates one over the same stores. Call `start()` to run workers.
  */
 export function createMailboxService(options: MailboxServiceOptions): MailboxService {
@@ -53,6 +54,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     runtime,
     hotCache,
     live: new Map(),
+    execute: (dispatch) => executeDispatch(context, dispatch),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
   };
@@ -67,10 +69,10 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
         details: { agentId: request?.agentId },
       });
     }
-    return (await submitRun(context, control, request)).submitted;
+    return (await submitRun(context, commands, request)).submitted;
   }
 
-  const control = createRunControl(context, submit);
+  const commands = createRunCommands(context, submit);
 
   async function shutdown(graceMs: number, force: boolean): Promise<void> {
     stop.abort();
@@ -94,7 +96,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     workerId: config.workerId,
     runtime,
     stores,
-    control,
+    control: commands,
     async start() {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service was stopped');
       if (pool) return;

@@ -11,6 +11,7 @@ export type {
   MailboxService,
   MailboxServiceOptions,
   RetryPolicy,
+  RunCommands,
   RunControlService,
   RunTarget,
   ServiceStats,
@@ -23,6 +24,6 @@ export type { HttpApp } from './http/create-http-app';
 export { httpStatusOf, toHttpError } from './http/error-table';
 export type { HttpErrorBody, HttpErrorCode, HttpOnlyErrorCode } from './http/error-table';
 export type { Caller, HttpAppOptions, HttpEnv, HttpToken } from './http/http-types';
-export type { HttpMetrics } from './http/metrics';
-export { sseFrame } from './http/sse-response';
+export type { HttpMetrics } from './http/http-metrics';
+export { sseFrame } from './http/sse/sse-response';
 export { createTracingPlugin } from './tracing/create-tracing-plugin';

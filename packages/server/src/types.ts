@@ -30,6 +30,11 @@ export interface RetryPolicy {
   jitter?: number;
 }
 
+/**
+ * Options of `createMailboxService`: the agents it runs, its stores, and the timing of claims, leases,
+ * sweeps and retries. Every process of a deployment passes the same stores; a bad value is refused
+ * with `invalid_config` naming the field.
+ */
 export interface MailboxServiceOptions {
   agents: AgentDefinition[];
   /** Default model of agents without one. */
@@ -68,6 +73,7 @@ export interface MailboxServiceOptions {
 /** When a new run arrives on a thread that already has work. */
 export type IfBusy = 'interrupt' | 'queue' | 'conflict';
 
+/** A new run for `submit`: its agent and input, where it goes (thread, run id) and how it is run. */
 export interface SubmitRequest {
   agentId: string;
   /** JSON about the caller (identity, tenant, request metadata): stored on the run, seen by every hook. */
@@ -94,6 +100,7 @@ export interface SubmitRequest {
   origin?: RunRequestOrigin;
 }
 
+/** Where a reader of a run's event log starts, and how it stops early. */
 export interface FollowOptions {
   /** Only events after this seq. Default 0. */
   afterSeq?: number;
@@ -126,6 +133,7 @@ export interface ActiveRunView {
 /** Addresses a run directly or through its thread (its open run, else its active run). */
 export type RunTarget = { runId: string } | { threadId: string };
 
+/** What `decide` did: one receipt per decision, in the order given, and the resume it enqueued. */
 export interface DecideResult {
   runId: string;
   receipts: DecisionReceipt[];
@@ -133,6 +141,7 @@ export interface DecideResult {
   resumeDispatchId?: string;
 }
 
+/** What `interruptThread` did: the thread's new dispatch epoch and the work it superseded. */
 export interface InterruptResult {
   threadId: string;
   newDispatchEpoch: number;
@@ -147,6 +156,7 @@ export interface InterruptResult {
  */
 export type InjectMode = 'queue' | 'steer' | 'interrupt' | 'resume';
 
+/** User input for `injectUserInput`: the thread it goes to, and how it reaches it (`mode`). */
 export interface InjectRequest {
   threadId: string;
   input: string | UserMessage[];
@@ -155,24 +165,40 @@ export interface InjectRequest {
   agentId?: string;
 }
 
+/** Where injected input went: the run that takes it, and the dispatch that will execute it, if one was enqueued. */
 export interface InjectResult {
   mode: InjectMode;
   runId: string;
   dispatchId?: string;
 }
 
-/** The control surface of runs, usable without HTTP. */
-export interface RunControlService {
+/**
+ * The run commands — what a caller asks of a run or thread, usable without HTTP (the service's
+ * `control`). A command that must reach a run executing elsewhere travels through the run's inbox.
+ */
+export interface RunCommands {
+  /** The thread's executing run, else its waiting run (with its tickets), else `null`. */
   getActiveRun(threadId: string): Promise<ActiveRunView | null>;
+  /**
+   * Delivers decisions to a run (or a thread's open, else active, run): one receipt each, written to
+   * the run's inbox first; a waiting run gets one resume dispatch however many decisions arrive.
+   */
   decide(
     target: RunTarget,
     decisions: ToolCallDecisionInput | ToolCallDecisionInput[],
   ): Promise<DecideResult>;
+  /** Ends the run `cancelled` wherever it executes; resolves with the stored run. Idempotent. */
   cancelRun(runId: string, reason?: string): Promise<RunRecord>;
+  /** Latest wins: supersedes the thread's queued work and cancels its executing and waiting runs. */
   interruptThread(threadId: string, reason?: string): Promise<InterruptResult>;
+  /** Sends user input to a thread as its next run, to its executing run, or to its waiting run (`mode`). */
   injectUserInput(request: InjectRequest): Promise<InjectResult>;
 }
 
+/** @deprecated Renamed `RunCommands` ("run control" names the run's inbox); this alias stays for now. */
+export type RunControlService = RunCommands;
+
+/** A snapshot of this process's part of the service (not the deployment's). */
 export interface ServiceStats {
   workerId: string;
   /** Activations executing in this process. */
@@ -185,11 +211,20 @@ export interface ServiceStats {
   staleCopies: number;
 }
 
+/**
+ * The mailbox service of one process (`createMailboxService`): submit runs, follow their events, run
+ * commands on them, and — once started — execute dispatches claimed from the stores every process
+ * of the deployment shares.
+ */
 export interface MailboxService {
+  /** This process's name on the claims it takes. */
   readonly workerId: string;
+  /** The agent runtime the service executes runs with (reading runs through its hot cache). */
   readonly runtime: AgentRuntime;
+  /** The stores as given (or the memory stores it created). */
   readonly stores: ServiceStores;
-  readonly control: RunControlService;
+  /** The run commands: decide, cancel, interrupt, inject input, look up a thread's active run. */
+  readonly control: RunCommands;
   /** Recovers expired leases, then starts the workers and the lease sweep. */
   start(): Promise<void>;
   /** Write-ahead submit: the run is stored and queued before this resolves. */
@@ -206,5 +241,6 @@ export interface MailboxService {
    * signal) it detaches at once and does not wait.
    */
   stop(options?: { graceMs?: number; force?: boolean }): Promise<void>;
+  /** What this process executes and caches now. */
   stats(): ServiceStats;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RunRecord } from '@awaken/contract';
 import { expect } from 'vitest';
-import { AGENT_ID } from './scenario-agent';
+import { abortableDelay } from '../src/internal/service/abortable-delay';
 import type { ServiceCluster } from './cluster';
-import { abortableDelay } from '../src/internal/abortable-delay';
+import { AGENT_ID } from './scenario-agent';
 import { acksAtMostOnce, decisionFor, dispatchesOf, finishes, record, toolCounts } from './suite-helpers';
 
 interface Planned {

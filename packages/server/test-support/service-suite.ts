@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceCluster } from './cluster';
-import { controlCases } from './control-cases';
+import { commandCases } from './command-cases';
 import { checkManyRuns, playManyRuns } from './many-runs';
 import { AGENT_ID } from './scenario-agent';
 import {
@@ -136,6 +136,6 @@ export function describeServiceSuite(
       expect(await dispatchesOf(cluster.stores, threadId, runId)).toHaveLength(1);
     });
 
-    controlCases(() => cluster);
+    commandCases(() => cluster);
   });
 }

@@ -5,20 +5,20 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { pino } from 'pino';
-import { authenticate } from './auth';
-import { limitBody } from './body-limit';
 import { errorBody, toHttpError } from './error-table';
+import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
-import { type HttpMetrics, createHttpMetrics } from './metrics';
-import { requestLog } from './request-log';
+import { authenticate } from './middleware/authenticate';
+import { limitBody } from './middleware/limit-body';
+import { requestLog } from './middleware/request-log';
+import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
-import { registerControlRoutes } from './routes/control-routes';
+import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
-import { traceRequests } from './tracing';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {
@@ -60,7 +60,7 @@ function httpExceptionBody(error: HTTPException) {
 
 /**
  * Creates the HTTP API over one mailbox service per tenant: threads, messages, runs with resumable
- * event streams (SSE), decisions, run control and the mailbox, under `/v1` behind bearer tokens;
+ * event streams (SSE), decisions, run commands and the mailbox, under `/v1` behind bearer tokens;
  * `/health`, `/health/live`, `/metrics`, `/openapi.json` and the API reference at `/reference`.
  * Errors are `{ error: { code, message } }`: a caller's mistake is a 4xx, never a 500, and no
  * response carries a stack trace.
@@ -131,7 +131,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
-  registerControlRoutes(app);
+  registerCommandRoutes(app);
   registerMailboxRoutes(app);
   registerAiSdkRoutes(app, {
     keepAliveMs,

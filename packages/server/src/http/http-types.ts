@@ -18,6 +18,7 @@ export interface Caller {
   requestId: string;
 }
 
+/** Options of `createHttpApp`: the tenants' services, who may call, and the limits, logs and metrics. */
 export interface HttpAppOptions {
   /**
    * The service of each tenant, keyed by tenant id. Each runs on its own stores (its own Redis key
@@ -63,12 +64,14 @@ export interface HttpVariables {
   ids: LoggedIds;
 }
 
+/** Ids of the thread, run and dispatch a request touched. */
 export interface LoggedIds {
   threadId?: string;
   runId?: string;
   dispatchId?: string;
 }
 
+/** The Hono environment of the app's routes: what a route can read from `c.var`. */
 export interface HttpEnv {
   Variables: HttpVariables;
 }

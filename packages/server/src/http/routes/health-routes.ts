@@ -1,7 +1,7 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { HttpEnv } from '../http-types';
-import type { HttpMetrics } from '../metrics';
 import type { MailboxService } from '../../types';
+import type { HttpMetrics } from '../http-metrics';
+import type { HttpEnv } from '../http-types';
 import { json } from '../schemas/common-schemas';
 
 const tags = ['Operations'];

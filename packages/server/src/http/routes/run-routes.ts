@@ -1,10 +1,9 @@
 import type { RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
-import { eventCursor } from '../internal/event-cursor';
 import { runContextOf } from '../internal/run-context';
 import { notFound, toRunView } from '../internal/views';
-import type { HttpMetrics } from '../metrics';
 import {
   commonErrors,
   conflictError,
@@ -15,7 +14,8 @@ import {
 } from '../schemas/common-schemas';
 import { eventsQuerySchema, listRunsQuerySchema, startRunBodySchema } from '../schemas/request-schemas';
 import { activeRunViewSchema, pageOf, runViewSchema, submittedSchema } from '../schemas/resource-schemas';
-import { sseResponse } from '../sse-response';
+import { eventCursor } from '../sse/event-cursor';
+import { sseResponse } from '../sse/sse-response';
 
 const tags = ['Runs'];
 const eventStream = {

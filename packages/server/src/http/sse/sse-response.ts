@@ -1,0 +1,130 @@
+import type { AgentEvent } from '@awaken/contract';
+import type { Logger } from 'pino';
+import type { MailboxService } from '../../types';
+import { toHttpError } from '../error-table';
+import type { HttpMetrics } from '../http-metrics';
+
+export interface SseStreamOptions {
+  service: MailboxService;
+  runId: string;
+  /** Only events with a greater seq are sent. */
+  afterSeq: number;
+  keepAliveMs: number;
+  /** Aborts when the client goes away; the run itself is never touched. */
+  signal?: AbortSignal;
+  metrics: HttpMetrics;
+  log: Logger;
+  headers?: Record<string, string>;
+}
+
+const encoder = new TextEncoder();
+
+/** One SSE frame per event: `id:` is the event's per-run seq, `data:` the event as JSON. */
+export function sseFrame(event: AgentEvent): string {
+  return `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * Streams a run's events from the store's event log — whichever process executes the run — after
+ * `afterSeq`, until the next `run_finish` (the run waits or is done), or at once when the run is done
+ * and everything was sent. A comment is sent every `keepAliveMs` while no event comes. A client that
+ * disconnects only stops its reader: the run goes on.
+ */
+export function sseResponse(options: SseStreamOptions): Response {
+  const { service, runId, log } = options;
+  const { eventLog, threadRuns } = service.stores;
+  const reader = new AbortController();
+  const stop = () => reader.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  let seq = options.afterSeq;
+  let sent = 0;
+
+  let doneChecks = 0;
+  /**
+   * Nothing more will come after `seq`: the run is gone, or done with its log read to the end. A run
+   * is stored `done` just before its `run_finish` is appended, so a done run ends the stream only once
+   * its log is finished or ends with `run_finish` (or, should that event never land, after a few
+   * quiet checks).
+   */
+  async function runEnded(): Promise<boolean> {
+    const record = await threadRuns.getRun(runId);
+    if (!record) return true;
+    if (record.status !== 'done') return false;
+    const last = await eventLog.lastSeq(runId);
+    if (last > seq) return false;
+    if (await eventLog.isFinished(runId)) return true;
+    const [tail] = last > 0 ? await eventLog.read(runId, { afterSeq: last - 1, limit: 1 }) : [];
+    doneChecks += 1;
+    return tail?.type === 'run_finish' || doneChecks >= 3;
+  }
+
+  function close(controller: ReadableStreamDefaultController<Uint8Array>, why: string): void {
+    options.signal?.removeEventListener('abort', stop);
+    log.debug({ runId, lastEventId: seq, sent, why }, 'event stream closed');
+    try {
+      controller.close();
+    } catch {
+      // already cancelled by the client
+    }
+  }
+
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode('retry: 1000\n: awaken event stream\n\n'));
+    },
+    async pull(controller) {
+      if (reader.signal.aborted) return close(controller, 'client gone');
+      try {
+        // a reconnect to a finished run read to its end closes at once, not after a keep-alive
+        if (sent === 0 && doneChecks === 0 && (await runEnded())) return close(controller, 'run done');
+        const events = await eventLog.tail(runId, {
+          afterSeq: seq,
+          waitMs: options.keepAliveMs,
+          signal: reader.signal,
+        });
+        if (reader.signal.aborted) return close(controller, 'client gone');
+        if (events.length === 0) {
+          if (await runEnded()) return close(controller, 'run done');
+          controller.enqueue(encoder.encode(': keep-alive\n\n'));
+          return;
+        }
+        let chunk = '';
+        let finished = false;
+        let oldest: number | undefined;
+        for (const event of events) {
+          if (event.seq <= seq) continue;
+          seq = event.seq;
+          sent += 1;
+          chunk += sseFrame(event);
+          oldest ??= event.at;
+          if (event.type === 'run_finish') {
+            finished = true;
+            break;
+          }
+        }
+        // one lag sample per write: the oldest event in it waited longest
+        if (oldest !== undefined) options.metrics.observeEventLag((Date.now() - oldest) / 1000);
+        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (finished) close(controller, 'run_finish');
+      } catch (error) {
+        log.error({ runId, err: error }, 'event stream failed');
+        const { body } = toHttpError(error);
+        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`));
+        close(controller, 'error');
+      }
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      ...options.headers,
+    },
+  });
+}

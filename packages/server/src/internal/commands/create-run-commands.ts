@@ -1,0 +1,31 @@
+// The run commands — decide, cancel, interrupt, inject input, look up the active run — are what a
+// caller (in process, or over HTTP) asks of a run: `service.control`, typed `RunCommands`. They are
+// not the run's inbox entries (the contract's `RunControl`: what a command leaves for the run to
+// read), nor the HTTP routes (`http/routes/command-routes.ts`, `decision-routes.ts`).
+import { AwakenError } from '@awaken/contract';
+import type { RunCommands, SubmitRequest, SubmittedRun } from '../../types';
+import type { ServiceContext } from '../service/service-context';
+import { cancelRun } from './cancel-run';
+import { decideRun } from './decide-run';
+import { injectInput } from './inject-input';
+import { interruptThread } from './interrupt-thread';
+import { activeRun, resolveTarget } from './run-lookup';
+
+/** The run commands over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */
+export function createRunCommands(
+  context: ServiceContext,
+  submit: (request: SubmitRequest) => Promise<SubmittedRun>,
+): RunCommands {
+  return {
+    getActiveRun: (threadId) => activeRun(context, threadId),
+    async decide(target, decisions) {
+      const list: unknown[] = Array.isArray(decisions) ? decisions : [decisions];
+      if (list.length === 0)
+        throw new AwakenError('validation_failed', 'decisions: expected at least one decision');
+      return decideRun(context, await resolveTarget(context, target), list);
+    },
+    cancelRun: (runId, reason = 'run cancelled') => cancelRun(context, runId, reason),
+    interruptThread: (threadId, reason = 'interrupted') => interruptThread(context, threadId, reason),
+    injectUserInput: (request) => injectInput(context, submit, request),
+  };
+}

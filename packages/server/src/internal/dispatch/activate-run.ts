@@ -1,0 +1,119 @@
+import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
+import type { RunHandle } from '@awaken/runtime';
+import { pendingWork } from '../resume/pending-work';
+import { abortableDelay } from '../service/abortable-delay';
+import type { ServiceContext } from '../service/service-context';
+import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
+import type { ActivationOutcome } from './classify-outcome';
+import { checkThreadGate } from './thread-gate';
+
+/** The run an activation executes, as the claim's owner steers it. */
+export interface RunActivation {
+  readonly outcome: Promise<ActivationOutcome>;
+  /** The run's lease, once held: renewed by the claim's heartbeat. */
+  lease(): RunLease | undefined;
+  cancel(reason: string): void;
+  /** Stops at the next safe point without a terminal state; the run is continued elsewhere. */
+  detach(reason: string): void;
+}
+
+async function hasInboxWork(context: ServiceContext, runId: string): Promise<boolean> {
+  return (await context.stores.inbox.peek(runId)).length > 0;
+}
+
+/**
+ * Takes the run's lease for the claim's activation. The run may still be held for a moment by an
+ * activation that just stopped — a process that died (its run lease can outlive its claim's by a
+ * little), or a cancel running elsewhere: the claim is ours, so wait for that lease to lapse (the
+ * heartbeat keeps the claim) rather than spend a delivery attempt on `run_busy`.
+ */
+async function acquireUnderClaim(
+  context: ServiceContext,
+  runId: string,
+  stopped: () => boolean,
+): Promise<RunLease> {
+  const giveUpAt = Date.now() + 2 * context.config.leaseMs;
+  while (true) {
+    try {
+      return await context.stores.threadRuns.acquireRun(runId, {
+        owner: context.config.workerId,
+        leaseMs: context.config.leaseMs,
+      });
+    } catch (error) {
+      if (!AwakenError.hasCode(error, 'run_busy') || stopped() || Date.now() >= giveUpAt) throw error;
+      await abortableDelay(Math.min(Math.max(error.retryAfterMs ?? 50, 10), 250));
+    }
+  }
+}
+
+/**
+ * Executes the run of a claimed dispatch under the claim: takes the run's lease (its fence guards
+ * every checkpoint and event the activation writes) and hands it to the runtime. A run that is
+ * done, or waits with an empty inbox, needs nothing. A run that suspends while commands already wait
+ * in its inbox is resumed again under the same claim, so nothing that raced the suspension is left
+ * without a dispatch. Input injected too late for a run that ended becomes the thread's next run.
+ */
+export function activateRun(context: ServiceContext, dispatch: RunDispatch): RunActivation {
+  const controller = new AbortController();
+  let detached: string | undefined;
+  let handle: RunHandle | undefined;
+  let lease: RunLease | undefined;
+  const { threadRuns } = context.stores;
+
+  async function execute(): Promise<ActivationOutcome> {
+    const record = await threadRuns.getRun(dispatch.runId);
+    if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
+    if (record.status === 'done') {
+      await adoptLeftoverInput(context, record);
+      return { type: 'skipped', record };
+    }
+    if (
+      record.status === 'waiting' &&
+      pendingWork(record, await context.stores.inbox.peek(record.runId)).length === 0
+    ) {
+      return { type: 'skipped', record };
+    }
+    if (record.status === 'created') {
+      const gate = await checkThreadGate(context, record);
+      if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
+    }
+    lease = await acquireUnderClaim(context, record.runId, () => detached !== undefined);
+    try {
+      while (true) {
+        if (detached !== undefined) throw new AwakenError('detached', detached);
+        handle = context.runtime.resumeRun(record.runId, {
+          signal: controller.signal,
+          onSuspend: 'return',
+          lease,
+        });
+        if (detached !== undefined) handle.detach(detached);
+        const result = await handle.result;
+        const again =
+          result.status === 'waiting' &&
+          !controller.signal.aborted &&
+          (await hasInboxWork(context, result.runId));
+        if (!again) {
+          if (result.status === 'done') await adoptLeftoverInput(context, { ...record, status: 'done' });
+          return { type: 'result', result };
+        }
+      }
+    } finally {
+      const held = lease;
+      lease = undefined;
+      await threadRuns
+        .releaseRun(held)
+        .catch((error) => context.report(error, `releasing run ${held.runId}`));
+    }
+  }
+
+  const outcome = execute().catch((error: unknown): ActivationOutcome => ({ type: 'failed', error }));
+  return {
+    outcome,
+    lease: () => lease,
+    cancel: (reason) => controller.abort(reason),
+    detach(reason) {
+      detached ??= reason;
+      handle?.detach(reason);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// *Settle* is said only of a dispatch: ack it, nack it with backoff, or dead-letter it. What the run's
+// record says is the runtime's; a dead-lettered run it did not finish is ended by end-dead-lettered-run.ts.
+import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
+import { enqueueResume } from '../resume/enqueue-resume';
+import type { ServiceContext } from '../service/service-context';
+import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
+import { endDeadLetteredRun } from './end-dead-lettered-run';
+import { retryDelay } from './retry-delay';
+
+/** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
+export async function settleDispatch(
+  context: ServiceContext,
+  dispatch: RunDispatch,
+  input: { proof: ClaimProof; dispatchInstanceId: string; outcome: ActivationOutcome },
+): Promise<void> {
+  const { mailbox } = context.stores;
+  const { proof, dispatchInstanceId } = input;
+  const plan = classifyOutcome(input.outcome);
+  switch (plan.action) {
+    case 'ack':
+      if (plan.result)
+        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      await mailbox.ack(proof);
+      {
+        // a decision that arrived after the activation last looked at the inbox, while this dispatch
+        // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free
+        const record = await context.stores.threadRuns.getRun(dispatch.runId);
+        if (record?.status === 'waiting') await enqueueResume(context, record);
+      }
+      return;
+    case 'retry': {
+      const delay = retryDelay(dispatch.attemptCount + 1, context.config, plan.retryAfterMs);
+      const retryAt = plan.retryAt ?? (await mailbox.now()) + delay;
+      const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
+      if (next.status === 'dead_letter') {
+        const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
+        await endDeadLetteredRun(context, dispatch.runId, reason, dispatch.dispatchId);
+      }
+      return;
+    }
+    case 'dead_letter':
+      if (plan.result)
+        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      await mailbox.deadLetter({ ...proof, error: plan.error });
+      if (plan.endReason) {
+        await endDeadLetteredRun(context, dispatch.runId, plan.endReason, dispatch.dispatchId);
+      }
+      return;
+    default:
+      return assertNever(plan);
+  }
+}

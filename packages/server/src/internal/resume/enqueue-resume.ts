@@ -1,0 +1,42 @@
+import { AwakenError, type RunDispatch, type RunRecord } from '@awaken/contract';
+import type { ServiceContext } from '../service/service-context';
+import { pendingWork } from './pending-work';
+
+/** The dedupe key of a run's resume dispatch: at most one is queued or claimed at a time. */
+export const resumeDedupeKey = (runId: string) => `resume:${runId}`;
+
+async function existingResume(context: ServiceContext, error: AwakenError): Promise<RunDispatch | null> {
+  const dispatchId = error.details?.dispatchId;
+  return typeof dispatchId === 'string' ? context.stores.mailbox.loadDispatch(dispatchId) : null;
+}
+
+/**
+ * Makes sure a waiting run with work in its inbox (see `pendingWork`) has a resume dispatch for the same run id:
+ * enqueued once (dedupe key), whoever asks. When this process holds the run in its hot cache, it
+ * claims the resume itself at once, so the cached copy is used; otherwise any worker takes it.
+ */
+export async function enqueueResume(context: ServiceContext, record: RunRecord): Promise<RunDispatch | null> {
+  const { mailbox, inbox } = context.stores;
+  if (pendingWork(record, await inbox.peek(record.runId)).length === 0) return null;
+  let dispatch: RunDispatch;
+  try {
+    dispatch = await mailbox.enqueue({
+      threadId: record.threadId,
+      runId: record.runId,
+      dedupeKey: resumeDedupeKey(record.runId),
+      maxAttempts: context.config.maxAttempts,
+    });
+  } catch (error) {
+    if (!AwakenError.hasCode(error, 'dedupe_conflict')) throw error;
+    return existingResume(context, error);
+  }
+  if (context.hotCache.has(record.runId) && !context.stopping.aborted) {
+    const claimed = await mailbox.claimDispatch({
+      dispatchId: dispatch.dispatchId,
+      workerId: context.config.workerId,
+      leaseMs: context.config.leaseMs,
+    });
+    if (claimed) context.execute(claimed);
+  }
+  return dispatch;
+}

@@ -1,0 +1,157 @@
+import {
+  AwakenError,
+  type RunDispatch,
+  parseWith,
+  clientToolSchema,
+  runContextSchema,
+  runRequestOriginSchema,
+  userMessageSchema,
+} from '@awaken/contract';
+import { z } from 'zod';
+import type { SubmitRequest, SubmittedRun } from '../../types';
+import { awaitRunStatus } from '../events/await-run-status';
+import { followRunEvents } from '../events/follow-run-events';
+import { abortableDelay } from '../service/abortable-delay';
+import type { ServiceContext } from '../service/service-context';
+
+const id = z.string().min(1).max(512);
+
+export const submitRequestSchema = z.object({
+  agentId: id,
+  threadId: id.optional(),
+  runId: id.optional(),
+  input: z.union([z.string().min(1), z.array(userMessageSchema).min(1)]),
+  mode: z.enum(['foreground', 'background']).optional(),
+  ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
+  priority: z.number().int().min(0).max(255).optional(),
+  origin: runRequestOriginSchema.optional(),
+  context: runContextSchema.optional(),
+  tools: z.array(clientToolSchema).optional(),
+});
+
+/** The run commands the submit path uses to clear a busy thread (`ifBusy`). */
+export interface SubmitCommands {
+  interruptThread(threadId: string, reason: string): Promise<unknown>;
+  cancelRun(runId: string, reason: string): Promise<unknown>;
+}
+
+async function ensureThread(context: ServiceContext, threadId: string): Promise<void> {
+  const { threadRuns } = context.stores;
+  if (await threadRuns.getThread(threadId)) return;
+  try {
+    await threadRuns.createThread({ id: threadId });
+  } catch (error) {
+    // created meanwhile by a concurrent submit
+    if (!AwakenError.hasCode(error, 'conflict')) throw error;
+  }
+}
+
+/** Refuses (or, with `interrupt`, clears) what stands in the way of a new run on the thread. */
+async function makeRoom(
+  context: ServiceContext,
+  commands: SubmitCommands,
+  threadId: string,
+  ifBusy: 'interrupt' | 'queue' | 'conflict',
+): Promise<void> {
+  const { threadRuns, mailbox } = context.stores;
+  const thread = await threadRuns.getThread(threadId);
+  const open = thread?.openRunId ? await threadRuns.getRun(thread.openRunId) : null;
+  if (open?.status === 'waiting') {
+    if (ifBusy !== 'interrupt') {
+      throw new AwakenError(
+        'conflict',
+        `thread ${threadId} has a waiting run ${open.runId}; decide or cancel it, or submit with ifBusy 'interrupt'`,
+        { details: { threadId, openRunId: open.runId } },
+      );
+    }
+    await commands.cancelRun(open.runId, 'superseded by new input');
+  }
+  if (ifBusy === 'conflict') {
+    const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
+    if (busy.items.length > 0) {
+      throw new AwakenError('conflict', `thread ${threadId} has queued or active work`, {
+        details: { threadId, dispatchId: busy.items[0]?.dispatchId },
+      });
+    }
+  }
+}
+
+/**
+ * Claims a foreground dispatch for this process at once. While the thread is still held by the
+ * run it interrupted (or queued behind), keep trying for up to one lease; after that, or once
+ * another process claimed it, the workers own it.
+ */
+async function claimForeground(context: ServiceContext, dispatch: RunDispatch): Promise<void> {
+  const { mailbox } = context.stores;
+  const giveUpAt = Date.now() + context.config.leaseMs;
+  let pause = 5;
+  while (!context.stopping.aborted && Date.now() < giveUpAt) {
+    const claimed = await mailbox.claimDispatch({
+      dispatchId: dispatch.dispatchId,
+      workerId: context.config.workerId,
+      leaseMs: context.config.leaseMs,
+    });
+    if (claimed) {
+      await context.execute(claimed).done;
+      return;
+    }
+    const current = await mailbox.loadDispatch(dispatch.dispatchId);
+    if (current?.status !== 'queued') return;
+    await abortableDelay(pause, context.stopping);
+    pause = Math.min(pause * 2, 250);
+  }
+}
+
+/**
+ * Write-ahead submit: the run (with its input) is stored and its dispatch enqueued before this
+ * resolves, so a crash at any later point loses nothing; then a foreground run is claimed and
+ * executed here, a background one waits for any worker.
+ */
+export async function submitRun(
+  context: ServiceContext,
+  commands: SubmitCommands,
+  input: SubmitRequest,
+): Promise<{ submitted: SubmittedRun; execution: Promise<void> }> {
+  const request = parseWith(submitRequestSchema, input, 'submit request');
+  const mode = request.mode ?? 'foreground';
+  const ifBusy = request.ifBusy ?? (mode === 'foreground' ? 'interrupt' : 'queue');
+  const threadId = request.threadId ?? context.config.createId();
+  const runId = request.runId ?? context.config.createId();
+  if (await context.stores.threadRuns.getRun(runId)) {
+    throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
+  }
+  await ensureThread(context, threadId);
+  await makeRoom(context, commands, threadId, ifBusy);
+  await context.runtime.createRun({
+    agentId: request.agentId,
+    threadId,
+    runId,
+    input: request.input,
+    ...(request.origin ? { origin: request.origin } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.tools ? { tools: request.tools } : {}),
+  });
+  if (ifBusy === 'interrupt') await commands.interruptThread(threadId, 'interrupted by newer input');
+  const dispatch = await context.stores.mailbox.enqueue({
+    threadId,
+    runId,
+    maxAttempts: context.config.maxAttempts,
+    ...(request.priority === undefined ? {} : { priority: request.priority }),
+  });
+  const execution =
+    mode === 'foreground'
+      ? claimForeground(context, dispatch).catch((error) => context.report(error, `foreground run ${runId}`))
+      : Promise.resolve();
+  const { stores } = context;
+  return {
+    execution,
+    submitted: {
+      runId,
+      threadId,
+      dispatchId: dispatch.dispatchId,
+      events: (options = {}) => followRunEvents(stores.eventLog, runId, options),
+      settled: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['waiting', 'done'] }),
+      done: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['done'] }),
+    },
+  };
+}
