@@ -2,6 +2,7 @@ import { AwakenError } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createRunCommands } from './internal/commands/create-run-commands';
+import { requeueDeadLetter } from './internal/commands/requeue-dead-letter';
 import { executeDispatch } from './internal/dispatch/execute-dispatch';
 import { type WorkerPool, startWorkerPool } from './internal/dispatch/worker-pool';
 import { followRunEvents } from './internal/events/follow-run-events';
@@ -107,6 +108,10 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     submit,
     follow: (runId, followOptions = {}) => followRunEvents(stores.eventLog, runId, followOptions),
     dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
+    requeueDeadLetter(dispatchId, requeueOptions = {}) {
+      if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');
+      return requeueDeadLetter(context, commands, dispatchId, requeueOptions.context);
+    },
     stop(stopOptions = {}) {
       if (stopOptions.force) return shutdown(0, true);
       stopped ??= shutdown(stopOptions.graceMs ?? 10_000, false);

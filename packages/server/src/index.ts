@@ -18,6 +18,7 @@ export type {
   ServiceStores,
   SubmitRequest,
   SubmittedRun,
+  RequeuedRun,
 } from './types';
 export { createHttpApp } from './http/create-http-app';
 export type { HttpApp } from './http/create-http-app';

@@ -216,6 +216,15 @@ export interface ServiceStats {
  * commands on them, and — once started — execute dispatches claimed from the stores every process
  * of the deployment shares.
  */
+/** The run a dead letter was requeued as. */
+export interface RequeuedRun {
+  runId: string;
+  threadId: string;
+  dispatchId: string;
+  /** The dead letter's dispatch id. */
+  requeuedFrom: string;
+}
+
 export interface MailboxService {
   /** This process's name on the claims it takes. */
   readonly workerId: string;
@@ -233,6 +242,13 @@ export interface MailboxService {
   follow(runId: string, options?: FollowOptions): AsyncIterable<AgentEvent>;
   /** Loads a dispatch (inspection). */
   dispatch(dispatchId: string): Promise<RunDispatch | null>;
+  /**
+   * Requeues a dead letter as a new background run of the same agent, thread and input. Once: every
+   * later (or concurrent) requeue of the same dead letter answers the same run. `context` replaces the
+   * stored run's context on the new run. `not_found`, or `conflict` for a dispatch that is not a dead
+   * letter or a thread whose waiting run is in the way.
+   */
+  requeueDeadLetter(dispatchId: string, options?: { context?: RunContext }): Promise<RequeuedRun>;
   /**
    * Stops claiming and lets running activations reach their end within `graceMs` (default 10 000);
    * then detaches the rest — each stops at its next safe point (work under way, such as a running

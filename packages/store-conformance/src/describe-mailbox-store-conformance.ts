@@ -18,6 +18,7 @@ import { purgeSpec } from './mailbox/purge.spec';
 import { reclaimSpec } from './mailbox/reclaim.spec';
 import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
 import { terminalStatesSpec } from './mailbox/terminal-states.spec';
+import { markRequeuedSpec } from './mailbox/mark-requeued.spec';
 import { threadIdsSpec } from './mailbox/thread-ids.spec';
 import { waitForWorkSpec } from './mailbox/wait-for-work.spec';
 import { createSuiteContext } from './suite-context';
@@ -33,6 +34,7 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     oneClaimPerThreadSpec(ctx);
     lifecycleSpec(ctx);
     terminalStatesSpec(ctx);
+    markRequeuedSpec(ctx);
     claimFieldsSpec(ctx);
     fencingSpec(ctx);
     interruptSpec(ctx);

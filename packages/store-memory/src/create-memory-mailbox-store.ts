@@ -161,6 +161,20 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return clone(entry.dispatch);
     },
 
+    async markRequeued(input) {
+      const { dispatchId, runId, requeueDispatchId } = inputs.markRequeued.parse(input);
+      const entry = requireEntry(dispatchId);
+      const { dispatch } = entry;
+      if (dispatch.status !== 'dead_letter') {
+        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not a dead letter`);
+      }
+      // set once: a later requeue gets the run of the first (updatedAt stays, as purge orders by it)
+      if (dispatch.requeuedRunId === undefined) {
+        Object.assign(dispatch, { requeuedRunId: runId, requeuedDispatchId: requeueDispatchId });
+      }
+      return clone(dispatch);
+    },
+
     async extendLease(input) {
       const { leaseMs, ...proof } = inputs.extendLease.parse(input);
       const at = clock();

@@ -226,6 +226,18 @@ export class RedisMailboxStore implements MailboxStore {
     return decodeDispatch(dispatchId, await this.#run(S.cancel, [dispatchId]));
   }
 
+  async markRequeued(input: {
+    dispatchId: string;
+    runId: string;
+    requeueDispatchId: string;
+  }): Promise<RunDispatch> {
+    const { dispatchId, runId, requeueDispatchId } = inputs.markRequeued.parse(input);
+    return decodeDispatch(
+      dispatchId,
+      await this.#run(S.markRequeued, [dispatchId, runId, requeueDispatchId]),
+    );
+  }
+
   async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
     const proof = inputs.extendLease.parse(input);
     const args = [proof.dispatchId, proof.claimToken, proof.leaseMs];

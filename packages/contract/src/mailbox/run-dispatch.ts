@@ -81,6 +81,12 @@ export const runDispatchSchema = z.object({
   runResponse: z.string().optional(),
   runError: z.string().optional(),
   completedAt: millis.optional(),
+  /**
+   * A dead letter's requeue (`markRequeued`): the run and dispatch it was requeued as. Set once, so
+   * any number of requeues of one dead letter make one new run.
+   */
+  requeuedRunId: z.string().min(1).optional(),
+  requeuedDispatchId: z.string().min(1).optional(),
   createdAt: millis,
   updatedAt: millis,
 });

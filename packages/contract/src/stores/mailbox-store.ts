@@ -41,7 +41,10 @@ export interface ClaimProof {
  *   (`termination`, `response`, `error`) is removed;
  * - `interrupt` atomically bumps the thread epoch, supersedes every queued dispatch of the thread and
  *   returns the active claim (to be cancelled by the caller) and the count;
- * - `cancel` works only on queued dispatches (`conflict` otherwise); unknown ids → `not_found`.
+ * - `cancel` works only on queued dispatches (`conflict` otherwise); unknown ids → `not_found`;
+ * - `markRequeued` works only on dead letters (`conflict` otherwise) and sets `requeuedRunId` /
+ *   `requeuedDispatchId` at most once: a dead letter already marked is returned unchanged, so
+ *   concurrent requeues agree on one new run.
  *
  * Input: every operation validates its input with `mailboxStoreInputs` before touching data;
  * a caller's mistake is `validation_failed` naming the field, never a retryable `store_failure`, and
@@ -70,6 +73,11 @@ export interface MailboxStore {
   nack(proof: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch>;
   deadLetter(proof: ClaimProof & { error: string }): Promise<RunDispatch>;
   cancel(dispatchId: string): Promise<RunDispatch>;
+  /**
+   * Reserves the run a dead letter is requeued as (atomically, once): returns the dead letter with
+   * `requeuedRunId` / `requeuedDispatchId` — the given ids, or those of an earlier requeue.
+   */
+  markRequeued(input: { dispatchId: string; runId: string; requeueDispatchId: string }): Promise<RunDispatch>;
   extendLease(proof: ClaimProof & { leaseMs: number }): Promise<RunDispatch>;
   interrupt(threadId: string): Promise<MailboxInterrupt>;
   /** Supersedes a claimed dispatch whose epoch is older than its thread's (after `interrupt`). */

@@ -50,6 +50,8 @@ export function checkStoredDispatch(record: Record<string, unknown>): RunDispatc
     isOptional(r.runResponse, isString) &&
     isOptional(r.runError, isString) &&
     isOptional(r.completedAt, isMillis) &&
+    isOptional(r.requeuedRunId, isId) &&
+    isOptional(r.requeuedDispatchId, isId) &&
     isMillis(r.createdAt) &&
     isMillis(r.updatedAt)
   ) {

@@ -28,6 +28,8 @@ export const DISPATCH_FIELD_NAMES = {
   rr: 'runResponse',
   re: 'runError',
   rc: 'completedAt',
+  qr: 'requeuedRunId',
+  qd: 'requeuedDispatchId',
 } as const satisfies Record<string, Exclude<keyof RunDispatch, 'dispatchId'>>;
 
 export type DispatchField = keyof typeof DISPATCH_FIELD_NAMES;

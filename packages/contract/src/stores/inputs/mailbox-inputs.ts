@@ -69,6 +69,10 @@ export const mailboxStoreInputs = {
   ),
   deadLetter: defineStoreInput('deadLetter', z.object({ ...proof, error: storeTextSchema })),
   cancel: defineStoreInput('cancel', byDispatch, fastDispatchId),
+  markRequeued: defineStoreInput(
+    'markRequeued',
+    z.object({ dispatchId: storeIdSchema, runId: storeIdSchema, requeueDispatchId: storeIdSchema }),
+  ),
   extendLease: defineStoreInput(
     'extendLease',
     z.object({ ...proof, leaseMs: leaseMsSchema }),

@@ -1,8 +1,7 @@
-import { AwakenError, type RunDispatch, type RunDispatchStatus } from '@awaken/contract';
+import type { RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
-import { runInput } from '../internal/run-input';
 import { notFound, toDispatchView } from '../internal/views';
 import {
   commonErrors,
@@ -158,37 +157,13 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
   });
 
   app.openapi(requeue, async (c) => {
-    const dispatch = await requireDispatch(c, c.req.valid('param').dispatchId);
-    if (dispatch.status !== 'dead_letter') {
-      throw new AwakenError(
-        'conflict',
-        `dispatch ${dispatch.dispatchId} is ${dispatch.status}, not a dead letter`,
-      );
-    }
-    const { service } = c.var;
-    const record = await service.stores.threadRuns.getRun(dispatch.runId);
-    if (!record) throw notFound(`run ${dispatch.runId}`);
-    const run = await service.submit({
-      agentId: record.agentId,
-      threadId: record.threadId,
-      input: await runInput(service.stores, record),
-      mode: 'background',
-      ifBusy: 'queue',
-      priority: dispatch.priority,
-      origin: record.origin,
-      // the original caller's context, and who requeued it
-      context: { ...record.context, requeuedBy: callerOf(c) },
-    });
+    const dead = await requireDispatch(c, c.req.valid('param').dispatchId);
+    const record = await c.var.service.stores.threadRuns.getRun(dead.runId);
+    // the original caller's context, and who requeued it; a repeated requeue answers the same run
+    const context = { ...record?.context, requeuedBy: callerOf(c) };
+    const run = await c.var.service.requeueDeadLetter(dead.dispatchId, { context });
     Object.assign(c.var.ids, { runId: run.runId, dispatchId: run.dispatchId });
-    return c.json(
-      {
-        runId: run.runId,
-        threadId: run.threadId,
-        dispatchId: run.dispatchId,
-        requeuedFrom: dispatch.dispatchId,
-      },
-      202,
-    );
+    return c.json(run, 202);
   });
 
   app.openapi(purge, async (c) => {

@@ -111,6 +111,8 @@ export async function submitRun(
   context: ServiceContext,
   commands: SubmitCommands,
   input: SubmitRequest,
+  /** A dispatch id chosen ahead (a requeue reserves it): enqueue refuses a second dispatch under it. */
+  dispatchId?: string,
 ): Promise<{ submitted: SubmittedRun; execution: Promise<void> }> {
   const request = parseWith(submitRequestSchema, input, 'submit request');
   const mode = request.mode ?? 'foreground';
@@ -136,6 +138,7 @@ export async function submitRun(
     threadId,
     runId,
     maxAttempts: context.config.maxAttempts,
+    ...(dispatchId === undefined ? {} : { dispatchId }),
     ...(request.priority === undefined ? {} : { priority: request.priority }),
   });
   const execution =

@@ -7,7 +7,15 @@ import {
   RECORD_DISPATCH_START,
   RECORD_RUN_RESULT,
 } from './claimant-scripts';
-import { CANCEL, CLAIM, CLAIM_DISPATCH, ENQUEUE, INTERRUPT, SUPERSEDE_CLAIMED } from './queue-scripts';
+import {
+  CANCEL,
+  CLAIM,
+  CLAIM_DISPATCH,
+  ENQUEUE,
+  INTERRUPT,
+  MARK_REQUEUED,
+  SUPERSEDE_CLAIMED,
+} from './queue-scripts';
 import { mailboxScript } from './prelude';
 import { PURGE, RECLAIM } from './sweep-scripts';
 
@@ -26,6 +34,7 @@ export const MAILBOX_SCRIPTS = {
   ),
   recordRunResult: defineMutatingScript('mailbox.recordRunResult', mailboxScript(RECORD_RUN_RESULT)),
   cancel: defineMutatingScript('mailbox.cancel', mailboxScript(CANCEL)),
+  markRequeued: defineMutatingScript('mailbox.markRequeued', mailboxScript(MARK_REQUEUED)),
   interrupt: defineMutatingScript('mailbox.interrupt', mailboxScript(INTERRUPT)),
   supersedeClaimed: defineMutatingScript('mailbox.supersedeClaimed', mailboxScript(SUPERSEDE_CLAIMED)),
   reclaim: defineMutatingScript('mailbox.reclaim', mailboxScript(RECLAIM)),
