@@ -158,8 +158,8 @@ function decide(
   }
   const decision = { ...draft, decisionId: decisionIdOf(ticket, draft) };
   const { receipt } = judgeDecision(options.run, decision);
-  // deferred (a run executing elsewhere) or not refused: the server judges it again when it delivers it
-  if (receipt?.status !== 'rejected') return { decision };
+  // a repeat of an answer the run has passes on: the server answers it `duplicate`
+  if (receipt.status !== 'rejected') return { decision };
   return {
     rejection: { reason: JUDGED[receipt.reason], message: `call "${ticket.toolCallId}": ${receipt.message}` },
   };

@@ -10,7 +10,7 @@ import {
   textTurn,
   toolCallTurn,
   v3Usage,
-} from './testing/scripted-stream-model';
+} from '../test-support/scripted-stream-model';
 
 function request(overrides: Partial<InferenceRequest> = {}): InferenceRequest {
   return {

@@ -27,7 +27,9 @@ export interface RuntimeWorkerConfig {
 export type RuntimeCommand =
   | { op: 'run'; runId: string; threadId: string; input?: string; onSuspend?: OnSuspend }
   | { op: 'resume'; runId: string; decisions?: ToolCallDecision[]; onSuspend?: OnSuspend }
-  | { op: 'cancel'; runId: string; reason: string };
+  | { op: 'cancel'; runId: string; reason: string }
+  /** `runtime.decide(runId, decisions)`: its receipts (the `result` of the outcome is a stub). */
+  | { op: 'decide'; runId: string; decisions: unknown[] };
 
 /** What a command came to: the run's result, or the code of the AwakenError it failed with. */
 export type RuntimeOutcome =

@@ -7,7 +7,7 @@
 import { AwakenError, type DecisionReceipt, type RunControlInbox } from '@awaken/contract';
 import { createRedisStores } from '@awaken/store-redis';
 import { createAgentRuntime } from '../src/create-agent-runtime';
-import type { RunHandle } from '../src/types';
+import type { RunHandle, RunResult } from '../src/types';
 import type { RuntimeCommand, RuntimeOutcome, RuntimeWorkerConfig } from './fork-runtime-worker';
 import { scenarioAgent } from './redis-agents';
 
@@ -71,6 +71,11 @@ async function execute(command: RuntimeCommand): Promise<RuntimeOutcome> {
       case 'cancel': {
         const result = await runtime.cancelRun(command.runId, command.reason);
         return { ok: true, result, receipts: [] as DecisionReceipt[] };
+      }
+      case 'decide': {
+        const decided = await runtime.decide(command.runId, command.decisions as never);
+        const stub = { runId: command.runId, status: decided.delivery } as unknown as RunResult;
+        return { ok: true, result: stub, receipts: decided.receipts };
       }
       default: {
         const exhaustive: never = command;

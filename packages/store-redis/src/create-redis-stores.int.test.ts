@@ -2,7 +2,7 @@ import { DEFAULT_FINISHED_LOG_TTL_MS, decisionControl } from '@awaken/contract';
 import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
 import { describe, expect, inject, it } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
-import { deleteKeys, uniquePrefix } from './testing/redis-harness';
+import { deleteKeys, uniquePrefix } from '../test-support/redis-harness';
 
 const owners = new WeakMap<RunScopedStores, RedisStores>();
 

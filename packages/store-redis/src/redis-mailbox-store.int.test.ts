@@ -1,7 +1,7 @@
 import { describeMailboxStoreConformance } from '@awaken/store-conformance';
 import { inject } from 'vitest';
 import { RedisMailboxStore } from './redis-mailbox-store';
-import { advanceClock, freezeClock, redisHarnessParts } from './testing/redis-harness';
+import { advanceClock, freezeClock, redisHarnessParts } from '../test-support/redis-harness';
 
 // The test clock freezes the store clock inside Redis, so lease boundaries are tested to the
 // millisecond; the multi-process and skew tests (mailbox-processes) run on real Redis TIME.

@@ -1,7 +1,7 @@
 import { describeRunControlInboxConformance } from '@awaken/store-conformance';
 import { inject } from 'vitest';
 import { RedisRunControlInbox } from './redis-run-control-inbox';
-import { redisHarnessParts } from './testing/redis-harness';
+import { redisHarnessParts } from '../test-support/redis-harness';
 
 describeRunControlInboxConformance({
   name: 'redis',

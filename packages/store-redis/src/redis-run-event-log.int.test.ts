@@ -1,7 +1,7 @@
 import { describeRunEventLogConformance } from '@awaken/store-conformance';
 import { inject } from 'vitest';
 import { RedisRunEventLog } from './redis-run-event-log';
-import { redisHarnessParts } from './testing/redis-harness';
+import { redisHarnessParts } from '../test-support/redis-harness';
 
 describeRunEventLogConformance({
   name: 'redis',

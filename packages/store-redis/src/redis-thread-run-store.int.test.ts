@@ -1,7 +1,7 @@
 import { describeThreadRunStoreConformance } from '@awaken/store-conformance';
 import { inject } from 'vitest';
 import { RedisThreadRunStore } from './redis-thread-run-store';
-import { redisHarnessParts } from './testing/redis-harness';
+import { redisHarnessParts } from '../test-support/redis-harness';
 
 describeThreadRunStoreConformance({
   name: 'redis',

@@ -24,12 +24,6 @@ export interface DecisionView {
    * of one is a duplicate, and a different answer for the same call is refused.
    */
   pending: readonly ToolCallDecision[];
-  /**
-   * True for the stored copy of a run that is executing (`created` or `running`) elsewhere: a call
-   * may have suspended since the copy was written, so a decision naming a call or ticket the copy
-   * does not show waiting is `deferred` to the run's owner, which judges it again at its next gate.
-   */
-  behind?: boolean;
 }
 
 /**
@@ -43,6 +37,5 @@ export function decisionViewOf(record: Pick<RunRecord, 'runId' | 'status' | 'sta
     calls: record.status === 'done' ? [] : readToolCallStates(record),
     applied: readAppliedDecisionIds(record),
     pending: readQueuedDecisions(record),
-    ...(record.status === 'created' || record.status === 'running' ? { behind: true } : {}),
   };
 }

@@ -151,35 +151,28 @@ describe('judgeDecision', () => {
     expect(ok.receipt?.status).toBe('accepted');
   });
 
-  it('defers to the owner only on a stored copy that is behind, and never for a decided or finished question', () => {
-    const behind = view({ status: 'running', behind: true, calls: [] });
-    expect(judgeDecision(behind, yes({ ticketId: 'permission:1:a' }))).toEqual({
-      deferred: yes({ ticketId: 'permission:1:a' }),
-    });
-    const live = judgeDecision(view({ status: 'running', calls: [] }), yes({ ticketId: 'permission:1:a' }));
-    expect(live.receipt).toMatchObject({ status: 'rejected', reason: 'unknown_tool_call' });
-    // a call the copy shows answered never waits on that ticket again: refused, not deferred
-    const answered = view({
+  it('accepts an answer only for a question the run shows waiting, whatever its status: none is kept for later', () => {
+    // a run that executes: a ticket it has not stored yet (ids are predictable) is refused
+    const running = view({
       status: 'running',
-      behind: true,
-      calls: [
-        suspended('a', 'permission:1:a', {
-          status: 'resuming',
-          resume: { ...yes({}, 'd0'), action: 'resume' } as never,
-        }),
-      ],
+      calls: [suspended('a', 'x', { status: 'running', ticket: undefined })],
     });
-    expect(judgeDecision(answered, yes({ ticketId: 'permission:1:a' })).receipt).toMatchObject({
+    expect(judgeDecision(running, yes({ ticketId: 'permission:1:a' })).receipt).toMatchObject({
+      status: 'rejected',
+      reason: 'unknown_tool_call',
+    });
+    expect(judgeDecision(running, yes({ toolCallId: 'a' })).receipt).toMatchObject({
       status: 'rejected',
       reason: 'not_suspended',
     });
-    const unjudged = view({
+    // a call that suspended while others of its round still run is stored waiting: it can be answered
+    const mixed = view({
       status: 'running',
-      behind: true,
-      calls: [suspended('a', 'x', { status: 'running', ticket: undefined })],
+      calls: [
+        suspended('a', 'permission:1:a'),
+        suspended('b', 'y', { status: 'running', ticket: undefined, index: 1 }),
+      ],
     });
-    expect(judgeDecision(unjudged, yes({ toolCallId: 'a' })).deferred).toMatchObject({ toolCallId: 'a' });
-    const applied = judgeDecision(view({ behind: true, applied: new Set(['d1']) }), yes({ toolCallId: 'a' }));
-    expect(applied.receipt?.status).toBe('duplicate');
+    expect(judgeDecision(mixed, yes({ ticketId: 'permission:1:a' })).receipt?.status).toBe('accepted');
   });
 });

@@ -12,24 +12,15 @@ import type { DecisionView } from './decision-view';
 
 /**
  * What the judge says of one decision: its receipt, and for an accepted one the decision addressed
- * to its call and bound to the ticket the call waits on, with that call's state. `deferred` (only
- * on a view that is `behind`): the decision may be queued for the run's owner, which judges it again
- * on the live run; it names its call as the caller did, completed where the view knows it.
+ * to its call and bound to the ticket the call waits on, with that call's state.
  */
 export type DecisionJudgement =
-  | {
-      receipt: DecisionReceipt & { status: 'accepted' };
-      decision: ToolCallDecision;
-      call: ToolCallState;
-      deferred?: undefined;
-    }
+  | { receipt: DecisionReceipt & { status: 'accepted' }; decision: ToolCallDecision; call: ToolCallState }
   | {
       receipt: DecisionReceipt & { status: 'duplicate' | 'rejected' };
       decision?: undefined;
       call?: undefined;
-      deferred?: undefined;
-    }
-  | { receipt?: undefined; decision?: undefined; call?: undefined; deferred: ToolCallDecisionInput };
+    };
 
 type Refusal = { receipt: DecisionReceipt & { status: 'duplicate' | 'rejected' } };
 
@@ -99,18 +90,6 @@ function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCal
   );
 }
 
-/**
- * On a stored copy that is behind, a refusal is out of date only where the copy lacks the question:
- * the call or ticket is unknown to it, or the call has not been judged yet (`new`, `running`) and
- * may suspend after the copy was written. A call that left `suspended` (answered, resuming, done)
- * never waits on the same ticket again, so a refusal about it stands.
- */
-function mayStillBeAsked(call: ToolCallState | Refusal): boolean {
-  if (!('callId' in call))
-    return call.receipt.status === 'rejected' && call.receipt.reason === 'unknown_tool_call';
-  return call.status === 'new' || call.status === 'running';
-}
-
 function duplicate(input: unknown, toolCallId?: string) {
   return duplicateReceipt(input, toolCallId) as DecisionReceipt & { status: 'duplicate' };
 }
@@ -128,9 +107,10 @@ function duplicate(input: unknown, toolCallId?: string) {
  *   already has an accepted decision not yet applied → `duplicate_conflict`;
  * - a `resume` result that fails the ticket's response schema → `invalid_payload`;
  * - otherwise `accepted`, addressed to the call and bound to its current ticket.
- * It never redirects a decision to a call other than the one it names. On a stored copy of a run
- * that executes elsewhere (`view.behind`), a refusal about the call (unknown, not suspended, ...) may
- * be out of date: such a decision is `deferred` to the owner's gate instead.
+ * It never redirects a decision to a call other than the one it names, and it accepts an answer only
+ * for a question the view shows waiting, whatever the run's status: the runtime stores a suspension
+ * before it tells anyone of it, so a ticket a human could have seen is always in the stored run, and
+ * a decision naming a ticket that does not exist yet is refused, never kept for later.
  */
 export function judgeDecision(view: DecisionView, input: unknown): DecisionJudgement {
   const shape = toolCallDecisionInputSchema.safeParse(input);
@@ -151,13 +131,9 @@ export function judgeDecision(view: DecisionView, input: unknown): DecisionJudge
     return refuse(decision, 'run_finished', `run ${view.runId} is ${view.closing}`);
   }
   const call = resolveCall(view, calls, decision);
-  const refused = 'callId' in call ? refusal(view, decision, call) : call;
-  if (refused && view.behind && mayStillBeAsked(call)) {
-    const known = 'callId' in call && decision.toolCallId === undefined ? { toolCallId: call.callId } : {};
-    return { deferred: { ...decision, ...known } };
-  }
+  if (!('callId' in call)) return call;
+  const refused = refusal(view, decision, call);
   if (refused) return refused;
-  if (!('callId' in call)) throw new Error('unreachable: an unresolved call is refused');
   const ticketId = call.ticket?.suspension.id;
   const bound = ticketId === undefined ? {} : { ticketId };
   return {

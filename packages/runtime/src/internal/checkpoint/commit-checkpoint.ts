@@ -50,10 +50,31 @@ export function waitingState(session: RunSession): RunWaitingState | undefined {
  * Writes one checkpoint atomically: pending messages, the run record (status, waiting tickets, tool
  * call states, queued decisions, persistent plugin keys) and thread-scoped plugin state.
  */
-export async function commitCheckpoint(
+export interface CheckpointOptions {
+  /** Events emitted right after this checkpoint whose seq it already covers (run_finish). */
+  eventsAfter?: number;
+  /**
+   * Written inside a tool round (a call just suspended while the round goes on): the run is stored
+   * `running` even if every call that started so far waits, since the activation still holds it.
+   */
+  midRound?: boolean;
+}
+
+export function commitCheckpoint(
   session: RunSession,
   trigger: CheckpointTrigger,
-  options: { eventsAfter?: number } = {},
+  options: CheckpointOptions = {},
+): Promise<void> {
+  // one at a time: each builds its record from the session as it is when its turn comes
+  const written = session.run.checkpointing.then(() => writeCheckpoint(session, trigger, options));
+  session.run.checkpointing = written.catch(() => {});
+  return written;
+}
+
+async function writeCheckpoint(
+  session: RunSession,
+  trigger: CheckpointTrigger,
+  options: CheckpointOptions,
 ): Promise<void> {
   session.activation.throwIfLost();
   flushToolMessages(session);
@@ -65,11 +86,12 @@ export async function commitCheckpoint(
   await session.events.settled;
   const now = session.now();
   const { record } = session.run;
-  const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
-  const response = session.run.status === 'done' ? session.run.lastAssistantText() : record.response;
+  const status = options.midRound && session.run.status === 'waiting' ? 'running' : session.run.status;
+  const waiting = status === 'waiting' ? waitingState(session) : undefined;
+  const response = status === 'done' ? session.run.lastAssistantText() : record.response;
   const run = {
     ...record,
-    status: session.run.status,
+    status,
     waiting,
     response,
     version: record.version + 1,
@@ -77,7 +99,7 @@ export async function commitCheckpoint(
     state: encodeRunState({
       lifecycle: {
         id: record.runId,
-        status: session.run.status,
+        status,
         ...(record.termination ? { doneReason: record.termination } : {}),
         updatedAt: now,
       },

@@ -22,14 +22,9 @@ function liveView(session: RunSession): DecisionView {
   };
 }
 
-/** What the judge says on a live view: a verdict, never deferred (the session is the owner). */
-export type LiveJudgement = Exclude<DecisionJudgement, { deferred: object }>;
-
 /** Judges one decision against the run as this session holds it (`judgeDecision`). */
-export function validateDecision(session: RunSession, input: unknown): LiveJudgement {
-  const judged = judgeDecision(liveView(session), input);
-  if (judged.deferred) throw new Error('a live view is never behind: the judge cannot defer');
-  return judged;
+export function validateDecision(session: RunSession, input: unknown): DecisionJudgement {
+  return judgeDecision(liveView(session), input);
 }
 
 /**

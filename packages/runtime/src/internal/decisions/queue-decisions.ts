@@ -5,7 +5,6 @@ import {
   type RunRecord,
   type ThreadRunStore,
   type ToolCallDecision,
-  type ToolCallDecisionInput,
   decisionControl,
   decisionViewOf,
   judgeDecision,
@@ -24,15 +23,10 @@ export interface DecisionStores {
 async function put(
   inbox: RunControlInbox,
   runId: string,
-  decision: ToolCallDecisionInput,
+  decision: ToolCallDecision,
 ): Promise<DecisionReceipt> {
   const { toolCallId, ticketId, decisionId } = decision;
-  // a deferred decision may name only its ticket: the run's owner resolves its call
-  const target = {
-    toolCallId: toolCallId ?? '',
-    ...(ticketId === undefined ? {} : { ticketId }),
-    decisionId,
-  };
+  const target = { toolCallId, ...(ticketId === undefined ? {} : { ticketId }), decisionId };
   try {
     const stored = await inbox.put(runId, decisionControl(decision));
     return { ...target, status: stored === 'stored' ? 'accepted' : 'duplicate' };
@@ -77,15 +71,13 @@ export async function queueDecisions(
   const view = decisionViewOf(record);
   for (const input of decisions) {
     const judged = judgeDecision(view, input);
-    const decision = judged.decision ?? judged.deferred;
-    if (judged.receipt && judged.receipt.status !== 'accepted') {
+    const decision = judged.decision;
+    if (!decision) {
       receipts.push(judged.receipt);
       continue;
     }
-    if (!decision) continue;
     const receipt = await put(stores.inbox, record.runId, decision);
-    // a deferred decision is judged by the run's owner; a judged one is checked once more here
-    if (receipt.status === 'accepted' && judged.decision) stored.set(receipts.length, judged.decision);
+    if (receipt.status === 'accepted') stored.set(receipts.length, decision);
     receipts.push(receipt);
   }
   if (stored.size === 0) return receipts;

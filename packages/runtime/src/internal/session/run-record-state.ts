@@ -53,6 +53,12 @@ export class RunRecordState {
     this.context = Object.freeze(structuredClone(init.record.context ?? {}));
   }
 
+  /**
+   * The checkpoint being written, if any: checkpoints of one session are written one at a time, in
+   * call order (a call that suspends checkpoints while others of its round still run).
+   */
+  checkpointing: Promise<void> = Promise.resolve();
+
   setStatus(to: RunStatus): void {
     if (this.status === to) return;
     this.status = transitionRunStatus(this.status, to);

@@ -1,4 +1,5 @@
 import { type SuspendTicket, type ToolCallState, type ToolResult, toolFailure } from '@awaken/contract';
+import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 import { runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { moveCall } from './move-call';
@@ -55,6 +56,9 @@ export async function applyResult(
     state.ticket = ticket;
     state.result = undefined;
     moveCall(session, state, 'suspended');
+    // the question is durable before anyone is told of it: a decision for it, sent to any process
+    // the moment the event arrives, finds the ticket in the stored run (never one that is not there)
+    await commitCheckpoint(session, 'tool_results_committed', { midRound: true });
   } else {
     state.result = result;
     moveCall(session, state, result.status === 'error' ? 'failed' : 'succeeded');
