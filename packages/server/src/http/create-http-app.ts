@@ -1,4 +1,4 @@
-import { AwakenError, formatZodIssues } from '@awaken/contract';
+import { AwakenError, MAX_JSON_DEPTH, formatZodIssues } from '@awaken/contract';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
@@ -9,6 +9,7 @@ import { errorBody, toHttpError } from './error-table';
 import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
+import { type DeepJson, checkJsonBody } from './middleware/check-json-body';
 import { limitBody } from './middleware/limit-body';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
@@ -39,6 +40,17 @@ function validationFailed(result: ValidationResult, c: Context<HttpEnv>) {
   const fields = issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
   return c.json(
     errorBody('validation_failed', `invalid ${where}: ${formatZodIssues(issues)}`, { issues: fields }),
+    422,
+  );
+}
+
+/** A body nested deeper than a stored JSON value may be: refused like any invalid field. */
+function tooDeep(c: Context<HttpEnv>, { field, maxDepth }: DeepJson) {
+  const message = `JSON nested deeper than ${maxDepth} levels`;
+  return c.json(
+    errorBody('validation_failed', `invalid body: ${field ? `${field}: ` : ''}${message}`, {
+      issues: [{ path: field, message }],
+    }),
     422,
   );
 }
@@ -127,6 +139,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       services: tenants,
     }),
   );
+  // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
+  app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
