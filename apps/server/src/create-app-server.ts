@@ -46,6 +46,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     tenants: services,
     tokens,
     openTenant: 'default',
+    ...(config.AWAKEN_METRICS_TOKEN ? { metricsToken: config.AWAKEN_METRICS_TOKEN } : {}),
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
     keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
     ...(config.AWAKEN_CORS_ORIGINS.length > 0

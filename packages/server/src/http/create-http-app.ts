@@ -11,6 +11,7 @@ import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
 import { type DeepJson, checkJsonBody } from './middleware/check-json-body';
 import { limitBody } from './middleware/limit-body';
+import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
@@ -73,7 +74,8 @@ function httpExceptionBody(error: HTTPException) {
 /**
  * Creates the HTTP API over one mailbox service per tenant: threads, messages, runs with resumable
  * event streams (SSE), decisions, run commands and the mailbox, under `/v1` behind bearer tokens;
- * `/health`, `/health/live`, `/metrics`, `/openapi.json` and the API reference at `/reference`.
+ * `/health`, `/health/live`, `/metrics` (behind `metricsToken` when tokens are configured),
+ * `/openapi.json` and the API reference at `/reference`.
  * Errors are `{ error: { code, message } }`: a caller's mistake is a 4xx, never a 500, and no
  * response carries a stack trace.
  */
@@ -122,6 +124,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   app.notFound((c) => c.json(errorBody('route_not_found', `no route ${c.req.method} ${c.req.path}`), 404));
 
+  app.use(
+    '/metrics',
+    metricsAccess({ metricsToken: options.metricsToken, tenantTokens: options.tokens?.length ?? 0 }),
+  );
   registerHealthRoutes(app, { tenants, metrics, timeoutMs: options.healthTimeoutMs ?? 2000 });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {

@@ -19,9 +19,12 @@ const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * status the request log records is the status the client gets. Returns the names it had to fix.
  */
 export function sendableHeaders(response: Response): string[] {
+  const refused: Array<[string, string]> = [];
+  response.headers.forEach((value, name) => {
+    if (!SENDABLE.test(value)) refused.push([name, value]);
+  });
   const fixed: string[] = [];
-  for (const [name, value] of [...response.headers.entries()]) {
-    if (SENDABLE.test(value)) continue;
+  for (const [name, value] of refused) {
     fixed.push(name);
     try {
       response.headers.set(name, encodeURIComponent(value));
