@@ -16,6 +16,10 @@ export async function settleDispatch(
   const { mailbox } = context.stores;
   const { proof, dispatchInstanceId } = input;
   const plan = classifyOutcome(input.outcome);
+  // the plan names the failure in our words; its details go to the log only
+  if (input.outcome.type === 'failed') {
+    context.report(input.outcome.error, `run ${dispatch.runId}: activation failed (${plan.action})`);
+  }
   switch (plan.action) {
     case 'ack':
       if (plan.result)
