@@ -25,6 +25,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const stores = createTenantStores({
     tenants,
     prefix: config.AWAKEN_REDIS_PREFIX,
+    logger,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   const { model, label } = createModel(config);
