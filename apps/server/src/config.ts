@@ -48,6 +48,8 @@ export const appConfigSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(tokenEntry)),
+    /** The scraper's token for `/metrics` (which names every tenant): not a tenant's token. */
+    AWAKEN_METRICS_TOKEN: z.string().min(16, 'AWAKEN_METRICS_TOKEN: at least 16 characters').optional(),
     AWAKEN_CORS_ORIGINS: z
       .string()
       .optional()
@@ -92,6 +94,13 @@ export const appConfigSchema = z
         code: 'custom',
         path: ['AWAKEN_TOKENS'],
         message: 'AWAKEN_TOKENS: a token is listed twice',
+      });
+    }
+    if (config.AWAKEN_METRICS_TOKEN && tokens.has(config.AWAKEN_METRICS_TOKEN)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['AWAKEN_METRICS_TOKEN'],
+        message: "AWAKEN_METRICS_TOKEN: must not be a tenant's token",
       });
     }
   });

@@ -25,6 +25,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const stores = createTenantStores({
     tenants,
     prefix: config.AWAKEN_REDIS_PREFIX,
+    logger,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
   });
   const { model, label } = createModel(config);
@@ -46,6 +47,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     tenants: services,
     tokens,
     openTenant: 'default',
+    ...(config.AWAKEN_METRICS_TOKEN ? { metricsToken: config.AWAKEN_METRICS_TOKEN } : {}),
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
     keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
     ...(config.AWAKEN_CORS_ORIGINS.length > 0

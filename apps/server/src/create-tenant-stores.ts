@@ -2,6 +2,7 @@ import type { ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createRedisStores } from '@awaken/store-redis';
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
 /** The stores of every tenant, and how to close them. */
 export interface TenantStores {
@@ -18,6 +19,8 @@ export function createTenantStores(options: {
   tenants: readonly string[];
   redisUrl?: string;
   prefix: string;
+  /** Where the Redis connection's errors go (the store's own connections' too), as JSON lines. */
+  logger?: Logger;
 }): TenantStores {
   if (!options.redisUrl) {
     const byTenant = Object.fromEntries(
@@ -37,8 +40,20 @@ export function createTenantStores(options: {
     return { kind: 'memory', byTenant, close: async () => {} };
   }
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-  // failures surface on each request (503) and in /health; keep the client from crashing the process
-  redis.on('error', () => {});
+  // failures surface on each request (503) and in /health; the client (and the connections the stores
+  // duplicate from it) must not crash the process or print stacks: one JSON line per new failure
+  let last = '';
+  redis.on('error', (error: Error) => {
+    if (error.message === last) return;
+    last = error.message;
+    options.logger?.warn(
+      { err: { message: error.message, code: (error as { code?: string }).code } },
+      'redis error',
+    );
+  });
+  redis.on('ready', () => {
+    last = '';
+  });
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),

@@ -2,16 +2,32 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config';
 import { startAppServer } from './create-app-server';
 
+/** Until the configuration is read: every line this process writes is JSON, this one's too. */
+let logger = pino({ base: { service: 'awaken-server' } });
+
+/**
+ * What nothing else caught ends the process, as Node would — but as one JSON line, the stack inside
+ * it, instead of a raw stack on stderr that no log pipeline can parse.
+ */
+function exitOn(kind: 'uncaughtException' | 'unhandledRejection'): void {
+  process.on(kind, (error: unknown) => {
+    logger.fatal({ err: error }, kind === 'uncaughtException' ? 'uncaught exception' : 'unhandled rejection');
+    process.exit(1);
+  });
+}
+exitOn('uncaughtException');
+exitOn('unhandledRejection');
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    logger.fatal(error.message);
     process.exit(1);
   }
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'awaken-server' } });
+  logger = pino({ level: config.LOG_LEVEL, base: { service: 'awaken-server' } });
   const server = await startAppServer(config, logger);
   if (process.stderr.isTTY) {
     process.stderr.write(
@@ -40,8 +56,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `awaken server failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  logger.fatal({ err: error }, 'awaken server failed to start');
   process.exit(1);
 });

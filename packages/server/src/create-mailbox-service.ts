@@ -11,6 +11,7 @@ import { abortableDelay } from './internal/service/abortable-delay';
 import { createHotRunCache } from './internal/service/hot-run-cache';
 import { resolveServiceConfig } from './internal/service/service-config';
 import type { ServiceContext } from './internal/service/service-context';
+import { checkClientTools, serverToolNames } from './internal/submit/check-client-tools';
 import { submitRun } from './internal/submit/submit-run';
 import type {
   MailboxService,
@@ -47,7 +48,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     transientModelErrors: 'interrupt',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
   });
-  const agentIds = new Set(options.agents.map((agent) => agent.id));
+  const agentTools = new Map(options.agents.map((agent) => [agent.id, serverToolNames(agent)]));
   const stop = new AbortController();
   const context: ServiceContext = {
     config,
@@ -65,11 +66,13 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
 
   async function submit(request: SubmitRequest): Promise<SubmittedRun> {
     if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');
-    if (!agentIds.has(request?.agentId)) {
+    const serverTools = agentTools.get(request?.agentId);
+    if (!serverTools) {
       throw new AwakenError('not_found', `unknown agent "${String(request?.agentId)}"`, {
         details: { agentId: request?.agentId },
       });
     }
+    checkClientTools(request.tools, serverTools, request.agentId);
     return (await submitRun(context, commands, request)).submitted;
   }
 

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '@awaken/contract';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { createHttpApp } from '../src/http/create-http-app';
 import type { HttpApp } from '../src/http/create-http-app';
 import { createMailboxService } from '../src/create-mailbox-service';
@@ -12,6 +12,8 @@ export { AGENT_ID };
 export const TOKENS = {
   acme: 'acme-token-0123456789abcdef',
   globex: 'globex-token-0123456789abcdef',
+  /** The scrape token of `/metrics` (not a tenant's). */
+  metrics: 'metrics-token-0123456789abcdef',
 } as const;
 
 export interface HttpFixture {
@@ -43,6 +45,7 @@ export async function createHttpFixture(
     keepAliveMs?: number;
     corsOrigins?: readonly string[];
     stores?: Partial<Record<'acme' | 'globex', ServiceStores>>;
+    logger?: Logger;
   } = {},
 ): Promise<HttpFixture> {
   const counters = memoryCounters();
@@ -62,7 +65,8 @@ export async function createHttpFixture(
       { token: TOKENS.acme, tenant: 'acme', subject: 'alice' },
       { token: TOKENS.globex, tenant: 'globex' },
     ],
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
+    metricsToken: TOKENS.metrics,
     keepAliveMs: options.keepAliveMs ?? 200,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),

@@ -1,4 +1,4 @@
-import { AwakenError, formatZodIssues } from '@awaken/contract';
+import { AwakenError, MAX_JSON_DEPTH, formatZodIssues } from '@awaken/contract';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
@@ -9,7 +9,9 @@ import { errorBody, toHttpError } from './error-table';
 import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
+import { type DeepJson, checkJsonBody } from './middleware/check-json-body';
 import { limitBody } from './middleware/limit-body';
+import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
@@ -43,6 +45,17 @@ function validationFailed(result: ValidationResult, c: Context<HttpEnv>) {
   );
 }
 
+/** A body nested deeper than a stored JSON value may be: refused like any invalid field. */
+function tooDeep(c: Context<HttpEnv>, { field, maxDepth }: DeepJson) {
+  const message = `JSON nested deeper than ${maxDepth} levels`;
+  return c.json(
+    errorBody('validation_failed', `invalid body: ${field ? `${field}: ` : ''}${message}`, {
+      issues: [{ path: field, message }],
+    }),
+    422,
+  );
+}
+
 function httpExceptionBody(error: HTTPException) {
   switch (error.status) {
     case 400:
@@ -61,7 +74,8 @@ function httpExceptionBody(error: HTTPException) {
 /**
  * Creates the HTTP API over one mailbox service per tenant: threads, messages, runs with resumable
  * event streams (SSE), decisions, run commands and the mailbox, under `/v1` behind bearer tokens;
- * `/health`, `/health/live`, `/metrics`, `/openapi.json` and the API reference at `/reference`.
+ * `/health`, `/health/live`, `/metrics` (behind `metricsToken` when tokens are configured),
+ * `/openapi.json` and the API reference at `/reference`.
  * Errors are `{ error: { code, message } }`: a caller's mistake is a 4xx, never a 500, and no
  * response carries a stack trace.
  */
@@ -110,6 +124,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   app.notFound((c) => c.json(errorBody('route_not_found', `no route ${c.req.method} ${c.req.path}`), 404));
 
+  app.use(
+    '/metrics',
+    metricsAccess({ metricsToken: options.metricsToken, tenantTokens: options.tokens?.length ?? 0 }),
+  );
   registerHealthRoutes(app, { tenants, metrics, timeoutMs: options.healthTimeoutMs ?? 2000 });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', {
@@ -127,6 +145,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       services: tenants,
     }),
   );
+  // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
+  app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });

@@ -40,6 +40,12 @@ export interface HttpAppOptions {
   logger?: Logger;
   /** Prometheus registry the app's metrics register in. Default: a registry of its own. */
   registry?: Registry;
+  /**
+   * The bearer token that reads `/metrics` (a scraper's, not a tenant's: the metrics name every
+   * tenant). When tenant `tokens` are configured and this is absent, `/metrics` answers 401 to every
+   * request; with no token configured at all (an open, loopback-only server) it is open.
+   */
+  metricsToken?: string;
   /** Threads sampled per tenant when `/metrics` counts runs and dispatches. Default 200. */
   metricsThreadSample?: number;
   /** Longest time one store check of `/health` may take. Default 2000 ms. */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { closeRedis } from './redis-connection';
+import { closeRedis, duplicateConnection } from './redis-connection';
 
 interface BlockingConnection {
   client: Redis;
@@ -47,7 +47,7 @@ export class BlockingPool {
   }
 
   async #open(): Promise<BlockingConnection> {
-    const client = this.#base.duplicate();
+    const client = duplicateConnection(this.#base);
     const clientId = Number(await client.client('ID'));
     const connection = { client, clientId };
     this.#all.add(connection);

@@ -57,3 +57,17 @@ export function normalizePrefix(prefix: string | undefined): string {
   const value = prefix ?? 'awaken';
   return value.endsWith(':') ? value : `${value}:`;
 }
+
+/**
+ * A connection duplicated from `base` for the store's own use (blocking reads, pub/sub). Its errors
+ * (a reconnect that failed) go to `base`'s `error` listeners — the application's, which decides how
+ * to log them; without one they are dropped here, as they also fail the command that needed the
+ * connection. Never left without a listener: ioredis would print each one, stack and all, to stderr.
+ */
+export function duplicateConnection(base: Redis): Redis {
+  const client = base.duplicate();
+  client.on('error', (error: Error) => {
+    if (base.listenerCount('error') > 0) base.emit('error', error);
+  });
+  return client;
+}

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { closeRedis } from './redis-connection';
+import { closeRedis, duplicateConnection } from './redis-connection';
 
 /**
  * One dedicated pub/sub connection (duplicated from a base client, opened on first use) shared by
@@ -46,7 +46,7 @@ export class Subscriber {
 
   #connection(): Redis {
     if (!this.#client) {
-      const client = this.#base.duplicate();
+      const client = duplicateConnection(this.#base);
       client.on('message', (channel: string) => {
         for (const listener of this.#listeners.get(channel) ?? []) listener();
       });

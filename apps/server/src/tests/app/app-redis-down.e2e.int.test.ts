@@ -33,4 +33,17 @@ describe('the reference server when its Redis goes away', () => {
     expect(JSON.stringify(read.body)).not.toMatch(/\n\s+at /);
     expect((await api(app.url, '/health/live')).status).toBe(200);
   });
+
+  it('logs only JSON lines while Redis is away (no client "Unhandled error event" stacks)', async () => {
+    // the workers' blocking connections and the subscriber reconnect (and fail) meanwhile
+    const submit = await api(app.url, '/v1/mailbox/submit', { body: { agentId: 'demo', input: 'hi' } });
+    expect(submit.status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const lines = app
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+  });
 });

@@ -7,9 +7,9 @@ export function toRunView(record: RunRecord): RunView {
   return view;
 }
 
-/** A dispatch without its claim token. */
+/** A dispatch without its claim token and its worker id (a host name and a pid: the log's, not the tenant's). */
 export function toDispatchView(dispatch: RunDispatch): DispatchView {
-  const { claimToken: _claimToken, ...view } = dispatch;
+  const { claimToken: _claimToken, claimedBy: _claimedBy, ...view } = dispatch;
   return view;
 }
 

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv } from '../http-types';
+import { sendableHeaders } from '../internal/id-headers';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -21,6 +22,9 @@ export function requestLog(logger: Logger, metrics: HttpMetrics): MiddlewareHand
     c.set('log', logger.child({ requestId }));
     c.set('ids', {});
     await next();
+    // a header Node cannot write would turn this response into its own 500 after it was logged
+    const unsendable = sendableHeaders(c.res);
+    if (unsendable.length > 0) c.get('log').warn({ headers: unsendable }, 'response headers percent-encoded');
     const durationMs = performance.now() - started;
     const route = c.req.routePath || 'unmatched';
     metrics.observeRequest(c.req.method, route, c.res.status, durationMs / 1000);

@@ -12,6 +12,7 @@ import { replayRun } from '../ai-sdk/chat-streams';
 import { NothingToDo, continueTurn, startTurn } from '../ai-sdk/chat-turns';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
+import { idHeaders } from '../internal/id-headers';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
 
 const tags = ['AI SDK (useChat)'];
@@ -105,7 +106,7 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
   }
   return createUiMessageStreamResponse(chunks, {
     keepAliveMs: options.keepAliveMs,
-    headers: { 'x-thread-id': request.id, ...(c.var.ids.runId ? { 'x-run-id': c.var.ids.runId } : {}) },
+    headers: idHeaders({ threadId: request.id, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
   });
 }
 
@@ -144,7 +145,7 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
     const events = replayRun(c.var.service, view.runId, c.req.raw.signal);
     return createUiMessageStreamResponse(encodeUiMessageStream(events, { messageId: view.runId }), {
       keepAliveMs: options.keepAliveMs,
-      headers: { 'x-thread-id': id, 'x-run-id': view.runId },
+      headers: idHeaders({ threadId: id, runId: view.runId }),
     }) as never;
   });
 

@@ -36,8 +36,11 @@ const metricsRoute = createRoute({
   method: 'get',
   path: '/metrics',
   tags,
-  summary: 'Prometheus metrics (text exposition format)',
-  responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+  summary: 'Prometheus metrics (text exposition format); behind the metrics token when tokens are configured',
+  responses: {
+    200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
+    401: { description: 'Missing or wrong metrics token' },
+  },
 });
 
 function probe(service: MailboxService, store: StoreName): Promise<unknown> {

@@ -2,6 +2,7 @@ import type { RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
+import { idHeaders } from '../internal/id-headers';
 import { runContextOf } from '../internal/run-context';
 import { notFound, toRunView } from '../internal/views';
 import {
@@ -108,7 +109,7 @@ export function registerRunRoutes(
       signal: c.req.raw.signal,
       metrics: deps.metrics,
       log: c.var.log,
-      headers: { 'x-run-id': run.runId, 'x-thread-id': run.threadId },
+      headers: idHeaders(run),
     }) as never;
   });
 
@@ -134,7 +135,7 @@ export function registerRunRoutes(
       signal: c.req.raw.signal,
       metrics: deps.metrics,
       log: c.var.log,
-      headers: { 'x-run-id': runId, 'x-thread-id': record.threadId },
+      headers: idHeaders({ runId, threadId: record.threadId }),
     }) as never;
   });
 

@@ -21,8 +21,9 @@ export const runViewSchema = z
 export type RunView = z.infer<typeof runViewSchema>;
 export const ticketViewSchema = z.object(runWaitingTicketSchema.shape).openapi('WaitingTicket');
 /** A dispatch as the API shows it: without its claim token. */
+/** A dispatch as a tenant sees it: no claim token, and no worker id (it names a host and a pid). */
 export const dispatchViewSchema = z
-  .object(runDispatchSchema.omit({ claimToken: true }).shape)
+  .object(runDispatchSchema.omit({ claimToken: true, claimedBy: true }).shape)
   .openapi('Dispatch');
 export type DispatchView = z.infer<typeof dispatchViewSchema>;
 

@@ -40,7 +40,8 @@ describe('classifyOutcome', () => {
     const error = new AwakenError('model_transient', 'overloaded', { retryable: true, retryAfterMs: 1200 });
     expect(classifyOutcome({ type: 'failed', error })).toEqual({
       action: 'retry',
-      error: 'model_transient: overloaded',
+      // in our words: the provider's own text goes to the log
+      error: 'the model provider was unavailable',
       retryAfterMs: 1200,
     });
     const blip = new AwakenError('store_failure', 'connection reset', { retryable: true });
@@ -50,8 +51,8 @@ describe('classifyOutcome', () => {
   it('dead-letters any other failure and ends the run with the reason', () => {
     expect(classifyOutcome({ type: 'failed', error: new TypeError('boom') })).toEqual({
       action: 'dead_letter',
-      error: 'boom',
-      endReason: 'permanent failure: boom',
+      error: 'an internal error',
+      endReason: 'permanent failure: an internal error',
     });
     const conflict = new AwakenError('conflict', 'thread has a waiting run');
     expect(classifyOutcome({ type: 'failed', error: conflict })).toMatchObject({ action: 'dead_letter' });

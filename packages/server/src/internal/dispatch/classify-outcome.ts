@@ -1,5 +1,6 @@
 import { AwakenError, assertNever, type RunDispatchResult, type RunRecord } from '@awaken/contract';
 import type { RunResult } from '@awaken/runtime';
+import { publicReason } from './public-reason';
 
 /** How one activation of a claimed dispatch ended. */
 export type ActivationOutcome =
@@ -23,11 +24,6 @@ export type DispatchPlan =
       /** The run is not done: end it with this reason so its record says why. */
       endReason?: string;
     };
-
-function messageOf(error: unknown): string {
-  if (AwakenError.isInstance(error)) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * True for a failure that may pass when the same run is tried again later: a retryable error
@@ -80,7 +76,8 @@ export function classifyOutcome(outcome: ActivationOutcome): DispatchPlan {
     case 'deferred':
       return { action: 'retry', error: outcome.reason, retryAt: outcome.retryAt };
     case 'failed': {
-      const error = messageOf(outcome.error);
+      // our words only: the error itself (its text may name hosts, pids, client options) is logged
+      const error = publicReason(outcome.error);
       if (isTransient(outcome.error)) {
         const retryAfterMs = AwakenError.isInstance(outcome.error) ? outcome.error.retryAfterMs : undefined;
         return { action: 'retry', error, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };

@@ -16,6 +16,11 @@ export async function settleDispatch(
   const { mailbox } = context.stores;
   const { proof, dispatchInstanceId } = input;
   const plan = classifyOutcome(input.outcome);
+  // the plan names a failure in our words; the error itself goes to onError when it ends the dispatch
+  // (a retried one is retried as before: its next attempt, or its last, says more)
+  const failure = input.outcome.type === 'failed' ? input.outcome.error : undefined;
+  const reportFailure = () =>
+    context.report(failure, `run ${dispatch.runId}: its dispatch was dead-lettered after this failure`);
   switch (plan.action) {
     case 'ack':
       if (plan.result)
@@ -33,6 +38,7 @@ export async function settleDispatch(
       const retryAt = plan.retryAt ?? (await mailbox.now()) + delay;
       const next = await mailbox.nack({ ...proof, error: plan.error, retryAt });
       if (next.status === 'dead_letter') {
+        if (failure !== undefined) reportFailure();
         const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
         await endDeadLetteredRun(context, dispatch.runId, reason, dispatch.dispatchId);
       }
@@ -42,6 +48,7 @@ export async function settleDispatch(
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
       await mailbox.deadLetter({ ...proof, error: plan.error });
+      if (failure !== undefined) reportFailure();
       if (plan.endReason) {
         await endDeadLetteredRun(context, dispatch.runId, plan.endReason, dispatch.dispatchId);
       }

@@ -1,6 +1,9 @@
 import {
   AwakenError,
   type RunDispatch,
+  findJsonIssue,
+  formatJsonIssue,
+  isWellFormedText,
   parseWith,
   clientToolSchema,
   runContextSchema,
@@ -14,7 +17,7 @@ import { followRunEvents } from '../events/follow-run-events';
 import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 
-const id = z.string().min(1).max(512);
+const id = z.string().min(1).max(512).refine(isWellFormedText, 'must be well-formed Unicode');
 
 export const submitRequestSchema = z.object({
   agentId: id,
@@ -35,14 +38,39 @@ export interface SubmitCommands {
   cancelRun(runId: string, reason: string): Promise<unknown>;
 }
 
-async function ensureThread(context: ServiceContext, threadId: string): Promise<void> {
-  const { threadRuns } = context.stores;
-  if (await threadRuns.getThread(threadId)) return;
+/**
+ * Refuses a request whose input, context or tools JSON cannot store faithfully (a lone surrogate, a
+ * value nested deeper than a stored value may be), naming the field. It runs before the schema, whose
+ * recursive JSON check would overflow the stack on a value nested thousands deep.
+ */
+function checkStorable(input: SubmitRequest): void {
+  for (const field of ['input', 'context', 'tools'] as const) {
+    if (input[field] === undefined) continue;
+    const issue = findJsonIssue(input[field], { path: field });
+    if (issue) {
+      throw new AwakenError('validation_failed', `invalid submit request: ${formatJsonIssue(issue)}`, {
+        details: { field },
+      });
+    }
+  }
+}
+
+/**
+ * Creates the run, and its thread when new. The runtime checks the whole request (agent, input,
+ * tools, context) before it writes anything, so a refused request leaves no empty thread behind. A
+ * concurrent submit may create the thread meanwhile: then the run is created on it.
+ */
+async function createRun(
+  context: ServiceContext,
+  request: Parameters<ServiceContext['runtime']['createRun']>[0],
+): Promise<void> {
   try {
-    await threadRuns.createThread({ id: threadId });
+    await context.runtime.createRun(request);
   } catch (error) {
-    // created meanwhile by a concurrent submit
-    if (!AwakenError.hasCode(error, 'conflict')) throw error;
+    const runId = request.runId as string;
+    if (!AwakenError.hasCode(error, 'conflict') || (await context.stores.threadRuns.getRun(runId)))
+      throw error;
+    await context.runtime.createRun(request);
   }
 }
 
@@ -114,6 +142,7 @@ export async function submitRun(
   /** A dispatch id chosen ahead (a requeue reserves it): enqueue refuses a second dispatch under it. */
   dispatchId?: string,
 ): Promise<{ submitted: SubmittedRun; execution: Promise<void> }> {
+  checkStorable(input);
   const request = parseWith(submitRequestSchema, input, 'submit request');
   const mode = request.mode ?? 'foreground';
   const ifBusy = request.ifBusy ?? (mode === 'foreground' ? 'interrupt' : 'queue');
@@ -122,9 +151,9 @@ export async function submitRun(
   if (await context.stores.threadRuns.getRun(runId)) {
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
-  await ensureThread(context, threadId);
+  // nothing is written before the runtime has checked the request (in createRun)
   await makeRoom(context, commands, threadId, ifBusy);
-  await context.runtime.createRun({
+  await createRun(context, {
     agentId: request.agentId,
     threadId,
     runId,

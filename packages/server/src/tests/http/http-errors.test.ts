@@ -134,9 +134,20 @@ describe('auth', () => {
     expect(matchToken(tokens, '')).toBeUndefined();
   });
 
-  it('operations routes are open: /health/live, /metrics, /openapi.json, /reference', async () => {
+  it("/metrics needs the metrics token (401 without it, and with a tenant's): it names every tenant", async () => {
+    for (const token of [null, TOKENS.acme, 'wrong-token-0123456789abcdef']) {
+      const refused = await fx.json('/metrics', { token });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('unauthorized');
+    }
+    const scraped = await fx.call('/metrics', { token: TOKENS.metrics });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('tenant="globex"');
+  });
+
+  it('operations routes are open: /health/live, /openapi.json, /reference; /metrics with its token', async () => {
     expect(await (await fx.call('/health/live', { token: null })).json()).toEqual({ status: 'ok' });
-    const metrics = await (await fx.call('/metrics', { token: null })).text();
+    const metrics = await (await fx.call('/metrics', { token: TOKENS.metrics })).text();
     for (const name of [
       'awaken_http_request_duration_seconds',
       'awaken_runs',

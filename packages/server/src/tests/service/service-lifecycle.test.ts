@@ -111,7 +111,7 @@ describe('mailbox service lifecycle (memory)', () => {
     // the service gave up on it: an error, not a cancel a person asked for
     expect(done.termination).toMatchObject({ type: 'error', code: 'dead_lettered' });
     expect(done.termination?.type === 'error' && done.termination.message).toMatch(
-      /^dead-lettered after 2 attempts; last error: model_transient: the model is overloaded/,
+      /^dead-lettered after 2 attempts; last error: the model provider was unavailable$/,
     );
     const log = await stores.eventLog.read(submitted.runId);
     expect(log.at(-1)).toMatchObject({ type: 'run_finish', termination: { type: 'error' } });
