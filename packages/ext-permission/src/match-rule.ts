@@ -3,8 +3,10 @@ import {
   compileArgumentMatcher,
   compileConditionMatcher,
   compileToolMatcher,
+  pathReadingFor,
 } from './internal/compile-matcher';
 import { asMatchText, resolvePath } from './internal/resolve-path';
+import type { PermissionBehavior } from './permission-config';
 import type { ArgumentPattern, FieldCondition, PathSegment, PermissionRule, ToolPattern } from './rule-ast';
 
 /**
@@ -53,30 +55,43 @@ export function matchToolName(pattern: ToolPattern, name: string): boolean {
  * A positive condition holds when ANY value the path reaches satisfies it (none when the path is
  * missing). A negated one (`!~ != !=~`) holds when the path is missing or ANY value fails the positive
  * test, so `files[*] !~ "src/**"` reads "some file is outside src/".
+ *
+ * `behavior` is the behaviour of the rule the condition belongs to (default `deny`): a path glob
+ * (starting with `/`) matches a deny or ask rule when the path as written OR its canonical form
+ * matches, and an allow rule only when both do.
  */
-export function matchCondition(condition: FieldCondition, args: unknown): boolean {
-  return compileConditionMatcher(condition)(args);
+export function matchCondition(
+  condition: FieldCondition,
+  args: unknown,
+  behavior: PermissionBehavior = 'deny',
+): boolean {
+  return compileConditionMatcher(condition, pathReadingFor(behavior))(args);
 }
 
-/** Matches an argument pattern against a call's arguments. */
+/** Matches an argument pattern against a call's arguments (`behavior`: see {@link matchCondition}). */
 export function matchArguments(
   pattern: ArgumentPattern,
   toolName: string,
   args: unknown,
   primaryArguments?: PrimaryArgumentPaths,
+  behavior: PermissionBehavior = 'deny',
 ): RuleMatch {
   const primary: PrimaryLookup = { get: () => resolvePrimaryArgument(toolName, args, primaryArguments) };
-  return compileArgumentMatcher(pattern)(args, primary);
+  return compileArgumentMatcher(pattern, pathReadingFor(behavior))(args, primary);
 }
 
-/** Matches a parsed rule against one call (compiles it on each call; policies compile once). */
+/**
+ * Matches a parsed rule against one call (compiles it on each call; policies compile once).
+ * `behavior`: see {@link matchCondition}.
+ */
 export function matchRule(
   rule: PermissionRule,
   call: { name: string; arguments?: unknown },
   primaryArguments?: PrimaryArgumentPaths,
+  behavior: PermissionBehavior = 'deny',
 ): RuleMatch {
   if (!matchToolName(rule.tool, call.name)) return 'no_match';
-  return matchArguments(rule.arguments, call.name, call.arguments, primaryArguments);
+  return matchArguments(rule.arguments, call.name, call.arguments, primaryArguments, behavior);
 }
 
 /** Resolves a call's primary argument on first use and remembers it (one object per evaluated call). */

@@ -13,6 +13,7 @@ import {
   type PrimaryLookup,
   compileArgumentMatcher,
   compileToolMatcher,
+  pathReadingFor,
 } from './compile-matcher';
 import { readPath } from './parse-conditions';
 import { RuleScanner, RuleSyntaxFailure } from './rule-scanner';
@@ -45,7 +46,7 @@ export function compileRule(
     order,
     specificity: ruleSpecificity(rule),
     matchTool: compileToolMatcher(rule.tool),
-    matchArguments: compileArgumentMatcher(rule.arguments),
+    matchArguments: compileArgumentMatcher(rule.arguments, pathReadingFor(config.behavior)),
   };
 }
 
