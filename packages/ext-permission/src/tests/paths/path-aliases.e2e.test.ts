@@ -4,7 +4,7 @@ import { createMemoryThreadRunStore } from '@awaken/store-memory';
 import { type ScriptedTurn, countExecutions, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPermissionPlugin } from './create-permission-plugin';
+import { createPermissionPlugin } from '../../create-permission-plugin';
 
 /** Spellings of a path under `/etc` that a literal match of `/etc/**` misses. */
 const ALIASES = ['/tmp/../etc/passwd', '//etc/passwd', '/./etc/passwd', '/etc'] as const;

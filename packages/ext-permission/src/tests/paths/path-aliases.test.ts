@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createPermissionPolicy } from './create-permission-policy';
-import { parseRuleOrThrow } from './parse-rule';
-import { matchRule } from './match-rule';
+import { createPermissionPolicy } from '../../create-permission-policy';
+import { parseRuleOrThrow } from '../../parse-rule';
+import { matchRule } from '../../match-rule';
 
 /** Spellings of a path under `/etc` (or `/etc` itself) that a literal match of `/etc/**` misses. */
 export const ETC_ALIASES = [
