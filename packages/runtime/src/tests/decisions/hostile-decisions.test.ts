@@ -61,7 +61,7 @@ describe('hostile decisions on every runtime path', () => {
       const s = createSharedStores();
       const { handle, ticketId } = await waitingRun(s, path !== 'resumeRun');
       for (const [label, decision, reasons] of hostile(ticketId)) {
-        let receipts;
+        let receipts: unknown[];
         if (path === 'handle.decide') receipts = await handle!.decide([decision as never]);
         else if (path === 'runtime.decide (other runtime)')
           receipts = (await s.runtime().decide('r', [decision as never])).receipts;
