@@ -1,3 +1,4 @@
+import type { DecisionReceipt } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { approve } from '../../../test-support/harness';
 import { createSharedStores } from '../../../test-support/shared-stores';
@@ -61,7 +62,7 @@ describe('hostile decisions on every runtime path', () => {
       const s = createSharedStores();
       const { handle, ticketId } = await waitingRun(s, path !== 'resumeRun');
       for (const [label, decision, reasons] of hostile(ticketId)) {
-        let receipts: unknown[];
+        let receipts: DecisionReceipt[];
         if (path === 'handle.decide') receipts = await handle!.decide([decision as never]);
         else if (path === 'runtime.decide (other runtime)')
           receipts = (await s.runtime().decide('r', [decision as never])).receipts;
