@@ -25,7 +25,9 @@ import type {
 
 /** One agent the runtime can run. Validated when the runtime is created. */
 export interface AgentDefinition {
+  /** The id a run request names (`agentId`); unique among the runtime's agents. */
   id: string;
+  /** The system prompt every model call starts with (BeforeInference may change it per call). */
   systemPrompt?: string;
   /** Overrides the runtime's default model executor. */
   model?: ModelExecutor;
@@ -35,6 +37,7 @@ export interface AgentDefinition {
    * runtime is created: a wrong shape is `invalid_config` naming the tool and the field.
    */
   tools?: Tool[] | ToolSet;
+  /** Run in this order in every phase; plugin ids must be unique within the agent. */
   plugins?: Plugin[];
   /**
    * Evaluated at StepEnd in declared order; the first match stops the run. Without a `max_rounds`
@@ -43,6 +46,7 @@ export interface AgentDefinition {
   stopConditions?: StopConditionSpec[];
   /** `sequential` (default) runs allowed calls one by one; `parallel` runs them at once (concurrent model). */
   toolExecution?: 'sequential' | 'parallel';
+  /** Options every model call starts with (BeforeInference may change them per call). */
   inferenceOptions?: InferenceOptions;
 }
 
@@ -56,12 +60,34 @@ export type OnSuspend = 'wait' | 'return';
  */
 export type OnOpenRun = 'refuse' | 'cancel';
 
+/**
+ * What `run`, `runToCompletion` and `createRun` start. Its shape is checked before anything is
+ * written: a malformed field is `validation_failed` naming it.
+ */
 export interface RunRequest {
+  /** One of the runtime's agents; an unknown id is `invalid_config`. */
   agentId: string;
-  /** Created when missing. */
+  /**
+   * The thread the run belongs to: its history is what the model reads, and the run's messages are
+   * appended to it. Created when missing (a generated id when not given).
+   */
   threadId?: string;
+  /**
+   * The run's id (generated when not given). Ids are never reused: a request naming a run that
+   * already exists is refused with `conflict`, so a request re-sent with its `runId` never starts a
+   * second run.
+   */
   runId?: string;
+  /**
+   * The new user input: a string is one user message. It is committed to the thread once, at the
+   * run's first checkpoint (`user_message`). Without input the model answers the thread as it is (a
+   * thread that already ends with a final answer returns it without a model call).
+   */
   input?: string | UserMessage[];
+  /**
+   * Aborting it cancels the run as the handle's `cancel` does (the abort reason, when a string, is
+   * the cancel reason): the model call and tools are aborted and the run ends `cancelled`.
+   */
   signal?: AbortSignal;
   /** `return` (default): the activation ends with `run_finish(suspended)`; `wait`: the run stays live. */
   onSuspend?: OnSuspend;
@@ -79,13 +105,23 @@ export interface RunRequest {
    * record and shown to every hook and tool as `runContext`.
    */
   context?: RunContext;
+  /** Where the request came from (`user` by default, `a2a`, `internal`); stored on the run record. */
   origin?: RunRequestOrigin;
 }
 
+/** How `resumeRun` continues a run; malformed options are `validation_failed` naming the field. */
 export interface ResumeRunOptions {
-  /** Each addressed by tool call id or ticket id (see `approve`/`deny`/`answer` in the contract). */
+  /**
+   * Decisions to apply as the run continues, each addressed by tool call id or ticket id (see
+   * `approve`/`deny`/`answer` in the contract). Each gets a receipt in the handle's `receipts`: one
+   * the run already applied (same `decisionId`) is `duplicate`; one for a finished run is rejected
+   * (`run_finished`); a malformed or stale one is rejected with its reason, never applied to another
+   * call.
+   */
   decisions?: ToolCallDecisionInput[];
+  /** Aborting it cancels the run, as {@link RunRequest.signal}. */
   signal?: AbortSignal;
+  /** As {@link RunRequest.onSuspend}: `return` (default) or `wait`. */
   onSuspend?: OnSuspend;
   /**
    * A lease of this run the caller already holds (from `store.acquireRun`, e.g. under its mailbox
@@ -95,15 +131,24 @@ export interface ResumeRunOptions {
   lease?: RunLease;
 }
 
+/**
+ * How an activation left its run, as the store holds it: `result` resolves only once this outcome
+ * is stored (its terminal checkpoint written); no result reports an outcome the store does not hold.
+ */
 export interface RunResult {
   runId: string;
   threadId: string;
+  /** `waiting` when the run is suspended (resumable), `done` otherwise. */
   status: RunStatus;
+  /** Why the activation ended (`suspended` for a waiting run). */
   termination: TerminationReason;
   /** The final assistant text (natural end), or the last assistant text otherwise. */
   response?: string;
+  /** Token usage of the whole run, over all its activations. */
   usage: TokenUsage;
+  /** The steps the run has started, over all its activations. */
   steps: number;
+  /** What a waiting run waits for: its open tickets, each with its ticket and tool call id. */
   waiting?: RunWaitingState;
 }
 
@@ -114,8 +159,21 @@ export interface RunResult {
  */
 export interface RunHandle extends AsyncIterable<AgentEvent> {
   readonly runId: string;
+  /** Known at once for `run`; for `resumeRun`, `''` until the run is loaded. */
   readonly threadId: string;
+  /**
+   * The activation's events in `seq` order, each appended to `stores.eventLog` (when there is one)
+   * before it is yielded. A second iteration throws. When the activation fails, iteration throws
+   * the error `result` rejects with. Not reading does not hold the run back.
+   */
   readonly events: AsyncIterable<AgentEvent>;
+  /**
+   * The outcome, once it is stored (with `onSuspend: 'wait'`, once the run is done). Rejects when
+   * the activation could not start (`conflict`, `not_found`, `run_busy` while another activation
+   * holds the run) or stored no outcome: `detached` (detach, shutdown, a lost lease), the retryable
+   * model failure with `transientModelErrors: 'interrupt'`, the store's error when the terminal
+   * checkpoint failed. The run then stays at its last checkpoint, and `resumeRun` continues it.
+   */
   readonly result: Promise<RunResult>;
   /**
    * Validates decisions against the run's current state and queues the accepted ones for the next
@@ -152,6 +210,10 @@ export interface RunHandle extends AsyncIterable<AgentEvent> {
 export interface DecideResult {
   runId: string;
   delivery: 'live' | 'resumed' | 'queued' | 'finished';
+  /**
+   * One receipt per decision: `accepted` (durably recorded for the run),
+   * `duplicate` (its `decisionId` was already accepted or applied) or `rejected` with a reason.
+   */
   receipts: DecisionReceipt[];
   /** The activation this call started (`delivery: 'resumed'`). */
   handle?: RunHandle;
@@ -182,8 +244,11 @@ export interface RunStateSnapshot {
  */
 export type RuntimeStores = Pick<AwakenStores, 'threadRuns'> & Partial<Omit<AwakenStores, 'threadRuns'>>;
 
+/** What `createAgentRuntime` takes; checked when it is called (`invalid_config` naming the problem). */
 export interface AgentRuntimeOptions {
+  /** The agents this runtime runs; ids must be unique. Every process serving a run needs its agent. */
   agents: AgentDefinition[];
+  /** Shared by every process serving the same runs; see {@link RuntimeStores}. */
   stores: RuntimeStores;
   /** Default model for agents without one. */
   model?: ModelExecutor;
@@ -198,7 +263,12 @@ export interface AgentRuntimeOptions {
    * keys' initial values. Persistent keys are always restored from the store.
    */
   threadMemoryLimit?: number;
+  /**
+   * The runtime's clock in ms (default `Date.now`): record timestamps and the `timeout` stop
+   * condition. Leases are timed by the store's clock, not this one.
+   */
   now?: () => number;
+  /** Makes the ids the runtime generates — runs, threads, … (default `crypto.randomUUID`). */
   createId?: () => string;
   /** Called synchronously after every tool call state change of the current batch. */
   onStateChange?: (snapshot: RunStateSnapshot) => void;
@@ -212,8 +282,25 @@ export interface AgentRuntimeOptions {
   transientModelErrors?: 'end_run' | 'interrupt';
 }
 
+/**
+ * Runs agents durably. Every method works on any run in the stores, wherever it was started: what
+ * one process begins, any process sharing the stores can continue, decide, cancel or fail. Malformed
+ * arguments are `validation_failed` naming the field, before anything is written.
+ */
 export interface AgentRuntime {
+  /**
+   * Starts a new run and returns its handle at once. A malformed request throws (`validation_failed`,
+   * or `invalid_config` for an unknown agent); what is found once the stores are read rejects
+   * `result` with `conflict`: the thread has a waiting run (see `onOpenRun`; nothing is written), or
+   * the run id is taken.
+   */
   run(request: RunRequest): RunHandle;
+  /**
+   * `run(request).result`: resolves with the outcome once it is stored (`waiting` with
+   * `onSuspend: 'return'`, the default). With `onSuspend: 'wait'` it needs `stores.inbox` (the only
+   * way a decision can reach a run whose handle nobody holds): without one it rejects with
+   * `validation_failed` instead of never settling.
+   */
   runToCompletion(request: RunRequest): Promise<RunResult>;
   /**
    * Stores a new run without executing it (write-ahead): the thread is created when missing, the run
@@ -223,10 +310,14 @@ export interface AgentRuntime {
    */
   createRun(request: RunRequest): Promise<RunRecord>;
   /**
-   * Continues a waiting or interrupted run from the store alone; a finished run returns its result.
-   * The activation first takes the run's lease: while another activation (in any process) holds it,
-   * `result` and `receipts` reject with `run_busy` and nothing happens (in this runtime the call
-   * throws `run_busy` at once).
+   * Continues a waiting or interrupted run from the store alone, in any process: committed tool
+   * results are never executed again, and the model is called only when the history ends with a user
+   * message or tool results.
+   * A finished run returns its stored result (no model call, no events); decisions given for it are
+   * rejected (`run_finished`) or `duplicate`. The activation first takes the run's lease: while
+   * another activation (in any process) holds it, `result` and `receipts` reject with `run_busy` and
+   * nothing happens (in this runtime the call throws `run_busy` at once). An unknown run rejects with
+   * `not_found`.
    */
   resumeRun(runId: string, options?: ResumeRunOptions): RunHandle;
   /**
@@ -235,7 +326,8 @@ export interface AgentRuntime {
    * interrupted one by a cold activation. Rejects — never reports `cancelled` — when the cancellation
    * could not be stored (`run_busy` once `cancelWaitMs` passed with the run still held elsewhere); the
    * cancel command it queued is then withdrawn, so it does not take effect later (unless the holder
-   * had already read it, in which case the run is being cancelled).
+   * had already read it, in which case the run is being cancelled). A run already done resolves with
+   * its stored result, so calling it again is harmless; an unknown run rejects with `not_found`.
    */
   cancelRun(runId: string, reason?: string): Promise<RunResult>;
   /**
@@ -257,6 +349,10 @@ export interface AgentRuntime {
    * {@link DecideResult}. `not_found` when there is no such run.
    */
   decide(runId: string, decisions: ToolCallDecisionInput | ToolCallDecisionInput[]): Promise<DecideResult>;
-  /** Detaches every live activation of this runtime (process shutdown) and resolves once they stopped. */
+  /**
+   * Detaches every live activation of this runtime (process shutdown) and resolves once they stopped
+   * and released their leases: each stops at its next safe point without a terminal state, its work
+   * under way checkpointed, and any process continues the run with `resumeRun`.
+   */
   shutdown(): Promise<void>;
 }

@@ -14,11 +14,27 @@ import type { ToolGateDecision } from './tool-gate-decision';
 
 type Awaitable<T> = T | Promise<T>;
 
-/** One hook per phase; every hook is optional. Hooks of several plugins run in plugin order. */
+/**
+ * One hook per phase; every hook is optional. Hooks of several plugins run in plugin order, each
+ * awaited before the next; a hook that throws ends the run with `error`. Within a step the phases
+ * keep their order (`PHASES`); RunStart comes once first and RunEnd once last in every
+ * activation that ends the run or leaves it waiting. Hooks run again in every activation: state a
+ * plugin must carry from one activation to the next belongs in persistent state keys.
+ */
 export interface PluginHooks {
+  /** Once per activation, first; `resumed` says whether it continues the run (see {@link RunStartContext}). */
   runStart?(context: RunStartContext): Awaitable<void>;
+  /**
+   * At the start of each new step, after its `step_start` event; `context.step` is the new step's
+   * number. Not run again when an activation reopens a step its run stopped in (a suspension).
+   */
   stepStart?(context: HookContext): Awaitable<void>;
+  /** Before each model call: may edit the request or skip the call (see {@link BeforeInferenceContext}). */
   beforeInference?(context: BeforeInferenceContext): Awaitable<void>;
+  /**
+   * After each completed model call, before the assistant turn is committed: may replace the tool
+   * calls or end the run (see {@link AfterInferenceContext}).
+   */
   afterInference?(context: AfterInferenceContext): Awaitable<void>;
   /**
    * Pure judgement for one call: must not cause side effects, because it is re-evaluated (after
@@ -28,13 +44,26 @@ export interface PluginHooks {
   toolGate?(context: ToolGateContext): Awaitable<ToolGateDecision | undefined>;
   /** Runs exactly once for each call that really executes, right before its body. */
   beforeToolExecute?(context: BeforeToolExecuteContext): Awaitable<void>;
+  /**
+   * Each time a call reaches an outcome — executed or not, suspended included — with its result and
+   * status (see {@link AfterToolExecuteContext}).
+   */
   afterToolExecute?(context: AfterToolExecuteContext): Awaitable<void>;
+  /** Once per step, after its tool round and before the stop conditions; may stop the run. */
   stepEnd?(context: StepEndContext): Awaitable<void>;
+  /**
+   * Last, on every exit path of an activation that ends the run or leaves it waiting; state set here
+   * is stored with the terminal checkpoint (see {@link RunEndContext}).
+   */
   runEnd?(context: RunEndContext): Awaitable<void>;
 }
 
 /** An extension of the run loop. Built-in extensions use exactly this interface. */
 export interface Plugin {
+  /**
+   * Names the plugin in errors (e.g. an undeclared state key). Unique per agent: an agent that lists
+   * two plugins with one id is `invalid_config` when the runtime is created.
+   */
   id: string;
   /**
    * State keys the plugin reads and writes; persistent ones are checkpointed. A hook's
@@ -43,5 +72,6 @@ export interface Plugin {
    * silently lost at a suspension.
    */
   stateKeys?: readonly StateKey<any>[];
+  /** The plugin's hooks; `this` inside a hook is this object. */
   hooks: PluginHooks;
 }

@@ -7,7 +7,8 @@ import type { ToolResult } from '../tool/tool-result';
  * - `allow`: proceed (the next plugin may still judge);
  * - `block`: the call fails with `reason`; the run ends `blocked` unless `continueRun` is true, in
  *   which case the model sees the reason and the loop continues;
- * - `suspend`: the call suspends with a SuspendTicket built from `suspension` and `resumeMode`;
+ * - `suspend`: the call suspends with a SuspendTicket built from `suspension` and `resumeMode`
+ *   (default `replay_tool_call`); the ticket is checkpointed before `tool_call_suspended` is emitted;
  * - `set_result`: the call is not executed; `result` is its result;
  * - `cancel`: the call becomes `cancelled` and the model sees `reason` (used e.g. when a human
  *   declined an approval).
