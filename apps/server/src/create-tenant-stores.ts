@@ -1,6 +1,6 @@
 import type { ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
-import { createRedisStores } from '@awaken/store-redis';
+import { OUTAGE_TOLERANT_REDIS_OPTIONS, createRedisStores } from '@awaken/store-redis';
 import { Redis } from 'ioredis';
 
 /** The stores of every tenant, and how to close them. */
@@ -36,8 +36,10 @@ export function createTenantStores(options: {
     );
     return { kind: 'memory', byTenant, close: async () => {} };
   }
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-  // failures surface on each request (503) and in /health; keep the client from crashing the process
+  // a short outage (a restart) waits instead of failing every run in flight; a long one surfaces on
+  // each request (503) and at once in /health, whose probes time out; keep the client from crashing
+  // the process
+  const redis = new Redis(options.redisUrl, { ...OUTAGE_TOLERANT_REDIS_OPTIONS, lazyConnect: false });
   redis.on('error', () => {});
   const bundles = options.tenants.map((tenant) => ({
     tenant,
