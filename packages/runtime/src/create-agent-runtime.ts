@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
-import { cancelRun } from './internal/cancel-run';
-import { deliverDecisions } from './internal/deliver-decisions';
-import { failRun } from './internal/fail-run';
+import { cancelRun } from './internal/commands/cancel-run';
+import { deliverDecisions } from './internal/decisions/deliver-decisions';
+import { failRun } from './internal/commands/fail-run';
 import {
   checkReason,
   checkResumeOptions,
   checkRunId,
   checkRunRequest,
   decisionList,
-} from './internal/entry-options';
-import { createRunRecord, createSession, loadSession } from './internal/load-session';
-import { settleOpenRun } from './internal/open-run';
-import { requireAgent, resolveAgents } from './internal/resolve-agents';
-import { checkFailure } from './internal/run-failure';
-import { registerInternals } from './internal/runtime-internals';
-import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/thread-memory';
-import { resolveStores } from './internal/resolve-stores';
-import { parseRequestExtras } from './internal/run-request';
-import type { RuntimeServices } from './internal/run-session';
-import { type LiveRun, startActivation } from './internal/start-activation';
-import type { CancelRunContext } from './internal/cancel-run';
+} from './internal/activation/entry-options';
+import { createRunRecord, createSession, loadSession } from './internal/activation/load-session';
+import { settleOpenRun } from './internal/activation/open-run';
+import { requireAgent, resolveAgents } from './internal/runtime/resolve-agents';
+import { checkFailure } from './internal/loop/run-failure';
+import { registerInternals } from './internal/runtime/runtime-internals';
+import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/session/thread-memory';
+import { resolveStores } from './internal/runtime/resolve-stores';
+import { parseRequestExtras } from './internal/runtime/run-request';
+import type { RuntimeServices } from './internal/session/run-session';
+import { type LiveRun, startActivation } from './internal/activation/start-activation';
+import type { CancelRunContext } from './internal/commands/cancel-run';
 import type { AgentRuntime, AgentRuntimeOptions, RunRequest } from './types';
 
 const DEFAULT_LEASE_MS = 30_000;

@@ -1,8 +1,8 @@
 export { createAgentRuntime } from './create-agent-runtime';
-export { checkStoredDecisions } from './internal/check-stored-decision';
-export { queueDecisions } from './internal/queue-decisions';
-export type { DecisionStores } from './internal/queue-decisions';
-export { DEFAULT_MAX_ROUNDS } from './internal/resolve-agents';
+export { checkStoredDecisions } from './internal/decisions/check-stored-decisions';
+export { queueDecisions } from './internal/decisions/queue-decisions';
+export type { DecisionStores } from './internal/decisions/queue-decisions';
+export { DEFAULT_MAX_ROUNDS } from './internal/runtime/resolve-agents';
 /** @deprecated import it from `@awaken/contract`, where the stored run state is decoded. */
 export { readToolCallStates } from '@awaken/contract';
 export type {

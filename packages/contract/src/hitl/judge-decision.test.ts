@@ -158,6 +158,27 @@ describe('judgeDecision', () => {
     });
     const live = judgeDecision(view({ status: 'running', calls: [] }), yes({ ticketId: 'permission:1:a' }));
     expect(live.receipt).toMatchObject({ status: 'rejected', reason: 'unknown_tool_call' });
+    // a call the copy shows answered never waits on that ticket again: refused, not deferred
+    const answered = view({
+      status: 'running',
+      behind: true,
+      calls: [
+        suspended('a', 'permission:1:a', {
+          status: 'resuming',
+          resume: { ...yes({}, 'd0'), action: 'resume' } as never,
+        }),
+      ],
+    });
+    expect(judgeDecision(answered, yes({ ticketId: 'permission:1:a' })).receipt).toMatchObject({
+      status: 'rejected',
+      reason: 'not_suspended',
+    });
+    const unjudged = view({
+      status: 'running',
+      behind: true,
+      calls: [suspended('a', 'x', { status: 'running', ticket: undefined })],
+    });
+    expect(judgeDecision(unjudged, yes({ toolCallId: 'a' })).deferred).toMatchObject({ toolCallId: 'a' });
     const applied = judgeDecision(view({ behind: true, applied: new Set(['d1']) }), yes({ toolCallId: 'a' }));
     expect(applied.receipt?.status).toBe('duplicate');
   });

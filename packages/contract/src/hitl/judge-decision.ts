@@ -99,6 +99,18 @@ function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCal
   );
 }
 
+/**
+ * On a stored copy that is behind, a refusal is out of date only where the copy lacks the question:
+ * the call or ticket is unknown to it, or the call has not been judged yet (`new`, `running`) and
+ * may suspend after the copy was written. A call that left `suspended` (answered, resuming, done)
+ * never waits on the same ticket again, so a refusal about it stands.
+ */
+function mayStillBeAsked(call: ToolCallState | Refusal): boolean {
+  if (!('callId' in call))
+    return call.receipt.status === 'rejected' && call.receipt.reason === 'unknown_tool_call';
+  return call.status === 'new' || call.status === 'running';
+}
+
 function duplicate(input: unknown, toolCallId?: string) {
   return duplicateReceipt(input, toolCallId) as DecisionReceipt & { status: 'duplicate' };
 }
@@ -140,7 +152,7 @@ export function judgeDecision(view: DecisionView, input: unknown): DecisionJudge
   }
   const call = resolveCall(view, calls, decision);
   const refused = 'callId' in call ? refusal(view, decision, call) : call;
-  if (refused && view.behind && refused.receipt.status === 'rejected') {
+  if (refused && view.behind && mayStillBeAsked(call)) {
     const known = 'callId' in call && decision.toolCallId === undefined ? { toolCallId: call.callId } : {};
     return { deferred: { ...decision, ...known } };
   }

@@ -1,0 +1,175 @@
+import {
+  AwakenError,
+  EMPTY_USAGE,
+  type AgentEvent,
+  type Message,
+  type RunContext,
+  type RunRecord,
+  type RunRequestOrigin,
+  type UserMessage,
+} from '@awaken/contract';
+import type { EventChannel } from '../session/run-events';
+import { releaseThreadState, restorePluginState } from '../plugins/plugin-host';
+import { repairFinishedLog } from './repair-finished-log';
+import type { ResolvedAgent } from '../runtime/resolve-agents';
+import type { RunOwnership } from './run-ownership';
+import { type RuntimeServices, RunSession } from '../session/run-session';
+import type { StoredClientTool } from '../runtime/run-request';
+import { decodeRunState, encodeRunState } from '../checkpoint/run-state-codec';
+import type { WakeSignal } from '../session/activation';
+
+export interface SessionPlumbing {
+  services: RuntimeServices;
+  channel: EventChannel<AgentEvent>;
+  wake: WakeSignal;
+  runController: AbortController;
+  ownership: RunOwnership;
+}
+
+async function readHistory(services: RuntimeServices, threadId: string): Promise<Message[]> {
+  const records = await services.store.readMessages(threadId);
+  return records.map((record) => record.message);
+}
+
+/**
+ * Takes the run's lease (or uses the one handed in) and shuts every earlier activation out of the
+ * event log. Returns the fence and the seq to continue from: the log's, when there is one (it is the
+ * truth even when a run_finish after a checkpoint never landed), else the checkpoint's.
+ */
+async function own(plumbing: SessionPlumbing, runId: string): Promise<{ fence: number; logSeq?: number }> {
+  const { fence } = await plumbing.ownership.acquire();
+  const log = plumbing.services.eventLog;
+  return log ? { fence, logSeq: await log.raiseFence(runId, fence) } : { fence };
+}
+
+function build(
+  plumbing: SessionPlumbing,
+  agent: ResolvedAgent,
+  record: RunRecord,
+  messages: Message[],
+  threadState: Record<string, unknown>,
+  owned: { fence: number; logSeq?: number },
+): RunSession {
+  const decoded = decodeRunState(record);
+  if (owned.logSeq !== undefined) decoded.bookkeeping.lastSeq = owned.logSeq;
+  const session = new RunSession(plumbing.services, agent, {
+    ...plumbing,
+    fence: owned.fence,
+    record,
+    messages,
+    calls: decoded.calls,
+    pendingDecisions: decoded.pendingDecisions,
+    bookkeeping: decoded.bookkeeping,
+    threadState,
+  });
+  try {
+    restorePluginState(session);
+  } catch (error) {
+    // no activation will own this session: give its thread state back now
+    releaseThreadState(session);
+    throw error;
+  }
+  return session;
+}
+
+export interface NewRunInput {
+  runId: string;
+  threadId: string;
+  input: UserMessage[];
+  origin: RunRequestOrigin;
+  clientTools?: StoredClientTool[];
+  context?: RunContext;
+}
+
+/**
+ * Creates the thread when missing and the run record (status `created`, input kept in its state
+ * until the run's `user_message` checkpoint commits it to the thread).
+ */
+export async function createRunRecord(
+  services: RuntimeServices,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): Promise<RunRecord> {
+  const { store, now } = services;
+  const thread = await store.getThread(request.threadId);
+  if (!thread) await store.createThread({ id: request.threadId });
+  const at = now();
+  const bookkeeping = {
+    lastSeq: 0,
+    decisionIds: [],
+    controlIds: [],
+    input: request.input,
+    inputCommitted: false,
+    stepEnded: 0,
+    consecutiveErrors: 0,
+    recentCalls: [],
+  };
+  return store.createRun({
+    runId: request.runId,
+    threadId: request.threadId,
+    agentId: agent.id,
+    origin: request.origin,
+    ...(request.context ? { context: request.context } : {}),
+    ...(request.clientTools ? { clientTools: request.clientTools } : {}),
+    status: 'created',
+    steps: 0,
+    usage: { ...EMPTY_USAGE },
+    state: encodeRunState({
+      lifecycle: { id: request.runId, status: 'created', updatedAt: at },
+      calls: [],
+      pendingDecisions: [],
+      bookkeeping,
+      pluginState: {},
+    }),
+    version: 0,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/** Creates the run (see {@link createRunRecord}) under its lease and the session that executes it. */
+export async function createSession(
+  plumbing: SessionPlumbing,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): Promise<RunSession> {
+  const { store } = plumbing.services;
+  const record = await createRunRecord(plumbing.services, agent, request);
+  const owned = await own(plumbing, request.runId);
+  const [messages, threadState] = await Promise.all([
+    readHistory(plumbing.services, request.threadId),
+    store.getThreadState(request.threadId),
+  ]);
+  return build(plumbing, agent, record, messages, threadState, owned);
+}
+
+/**
+ * Loads a stored run for a cold resume, under the run's lease (`run_busy` while another activation
+ * holds it). A finished run is returned as its record, its event log completed if it was left open.
+ */
+export async function loadSession(
+  plumbing: SessionPlumbing,
+  agentFor: (agentId: string) => ResolvedAgent,
+  runId: string,
+): Promise<RunSession | RunRecord> {
+  const { store } = plumbing.services;
+  const found = await store.getRun(runId);
+  if (!found) throw new AwakenError('not_found', `run ${runId} not found`);
+  if (found.status === 'done') {
+    await repairFinishedLog(plumbing.services, found, plumbing.ownership);
+    return found;
+  }
+  const agent = agentFor(found.agentId);
+  const owned = await own(plumbing, runId);
+  // read again under the lease: the previous holder may have written since the first read
+  const record = (await store.getRun(runId)) ?? found;
+  if (record.status === 'done') {
+    await repairFinishedLog(plumbing.services, record, plumbing.ownership);
+    return record;
+  }
+  const [messages, threadState] = await Promise.all([
+    readHistory(plumbing.services, record.threadId),
+    store.getThreadState(record.threadId),
+  ]);
+  return build(plumbing, agent, record, messages, threadState, owned);
+}

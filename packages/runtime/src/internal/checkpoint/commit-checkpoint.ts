@@ -1,0 +1,121 @@
+import {
+  type CheckpointTrigger,
+  type RunRecord,
+  type RunWaitingState,
+  isTerminalToolCallStatus,
+  waitingTicketOf,
+} from '@awaken/contract';
+import { persistentPluginState } from '../plugins/plugin-host';
+import type { RunSession } from '../session/run-session';
+import { encodeRunState } from './run-state-codec';
+import { toolMessageFor } from '../tools/tool-content';
+
+/** Appends tool messages for the longest answered prefix of the batch, in call order. */
+export function flushToolMessages(session: RunSession): void {
+  for (const state of session.batch.calls) {
+    if (state.resultCommitted) continue;
+    if (!isTerminalToolCallStatus(state.status)) return;
+    session.run.addMessage(toolMessageFor(state), state.step);
+    state.resultCommitted = true;
+  }
+}
+
+type PersistentState = ReturnType<typeof persistentPluginState>;
+
+/**
+ * Emits `state_snapshot` when the persistent plugin state (run- and thread-scoped keys) differs from
+ * the last snapshot of this activation. The first check of an activation emits whenever the state is
+ * non-empty, so hot and cold activations of one run produce the same snapshots.
+ */
+export async function emitStateSnapshotIfChanged(
+  session: RunSession,
+  persistent: PersistentState = persistentPluginState(session),
+): Promise<void> {
+  const state = { ...persistent.run, ...(persistent.thread ?? {}) };
+  const text = JSON.stringify(state);
+  const previous = session.events.lastSnapshot;
+  session.events.lastSnapshot = text;
+  const unchanged = previous === undefined ? Object.keys(state).length === 0 : previous === text;
+  if (!unchanged) await session.events.emit({ type: 'state_snapshot', state });
+}
+
+/** The waiting state of a run whose batch has suspended calls. */
+export function waitingState(session: RunSession): RunWaitingState | undefined {
+  const tickets = session.batch.calls.flatMap((call) => waitingTicketOf(call) ?? []);
+  if (tickets.length === 0) return undefined;
+  return { reason: 'tool_call_suspended', ticketIds: tickets.map((ticket) => ticket.ticketId), tickets };
+}
+
+/**
+ * Writes one checkpoint atomically: pending messages, the run record (status, waiting tickets, tool
+ * call states, queued decisions, persistent plugin keys) and thread-scoped plugin state.
+ */
+export async function commitCheckpoint(
+  session: RunSession,
+  trigger: CheckpointTrigger,
+  options: { eventsAfter?: number } = {},
+): Promise<void> {
+  session.activation.throwIfLost();
+  flushToolMessages(session);
+  // the snapshot shows what this checkpoint stores, and is emitted before the record is built, so its
+  // seq is covered by the checkpoint's lastSeq
+  const persistent = persistentPluginState(session);
+  await emitStateSnapshotIfChanged(session, persistent);
+  // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
+  await session.events.settled;
+  const now = session.now();
+  const { record } = session.run;
+  const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
+  const response = session.run.status === 'done' ? session.run.lastAssistantText() : record.response;
+  const run = {
+    ...record,
+    status: session.run.status,
+    waiting,
+    response,
+    version: record.version + 1,
+    updatedAt: now,
+    state: encodeRunState({
+      lifecycle: {
+        id: record.runId,
+        status: session.run.status,
+        ...(record.termination ? { doneReason: record.termination } : {}),
+        updatedAt: now,
+      },
+      // only the current batch: earlier calls are answered by committed tool messages
+      calls: session.batch.calls,
+      pendingDecisions: session.decisions.pending,
+      bookkeeping: {
+        ...session.run.bookkeeping,
+        // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume
+        lastSeq: session.run.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
+        decisionIds: [...session.decisions.applied],
+      },
+      pluginState: persistent.run,
+    }),
+  };
+  if (trigger !== 'user_message' && session.run.pending.length > 0) {
+    const from = record.outputRange?.from ?? session.run.committedCount + 1;
+    run.outputRange = { from, to: session.run.committedCount + session.run.pending.length };
+  }
+  if (run.waiting === undefined) delete run.waiting;
+  if (run.response === undefined) delete run.response;
+  const messages = session.run.pending;
+  const threadState = persistent.thread;
+  let stored: RunRecord;
+  try {
+    stored = await session.services.store.commitCheckpoint({
+      trigger,
+      threadId: session.threadId,
+      expectedMessageCount: session.run.committedCount,
+      messages,
+      run,
+      ...(threadState ? { threadState } : {}),
+      fence: session.activation.fence,
+    });
+  } catch (error) {
+    throw session.activation.writeFailed(error);
+  }
+  session.run.record = stored;
+  session.run.committedCount += messages.length;
+  session.run.pending = [];
+}

@@ -1,0 +1,104 @@
+import {
+  RUNTIME_STATE_PATH,
+  RUN_STATE_PATHS,
+  type RunLifecycleState,
+  type RunRecord,
+  type ToolCallDecision,
+  type ToolCallState,
+  type UserMessage,
+  readAppliedDecisionIds,
+  readQueuedDecisions,
+  readToolCallStates,
+} from '@awaken/contract';
+
+/** Runtime bookkeeping kept under `__runtime` in RunRecord.state. */
+export interface RuntimeBookkeeping {
+  /** The last event seq emitted before this checkpoint. */
+  lastSeq: number;
+  /** Every decision id ever applied to this run (idempotency across activations). */
+  decisionIds: string[];
+  /** Ids of the other run-control commands (cancel, input) this run applied. */
+  controlIds: string[];
+  /** The request input, kept until the user_message checkpoint commits it. */
+  input?: UserMessage[];
+  inputCommitted: boolean;
+  /** The last step whose StepEnd ran. */
+  stepEnded: number;
+  /** Failed tool results in a row so far (consecutive_errors). */
+  consecutiveErrors: number;
+  /** `name:args` signatures of the latest finished calls, oldest first (loop_detection), bounded. */
+  recentCalls: string[];
+}
+
+export const RUNTIME_STATE_KEY = RUNTIME_STATE_PATH;
+
+/** What a run record's state decodes to. */
+export interface DecodedRunState {
+  calls: Map<string, ToolCallState>;
+  pendingDecisions: ToolCallDecision[];
+  bookkeeping: RuntimeBookkeeping;
+}
+
+type Scope = Record<string, { tool_call_state?: unknown; suspended_call?: unknown }>;
+
+/**
+ * Ids of the decisions a stored run applied (checkpointed with it: its idempotency truth) or holds
+ * accepted but not applied yet.
+ */
+export function readDecisionIds(record: Pick<RunRecord, 'state'>): Set<string> {
+  const ids = readAppliedDecisionIds(record);
+  for (const decision of readQueuedDecisions(record)) ids.add(decision.decisionId);
+  return ids;
+}
+
+export function decodeRunState(record: RunRecord): DecodedRunState {
+  const calls = new Map(readToolCallStates(record).map((state) => [state.callId, state]));
+  const pendingDecisions = readQueuedDecisions(record);
+  const raw = (record.state[RUNTIME_STATE_KEY] ?? {}) as Partial<RuntimeBookkeeping>;
+  return {
+    calls,
+    pendingDecisions,
+    bookkeeping: {
+      lastSeq: raw.lastSeq ?? 0,
+      decisionIds: raw.decisionIds ?? [],
+      controlIds: raw.controlIds ?? [],
+      input: raw.input,
+      inputCommitted: raw.inputCommitted ?? true,
+      stepEnded: raw.stepEnded ?? 0,
+      consecutiveErrors: raw.consecutiveErrors ?? 0,
+      recentCalls: raw.recentCalls ?? [],
+    },
+  };
+}
+
+export interface EncodeRunStateInput {
+  lifecycle: RunLifecycleState;
+  calls: Iterable<ToolCallState>;
+  pendingDecisions: readonly ToolCallDecision[];
+  bookkeeping: RuntimeBookkeeping;
+  pluginState: Record<string, unknown>;
+}
+
+/**
+ * Builds RunRecord.state: the durable state paths, runtime bookkeeping and persistent run-scoped plugin keys.
+ * Maps keyed by tool call id have no prototype, so an id like `__proto__` stays an ordinary key.
+ */
+export function encodeRunState(input: EncodeRunStateInput): Record<string, unknown> {
+  const scope: Scope = Object.create(null);
+  for (const call of input.calls) {
+    scope[call.callId] =
+      call.status === 'suspended' && call.ticket
+        ? { tool_call_state: call, suspended_call: call.ticket }
+        : { tool_call_state: call };
+  }
+  const decisions: Record<string, ToolCallDecision> = Object.create(null);
+  for (const decision of input.pendingDecisions) decisions[decision.toolCallId] = decision;
+  const { input: requestInput, ...rest } = input.bookkeeping;
+  return {
+    ...input.pluginState,
+    [RUN_STATE_PATHS.run]: input.lifecycle,
+    [RUN_STATE_PATHS.toolCallScope]: scope,
+    [RUN_STATE_PATHS.resumeDecisions]: decisions,
+    [RUNTIME_STATE_KEY]: rest.inputCommitted ? rest : { ...rest, input: requestInput },
+  };
+}

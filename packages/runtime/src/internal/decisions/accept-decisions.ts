@@ -1,0 +1,75 @@
+import {
+  AwakenError,
+  type DecisionJudgement,
+  type DecisionReceipt,
+  type DecisionView,
+  type ToolCallDecisionInput,
+  decisionControl,
+  judgeDecision,
+  rejectedReceipt,
+} from '@awaken/contract';
+import type { RunSession } from '../session/run-session';
+
+/** The run as the judge sees it now: this session's calls, applied ids and accepted decisions. */
+function liveView(session: RunSession): DecisionView {
+  return {
+    runId: session.runId,
+    status: session.run.status,
+    ...(session.activation.runController.signal.aborted ? { closing: 'being cancelled' } : {}),
+    calls: session.batch.byId.values(),
+    applied: session.decisions.applied,
+    pending: session.decisions.pending,
+  };
+}
+
+/** What the judge says on a live view: a verdict, never deferred (the session is the owner). */
+export type LiveJudgement = Exclude<DecisionJudgement, { deferred: object }>;
+
+/** Judges one decision against the run as this session holds it (`judgeDecision`). */
+export function validateDecision(session: RunSession, input: unknown): LiveJudgement {
+  const judged = judgeDecision(liveView(session), input);
+  if (judged.deferred) throw new Error('a live view is never behind: the judge cannot defer');
+  return judged;
+}
+
+/**
+ * Accepts decisions for the next RESUME gate: each is validated, written to the run-control inbox
+ * (when there is one, so it survives this process) and queued; a parked run is woken. Without an
+ * inbox, an activation that is stopping (detached, lease lost) refuses them (`not_live`).
+ */
+export async function acceptDecisions(
+  session: RunSession,
+  inputs: readonly ToolCallDecisionInput[],
+): Promise<DecisionReceipt[]> {
+  const receipts: DecisionReceipt[] = [];
+  const { activation, services } = session;
+  for (const input of inputs) {
+    // stopping without an inbox: nothing would carry an accepted decision to the next activation
+    if (activation.halt && !services.inbox) {
+      receipts.push(
+        rejectedReceipt(
+          input,
+          'not_live',
+          `run ${session.runId} is stopping here (${activation.halt.message}); deliver decisions with runtime.decide(runId, decisions)`,
+        ),
+      );
+      continue;
+    }
+    const judged = validateDecision(session, input);
+    let receipt: DecisionReceipt = judged.receipt;
+    const decision = judged.decision;
+    if (decision && session.services.inbox) {
+      try {
+        const stored = await session.services.inbox.put(session.runId, decisionControl(decision));
+        if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
+      } catch (error) {
+        if (!AwakenError.hasCode(error, 'conflict')) throw error;
+        receipt = rejectedReceipt(decision, 'duplicate_conflict', error.message);
+      }
+    }
+    if (decision && receipt.status === 'accepted') session.decisions.pending.push(decision);
+    receipts.push(receipt);
+  }
+  if (receipts.some((receipt) => receipt.status === 'accepted')) session.activation.wake.notify();
+  return receipts;
+}

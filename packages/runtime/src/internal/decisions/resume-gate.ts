@@ -1,0 +1,72 @@
+import {
+  type ToolCallDecision,
+  type ToolCallDecisionInput,
+  type ToolCallState,
+  declinedCallMessage,
+  readApproval,
+} from '@awaken/contract';
+import { validateDecision } from './accept-decisions';
+import { cancelCall } from '../tools/call-outcome';
+import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
+import { readControls, removeControls } from '../inbox/run-controls';
+import type { RunSession } from '../session/run-session';
+import { moveCall } from '../tools/move-call';
+
+/**
+ * Applies one accepted decision to its suspended call: `cancel` cancels it (the model reads the
+ * reason); `resume` moves it to `resuming`, so the next tool round replays it. The contract's
+ * approval payload holds for every plugin's replayed ticket: a refusal never runs the call, and
+ * edited arguments replace the model's for this and every later execution.
+ */
+async function apply(session: RunSession, state: ToolCallState, decision: ToolCallDecision): Promise<void> {
+  const { toolCallId, ticketId: _ticketId, ...resume } = decision;
+  state.resume = resume;
+  session.decisions.applied.add(decision.decisionId);
+  await session.events.emit({ type: 'tool_call_resumed', toolCallId, decision });
+  if (decision.action === 'cancel') {
+    await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
+    return;
+  }
+  const approval =
+    state.ticket?.resumeMode === 'replay_tool_call' ? readApproval(decision.result) : undefined;
+  if (approval?.approved === false) {
+    await cancelCall(session, state, declinedCallMessage(state.toolName, approval.reason ?? decision.reason));
+    return;
+  }
+  if (approval?.editedArguments !== undefined) state.editedArguments = approval.editedArguments;
+  moveCall(session, state, 'resuming');
+}
+
+/**
+ * The RESUME_TOOL_CALL gate: takes the queued decisions and those in the run-control inbox (which
+ * may name their call by tool call id or ticket id, like the ones given to `decide`), validates each
+ * against the run as it is now (bound to its ticket) and applies it. Decisions that no longer match
+ * are dropped with an `error` event, never redirected. Inbox entries are only peeked: the ones
+ * applied are recorded by a checkpoint before exactly the entries read are removed, so a process that
+ * dies in between loses nothing, and a decision that arrived after the peek stays for the next gate.
+ * A cancel found in the inbox aborts the run. Returns the calls that changed.
+ */
+export async function resumeGate(session: RunSession): Promise<ToolCallState[]> {
+  const candidates: ToolCallDecisionInput[] = session.decisions.take();
+  const controls = await readControls(session);
+  const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
+  candidates.push(...read.map((control) => control.decision));
+  const changed: ToolCallState[] = [];
+  for (const candidate of candidates) {
+    if (session.decisions.applied.has(candidate.decisionId)) continue;
+    const { receipt, decision, call: state } = validateDecision(session, candidate);
+    if (!decision) {
+      const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
+      await session.events.emit({ type: 'error', code: 'decision_rejected', message });
+      continue;
+    }
+    await apply(session, state, decision);
+    changed.push(state);
+  }
+  if (changed.length > 0 && read.length > 0) await commitCheckpoint(session, 'tool_results_committed');
+  await removeControls(
+    session,
+    read.map((control) => control.id),
+  );
+  return changed;
+}

@@ -1,0 +1,144 @@
+import {
+  AwakenError,
+  type TerminationReason,
+  isTerminalToolCallStatus,
+  toAwakenError,
+} from '@awaken/contract';
+import type { RunResult } from '../../types';
+import { commitCheckpoint, waitingState } from '../checkpoint/commit-checkpoint';
+import { runHooks } from '../plugins/plugin-host';
+import { recordCancels, removeControls } from '../inbox/run-controls';
+import type { RunSession } from '../session/run-session';
+import { cancelCall } from '../tools/call-outcome';
+
+/** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
+const FINAL_CHECKPOINT_ATTEMPTS = 3;
+
+/** The termination for a failure (a cancel or timeout in progress wins); a lost lease ends nothing. */
+export function classify(session: RunSession, error: unknown): TerminationReason {
+  if (session.activation.signal.aborted) return session.activation.abortTermination();
+  const message = error instanceof Error ? error.message : String(error);
+  return AwakenError.isInstance(error)
+    ? { type: 'error', message, code: error.code }
+    : { type: 'error', message };
+}
+
+function cancelReasonOf(termination: TerminationReason): string {
+  switch (termination.type) {
+    case 'cancelled':
+      return termination.reason ?? 'the run was cancelled';
+    case 'blocked':
+      return `the run was blocked: ${termination.reason}`;
+    case 'error':
+      return `the run failed: ${termination.message}`;
+    case 'stopped':
+      return `the run stopped: ${termination.code}`;
+    default:
+      return `the run ended: ${termination.type}`;
+  }
+}
+
+/** The `run_finished` checkpoint, retried after a retryable failure (a store blip). */
+async function commitFinal(session: RunSession, eventsAfter: number): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await commitCheckpoint(session, 'run_finished', { eventsAfter });
+      return;
+    } catch (error) {
+      const retryable = AwakenError.isInstance(error) && error.retryable && !session.activation.lost;
+      if (!retryable || attempt >= FINAL_CHECKPOINT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
+/**
+ * The terminal checkpoint could not be written: the store still holds the run at its last checkpoint,
+ * so no `run_finish` is emitted and the log stays open; the next activation (resumeRun / cancelRun,
+ * in any process) finishes the run. An `error` event tells readers why this activation stopped.
+ */
+async function abandon(session: RunSession, error: unknown): Promise<never> {
+  if (session.activation.lost) throw session.activation.halt;
+  const failure = toAwakenError(error);
+  await session.events.emit({ type: 'error', code: failure.code, message: failure.message }).catch(() => {});
+  throw failure;
+}
+
+/**
+ * RunEnd on every exit path, then the `run_finished` checkpoint, then `run_finish`. `run_finish` and
+ * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
+ * result rejects and the next `resumeRun` completes the log from the stored record.
+ */
+export async function finishRun(
+  session: RunSession,
+  initial: TerminationReason,
+  options: { hooks: boolean },
+): Promise<RunResult> {
+  session.activation.throwIfLost();
+  let termination = initial;
+  const suspended = termination.type === 'suspended';
+  try {
+    if (!suspended) {
+      for (const call of session.batch.calls) {
+        if (!isTerminalToolCallStatus(call.status))
+          await cancelCall(session, call, cancelReasonOf(termination));
+      }
+    }
+    await session.events.closeOpenStep();
+    session.run.setStatus(suspended ? 'waiting' : 'done');
+    session.run.record = { ...session.run.record, termination };
+    if (!suspended) session.run.record.finishedAt = session.now();
+    if (options.hooks) {
+      await runHooks(session, 'runEnd', { termination, status: session.run.status });
+    }
+  } catch (error) {
+    session.activation.throwIfLost();
+    termination = classify(session, error);
+  }
+  if (termination.type === 'error') {
+    if (session.run.status !== 'done') session.run.setStatus('done');
+    session.run.record = { ...session.run.record, termination };
+  }
+  const cancelIds = session.run.status === 'done' ? recordCancels(session) : [];
+  try {
+    await session.events.closeOpenStep();
+    await commitFinal(session, termination.type === 'error' ? 2 : 1);
+  } catch (error) {
+    return abandon(session, error);
+  }
+  if (termination.type === 'error') {
+    await session.events.emit({
+      type: 'error',
+      code: termination.code ?? 'internal',
+      message: termination.message,
+    });
+  }
+  const response = session.run.lastAssistantText();
+  const { usage } = session.run.record;
+  await session.events.emit({
+    type: 'run_finish',
+    status: session.run.status,
+    termination,
+    ...(response === undefined ? {} : { response }),
+    usage,
+  });
+  if (session.run.status === 'done') {
+    try {
+      await session.services.eventLog?.finish(session.runId, { fence: session.activation.fence });
+    } catch (error) {
+      throw session.activation.writeFailed(error);
+    }
+    await removeControls(session, cancelIds);
+  }
+  const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
+  return {
+    runId: session.runId,
+    threadId: session.threadId,
+    status: session.run.status,
+    termination,
+    ...(response === undefined ? {} : { response }),
+    usage,
+    steps: session.run.record.steps,
+    ...(waiting ? { waiting } : {}),
+  };
+}

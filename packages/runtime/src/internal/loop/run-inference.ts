@@ -1,0 +1,153 @@
+import {
+  EMPTY_USAGE,
+  type FinishReason,
+  type InferenceDraft,
+  type InferenceResponse,
+  type TokenUsage,
+  type ToolCall,
+  addUsage,
+  assertNever,
+  findJsonIssue,
+} from '@awaken/contract';
+import type { RunSession } from '../session/run-session';
+
+/**
+ * Parses tool call input JSON. Unparseable text, and JSON that could not be stored again (nested
+ * beyond the depth limit), is kept as the raw string: the tool round fails the call with the reason.
+ */
+export function parseToolInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(input);
+    return findJsonIssue(parsed) ? input : parsed;
+  } catch {
+    return input;
+  }
+}
+
+interface OpenBlock {
+  id: string;
+  parts: string[];
+}
+
+/**
+ * Streams one inference, forwarding text / reasoning / tool call deltas as events, then reports it
+ * with `inference_complete` and adds its usage to the run. A cut stream (abort or model error) still
+ * closes its open text / reasoning block and reports `inference_complete` (finish reason `aborted` or
+ * `error`, with the usage known so far) before the error propagates. Deltas are collected in arrays
+ * and joined once, so long answers never re-copy the accumulated text.
+ */
+export async function runInference(
+  session: RunSession,
+  draft: InferenceDraft,
+): Promise<InferenceResponse & { model?: string; durationMs: number }> {
+  const started = session.now();
+  let text: OpenBlock | undefined;
+  let reasoning: OpenBlock | undefined;
+  const textParts: string[] = [];
+  const reasoningParts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  let usage: TokenUsage = EMPTY_USAGE;
+  let finishReason: FinishReason = 'unknown';
+  let model: string | undefined = session.agent.model.modelId;
+
+  const closeReasoning = async () => {
+    if (!reasoning) return;
+    await session.events.emit({ type: 'reasoning_end', messageId: reasoning.id });
+    reasoning = undefined;
+  };
+  const closeText = async () => {
+    if (!text) return;
+    await session.events.emit({ type: 'text_end', messageId: text.id });
+    text = undefined;
+  };
+
+  // every inference reports once, also when its stream is cut (cancel, timeout, model error), with
+  // whatever usage it had; the run's usage includes it
+  const complete = async (reason: string) => {
+    session.run.record = { ...session.run.record, usage: addUsage(session.run.record.usage, usage) };
+    await session.events.emit({
+      type: 'inference_complete',
+      step: session.run.record.steps,
+      ...(model === undefined ? {} : { model }),
+      usage,
+      durationMs: Math.max(0, session.now() - started),
+      finishReason: reason,
+    });
+  };
+  try {
+    const stream = session.agent.model.stream({
+      ...(draft.system === undefined ? {} : { system: draft.system }),
+      messages: session.run.messages.slice(),
+      tools: draft.tools,
+      ...(draft.toolChoice === undefined ? {} : { toolChoice: draft.toolChoice }),
+      options: draft.options,
+      signal: session.activation.signal,
+    });
+    for await (const part of stream) {
+      switch (part.type) {
+        case 'reasoning_delta':
+          if (!reasoning) {
+            reasoning = { id: session.services.createId(), parts: [] };
+            await session.events.emit({ type: 'reasoning_start', messageId: reasoning.id });
+          }
+          reasoningParts.push(part.delta);
+          await session.events.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+          break;
+        case 'text_delta':
+          await closeReasoning();
+          if (!text) {
+            text = { id: session.services.createId(), parts: [] };
+            await session.events.emit({ type: 'text_start', messageId: text.id });
+          }
+          textParts.push(part.delta);
+          await session.events.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
+          break;
+        case 'tool_call_start':
+          await closeReasoning();
+          await closeText();
+          await session.events.emit({
+            type: 'tool_call_start',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+          });
+          break;
+        case 'tool_call_args_delta':
+          await session.events.emit({
+            type: 'tool_call_args_delta',
+            toolCallId: part.toolCallId,
+            delta: part.delta,
+          });
+          break;
+        case 'tool_call':
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
+          break;
+        case 'finish':
+          usage = part.usage;
+          finishReason = part.finishReason;
+          if (part.model) model = part.model;
+          break;
+        default:
+          assertNever(part, 'inference stream part');
+      }
+    }
+    session.activation.signal.throwIfAborted();
+  } catch (error) {
+    await closeReasoning();
+    await closeText();
+    await complete(session.activation.signal.aborted ? 'aborted' : 'error');
+    throw error;
+  }
+  await closeReasoning();
+  await closeText();
+  await complete(finishReason);
+  return {
+    text: textParts.join(''),
+    reasoning: reasoningParts.join(''),
+    toolCalls,
+    usage,
+    finishReason,
+    ...(model === undefined ? {} : { model }),
+    durationMs: Math.max(0, session.now() - started),
+  };
+}

@@ -1,0 +1,93 @@
+import {
+  AwakenError,
+  type ModelExecutor,
+  type StopConditionSpec,
+  type ToolDescriptor,
+  formatZodIssues,
+  stopConditionSpecSchema,
+} from '@awaken/contract';
+import type { AgentDefinition } from '../../types';
+import { type ResolvedTool, normalizeTools } from '../tools/normalize-tools';
+
+/**
+ * The step limit of an agent that declares no `max_rounds` stop condition (Awaken's default of 16
+ * rounds; the AI SDK's is 20 steps): a tool loop ends `stopped{max_rounds}` after this many steps even
+ * when the model never stops calling tools. Declare `{ type: 'max_rounds', rounds }` to change it.
+ */
+export const DEFAULT_MAX_ROUNDS = 16;
+
+/** An agent definition checked once at runtime creation, with its lookups precomputed. */
+export interface ResolvedAgent {
+  definition: AgentDefinition;
+  id: string;
+  model: ModelExecutor;
+  tools: Map<string, ResolvedTool>;
+  descriptors: ToolDescriptor[];
+  stopConditions: StopConditionSpec[];
+  toolExecution: 'sequential' | 'parallel';
+}
+
+function invalid(message: string): AwakenError {
+  return new AwakenError('invalid_config', message);
+}
+
+function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor | undefined): ResolvedAgent {
+  if (typeof definition.id !== 'string' || definition.id.length === 0)
+    throw invalid('agent id must be a non-empty string');
+  const model = definition.model ?? defaultModel;
+  if (!model) throw invalid(`agent "${definition.id}" has no model and the runtime has no default model`);
+  const tools = normalizeTools(definition.id, definition.tools);
+  const declared = (definition.stopConditions ?? []).map((spec, index) => {
+    const parsed = stopConditionSpecSchema.safeParse(spec);
+    if (!parsed.success) {
+      throw invalid(
+        `agent "${definition.id}" stopConditions[${index}] is invalid: ${formatZodIssues(parsed.error.issues)}`,
+      );
+    }
+    return parsed.data;
+  });
+  // a tool loop always ends: without a declared max_rounds, the default limit applies (checked last)
+  const stopConditions = declared.some((spec) => spec.type === 'max_rounds')
+    ? declared
+    : [...declared, { type: 'max_rounds' as const, rounds: DEFAULT_MAX_ROUNDS }];
+  const pluginIds = new Set<string>();
+  for (const plugin of definition.plugins ?? []) {
+    if (pluginIds.has(plugin.id)) throw invalid(`agent "${definition.id}" uses plugin "${plugin.id}" twice`);
+    pluginIds.add(plugin.id);
+  }
+  const toolExecution = definition.toolExecution ?? 'sequential';
+  if (toolExecution !== 'sequential' && toolExecution !== 'parallel') {
+    throw invalid(`agent "${definition.id}" toolExecution must be "sequential" or "parallel"`);
+  }
+  return {
+    definition,
+    id: definition.id,
+    model,
+    tools,
+    descriptors: [...tools.values()].map((tool) => tool.descriptor),
+    stopConditions,
+    toolExecution,
+  };
+}
+
+/** Validates every agent; throws `invalid_config` naming the agent and the problem. */
+export function resolveAgents(
+  definitions: readonly AgentDefinition[],
+  defaultModel: ModelExecutor | undefined,
+): Map<string, ResolvedAgent> {
+  const agents = new Map<string, ResolvedAgent>();
+  for (const definition of definitions) {
+    if (agents.has(definition.id)) throw invalid(`agent "${definition.id}" is defined twice`);
+    agents.set(definition.id, resolveAgent(definition, defaultModel));
+  }
+  return agents;
+}
+
+/** Looks an agent up or throws `invalid_config` for an unknown id. */
+export function requireAgent(agents: Map<string, ResolvedAgent>, agentId: string): ResolvedAgent {
+  const agent = agents.get(agentId);
+  if (!agent) {
+    throw invalid(`unknown agent "${agentId}" (known: ${[...agents.keys()].join(', ') || 'none'})`);
+  }
+  return agent;
+}

@@ -1,0 +1,72 @@
+import { type SuspendTicket, type ToolCallState, type ToolResult, toolFailure } from '@awaken/contract';
+import { runHooks } from '../plugins/plugin-host';
+import type { RunSession } from '../session/run-session';
+import { moveCall } from './move-call';
+import { callFields } from './prepare-arguments';
+import { toolContent } from './tool-content';
+
+/** Emits the events and runs AfterToolExecute for a call that just reached a result. */
+export async function settleCall(
+  session: RunSession,
+  state: ToolCallState,
+  result: ToolResult,
+): Promise<void> {
+  if (state.status === 'suspended' && state.ticket) {
+    await session.events.emit({
+      type: 'tool_call_suspended',
+      toolCallId: state.callId,
+      toolName: state.toolName,
+      ticket: state.ticket,
+    });
+  } else if (state.status === 'succeeded' || state.status === 'failed' || state.status === 'cancelled') {
+    await session.events.emit({
+      type: 'tool_call_done',
+      toolCallId: state.callId,
+      toolName: state.toolName,
+      status: state.status,
+      result,
+      content: toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
+    });
+  }
+  await runHooks(session, 'afterToolExecute', {
+    ...callFields(state),
+    result,
+    status: state.status,
+  });
+}
+
+function cancelReason(state: ToolCallState, result: ToolResult): string {
+  if (state.resume?.action === 'cancel') return state.resume.reason ?? 'cancelled by decision';
+  return result.status === 'error' ? result.message : 'cancelled';
+}
+
+/** Applies a result: success/warning → succeeded, error → failed, pending → suspended with a ticket. */
+export async function applyResult(
+  session: RunSession,
+  state: ToolCallState,
+  result: ToolResult,
+): Promise<void> {
+  if (result.status === 'pending') {
+    const ticket: SuspendTicket = {
+      suspension: result.suspension,
+      pending: { id: state.callId, name: state.toolName, arguments: state.arguments },
+      resumeMode: result.resumeMode ?? 'replay_tool_call',
+    };
+    state.ticket = ticket;
+    state.result = undefined;
+    moveCall(session, state, 'suspended');
+  } else {
+    state.result = result;
+    moveCall(session, state, result.status === 'error' ? 'failed' : 'succeeded');
+  }
+  await settleCall(session, state, result);
+}
+
+/** Marks a call cancelled (through `running` for a call that never started) with `reason`. */
+export async function cancelCall(session: RunSession, state: ToolCallState, reason: string): Promise<void> {
+  if (state.status === 'new') moveCall(session, state, 'running');
+  const result = toolFailure(reason);
+  state.result = result;
+  moveCall(session, state, 'cancelled');
+  await settleCall(session, state, result);
+}

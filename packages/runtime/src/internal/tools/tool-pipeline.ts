@@ -1,0 +1,140 @@
+import {
+  type ToolCallState,
+  type ToolGateDecision,
+  type ToolResult,
+  assertNever,
+  isToolResult,
+  toolFailure,
+  toolSuccess,
+} from '@awaken/contract';
+import { applyResult, cancelCall } from './call-outcome';
+import { baseContext, contextFor, runHooks } from '../plugins/plugin-host';
+import type { RunSession } from '../session/run-session';
+import { callFields, clientToolSuspension, prepareArguments } from './prepare-arguments';
+import { moveCall } from './move-call';
+import { jsonOutput } from './tool-content';
+
+/** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */
+function enterRunning(session: RunSession, state: ToolCallState): void {
+  if (state.status === 'new') moveCall(session, state, 'running');
+}
+
+/** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
+async function judge(session: RunSession, state: ToolCallState): Promise<ToolGateDecision> {
+  const context = {
+    ...baseContext(session, 'ToolGate'),
+    ...callFields(state),
+    batch: session.batch.calls.map((call) => ({ ...call })),
+  };
+  for (const plugin of session.agent.definition.plugins ?? []) {
+    const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
+    if (decision && decision.type !== 'allow') return decision;
+  }
+  return { type: 'allow' };
+}
+
+/**
+ * Stage 1 for one call: argument checks, the ToolGate, then the unknown-tool check (after the gate,
+ * so a plugin can suspend a call to a tool the server does not have) and, for a client tool, its
+ * suspension. Returns true when the call is allowed to execute here; otherwise the call has been
+ * resolved (failed, suspended, set, cancelled).
+ */
+export async function gateCall(session: RunSession, state: ToolCallState): Promise<boolean> {
+  if (state.resume && state.ticket?.resumeMode === 'use_decision_as_tool_result') {
+    await applyResult(session, state, toolSuccess(state.resume.result));
+    return false;
+  }
+  const prepared = await prepareArguments(session, state);
+  if ('failure' in prepared) {
+    enterRunning(session, state);
+    await applyResult(session, state, prepared.failure);
+    return false;
+  }
+  const decision = await judge(session, state);
+  switch (decision.type) {
+    case 'allow':
+      if ('unknown' in prepared) {
+        enterRunning(session, state);
+        await applyResult(session, state, toolFailure(`unknown tool "${state.toolName}"`));
+        return false;
+      }
+      if (session.run.clientTools.has(state.toolName)) {
+        await applyResult(session, state, {
+          status: 'pending',
+          suspension: clientToolSuspension(state, prepared.args),
+          resumeMode: 'use_decision_as_tool_result',
+        });
+        return false;
+      }
+      return true;
+    case 'suspend':
+      await applyResult(session, state, {
+        status: 'pending',
+        suspension: decision.suspension,
+        ...(decision.resumeMode ? { resumeMode: decision.resumeMode } : {}),
+      });
+      return false;
+    case 'block':
+      enterRunning(session, state);
+      if (!decision.continueRun) session.batch.blocked = decision.reason;
+      await applyResult(session, state, toolFailure(`blocked: ${decision.reason}`));
+      return false;
+    case 'set_result':
+      enterRunning(session, state);
+      await applyResult(session, state, decision.result);
+      return false;
+    case 'cancel':
+      enterRunning(session, state);
+      await cancelCall(session, state, decision.reason);
+      return false;
+    default:
+      return assertNever(decision, 'ToolGate decision');
+  }
+}
+
+/** Stages 2 and 3 for an allowed call: BeforeToolExecute once, then the tool body. */
+export async function executeCall(session: RunSession, state: ToolCallState): Promise<void> {
+  const prepared = await prepareArguments(session, state);
+  const tool = session.agent.tools.get(state.toolName);
+  if (!('args' in prepared) || !tool) return;
+  if (state.status !== 'running') moveCall(session, state, 'running');
+  await runHooks(session, 'beforeToolExecute', callFields(state));
+  const signal = session.activation.signal;
+  state.executions += 1;
+  let result: ToolResult;
+  let threw = false;
+  try {
+    const output = await tool.execute(prepared.args, {
+      runId: session.runId,
+      threadId: session.threadId,
+      toolCallId: state.callId,
+      step: state.step,
+      signal,
+      runContext: session.run.context,
+      abortSignal: signal,
+      messages: [...session.run.messages],
+      ...(state.resume ? { resume: state.resume } : {}),
+      ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
+    });
+    result = isToolResult(output) ? output : toolSuccess(output);
+    if (result.status !== 'pending' && (result.output !== undefined || result.status === 'success')) {
+      const json = jsonOutput(result.output);
+      result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
+    }
+  } catch (error) {
+    threw = true;
+    result = toolFailure(error instanceof Error ? error.message : String(error));
+  }
+  // a body that gave up on the abort is cancelled; one that returned did its work, so its result
+  // stands (recording it `cancelled` would tell the model a side effect did not happen)
+  if (signal.aborted && threw) {
+    await cancelCall(session, state, session.activation.abortMessage());
+    return;
+  }
+  await applyResult(session, state, result);
+}
+
+/** Gate then execute: the full pipeline for one call. */
+export async function processCall(session: RunSession, state: ToolCallState): Promise<void> {
+  if (await gateCall(session, state)) await executeCall(session, state);
+}
