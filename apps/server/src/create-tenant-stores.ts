@@ -1,7 +1,6 @@
 import type { ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
-import { OUTAGE_TOLERANT_REDIS_OPTIONS, createRedisStores } from '@awaken/store-redis';
-import { Redis } from 'ioredis';
+import { createRedisClient, createRedisStores } from '@awaken/store-redis';
 
 /** The stores of every tenant, and how to close them. */
 export interface TenantStores {
@@ -37,10 +36,9 @@ export function createTenantStores(options: {
     return { kind: 'memory', byTenant, close: async () => {} };
   }
   // a short outage (a restart) waits instead of failing every run in flight; a long one surfaces on
-  // each request (503) and at once in /health, whose probes time out; keep the client from crashing
-  // the process
-  const redis = new Redis(options.redisUrl, { ...OUTAGE_TOLERANT_REDIS_OPTIONS, lazyConnect: false });
-  redis.on('error', () => {});
+  // each request (503) and at once in /health, whose probes time out; connection failures are logged
+  // as one JSON line per state change, never thrown at the process
+  const redis = createRedisClient(options.redisUrl, { redis: { lazyConnect: false } });
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { closeRedis } from './redis-connection';
+import { logConnectionState, sinkOf } from './connection-log';
 
 interface BlockingConnection {
   client: Redis;
@@ -48,6 +49,7 @@ export class BlockingPool {
 
   async #open(): Promise<BlockingConnection> {
     const client = this.#base.duplicate();
+    logConnectionState(client, 'blocking', sinkOf(this.#base));
     const clientId = Number(await client.client('ID'));
     const connection = { client, clientId };
     this.#all.add(connection);

@@ -1,4 +1,5 @@
-import type { RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+import { type ConnectionLogSink, logConnectionState } from './connection-log';
 
 /**
  * Client options that ride out a short Redis outage (a restart, a failover): commands wait in the
@@ -12,3 +13,27 @@ export const OUTAGE_TOLERANT_REDIS_OPTIONS = {
   maxRetriesPerRequest: 30,
   retryStrategy: (times: number) => Math.min(times * 100, 1_000),
 } satisfies RedisOptions;
+
+export interface CreateRedisClientOptions {
+  /** ioredis options; they win over {@link OUTAGE_TOLERANT_REDIS_OPTIONS}. */
+  redis?: RedisOptions;
+  /** Where connection-state lines go (one JSON object per line; default stderr). */
+  log?: ConnectionLogSink;
+}
+
+/**
+ * The client the stores create from a URL or options, and the one to create for them: it rides out a
+ * short outage ({@link OUTAGE_TOLERANT_REDIS_OPTIONS}) and logs its connection state as one JSON line
+ * per change instead of an unhandled `'error'` event (so a lost connection never crashes the process).
+ */
+export function createRedisClient(
+  input: string | RedisOptions,
+  options: CreateRedisClientOptions = {},
+): Redis {
+  const client =
+    typeof input === 'string'
+      ? new Redis(input, { ...OUTAGE_TOLERANT_REDIS_OPTIONS, ...options.redis })
+      : new Redis({ ...OUTAGE_TOLERANT_REDIS_OPTIONS, ...input, ...options.redis });
+  logConnectionState(client, 'command', options.log);
+  return client;
+}
