@@ -1,4 +1,4 @@
-import { type TerminationReason, type ToolCallState } from '@awaken/contract';
+import type { TerminationReason, ToolCallState } from '@awaken/contract';
 import type { RunResult } from '../../types';
 import { applyInput } from './apply-input';
 import { commitCheckpoint, emitStateSnapshotIfChanged } from '../checkpoint/commit-checkpoint';
