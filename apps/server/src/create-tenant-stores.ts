@@ -1,7 +1,6 @@
 import type { ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
-import { createRedisStores } from '@awaken/store-redis';
-import { Redis } from 'ioredis';
+import { createRedisClient, createRedisStores } from '@awaken/store-redis';
 import type { Logger } from 'pino';
 
 /** The stores of every tenant, and how to close them. */
@@ -39,20 +38,16 @@ export function createTenantStores(options: {
     );
     return { kind: 'memory', byTenant, close: async () => {} };
   }
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-  // failures surface on each request (503) and in /health; the client (and the connections the stores
-  // duplicate from it) must not crash the process or print stacks: one JSON line per new failure
-  let last = '';
-  redis.on('error', (error: Error) => {
-    if (error.message === last) return;
-    last = error.message;
-    options.logger?.warn(
-      { err: { message: error.message, code: (error as { code?: string }).code } },
-      'redis error',
-    );
-  });
-  redis.on('ready', () => {
-    last = '';
+  // a short outage (a restart) waits instead of failing every run in flight; a long one surfaces on
+  // each request (503) and at once in /health, whose probes time out; connection failures are logged
+  // as one JSON line per state change (to the app's logger), never thrown at the process
+  const logger = options.logger;
+  const log = logger
+    ? (line: string) => logger.warn({ redis: JSON.parse(line) }, 'redis connection')
+    : undefined;
+  const redis = createRedisClient(options.redisUrl, {
+    redis: { lazyConnect: false },
+    ...(log ? { log } : {}),
   });
   const bundles = options.tenants.map((tenant) => ({
     tenant,

@@ -73,6 +73,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     createId: options.createId ?? randomUUID,
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
     transientModelErrors: options.transientModelErrors ?? 'end_run',
+    transientStoreErrors: options.transientStoreErrors ?? 'end_run',
     threadMemory: new ThreadMemory(threadMemoryLimit(options.threadMemoryLimit)),
   };
   const cancelWaitMs = positiveMs('cancelWaitMs', options.cancelWaitMs, 30_000, MAX_RUN_LEASE_MS);

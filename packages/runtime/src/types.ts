@@ -280,6 +280,17 @@ export interface AgentRuntimeOptions {
    * (e.g. a mailbox retry after backoff) calls the model again without repeating committed work.
    */
   transientModelErrors?: 'end_run' | 'interrupt';
+  /**
+   * What a retryable `store_failure` during an activation does (a store outage, a connection that
+   * cannot be had). `end_run` (default, for a runtime used alone: the caller learns at once that the
+   * run could not continue): the run ends with `error` when the terminal checkpoint can still be
+   * written. `interrupt`: the activation stops like a crash, as `transientModelErrors: 'interrupt'`
+   * does — an `error` event, `result` rejects with the retryable error — and the run stays at its last
+   * checkpoint, so a later `resumeRun` (the mailbox service's retry after backoff, which sets this)
+   * continues it without repeating committed work. A `stale_claim` (the run was taken over) always
+   * detaches, whatever this says.
+   */
+  transientStoreErrors?: 'end_run' | 'interrupt';
 }
 
 /**

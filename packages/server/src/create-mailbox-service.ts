@@ -45,7 +45,9 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     stores: { threadRuns: hotCache.store, eventLog: stores.eventLog, inbox: stores.inbox },
     runLease: { leaseMs: config.leaseMs },
     createId: config.createId,
+    // a model or store failure that may pass leaves the run at its checkpoint; the dispatch retries
     transientModelErrors: 'interrupt',
+    transientStoreErrors: 'interrupt',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
   });
   const agentTools = new Map(options.agents.map((agent) => [agent.id, serverToolNames(agent)]));

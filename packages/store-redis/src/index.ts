@@ -11,3 +11,9 @@ export type { RedisRunControlInboxOptions } from './redis-run-control-inbox';
 export type { RedisClientLike } from './internal/redis-connection';
 export { MAILBOX_LUA } from './mailbox-lua-sources';
 export type { RedisInput } from './internal/redis-connection';
+export {
+  OUTAGE_TOLERANT_REDIS_OPTIONS,
+  createRedisClient,
+  type CreateRedisClientOptions,
+} from './internal/outage-tolerant-options';
+export type { ConnectionLogSink } from './internal/connection-log';

@@ -11,6 +11,8 @@ export interface RedisServerHandle {
   dir: string;
   /** Stops the server (SIGTERM, then SIGKILL) and, unless `keepDir`, deletes its data directory. */
   stop(options?: { keepDir?: boolean }): Promise<void>;
+  /** SIGKILL, as a crash: nothing is flushed and the data directory is kept (restart on it). */
+  kill(): Promise<void>;
 }
 
 export interface StartRedisOptions {
@@ -96,6 +98,12 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
         clearTimeout(timer);
       }
       if (!stopOptions.keepDir && options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { closeRedis, duplicateConnection } from './redis-connection';
+import { closeRedis } from './redis-connection';
+import { logConnectionState, sinkOf } from './connection-log';
 
 interface BlockingConnection {
   client: Redis;
@@ -47,7 +48,8 @@ export class BlockingPool {
   }
 
   async #open(): Promise<BlockingConnection> {
-    const client = duplicateConnection(this.#base);
+    const client = this.#base.duplicate();
+    logConnectionState(client, 'blocking', sinkOf(this.#base));
     const clientId = Number(await client.client('ID'));
     const connection = { client, clientId };
     this.#all.add(connection);

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { createRedisClient } from './outage-tolerant-options';
 
 /**
  * An ioredis client (version 5 or 6), recognised by its shape rather than by `instanceof`: the
@@ -39,8 +40,9 @@ export function isRedisClient(input: unknown): input is RedisClientLike {
 export function resolveRedis(input: RedisInput): ResolvedRedis {
   // A client from another ioredis copy has the same API; it is used through this copy's types.
   if (isRedisClient(input)) return { client: input as Redis, owned: false };
-  if (typeof input === 'string') return { client: new Redis(input), owned: true };
-  return { client: new Redis(input), owned: true };
+  // a client the store creates rides out a short outage and logs its connection state; options
+  // given explicitly win
+  return { client: createRedisClient(input), owned: true };
 }
 /** Closes a client the store owns; waits for pending replies, then disconnects if QUIT fails. */
 export async function closeRedis(client: Redis): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { closeRedis, duplicateConnection } from './redis-connection';
+import { closeRedis } from './redis-connection';
+import { logConnectionState, sinkOf } from './connection-log';
 
 /**
  * One dedicated pub/sub connection (duplicated from a base client, opened on first use) shared by
@@ -46,7 +47,12 @@ export class Subscriber {
 
   #connection(): Redis {
     if (!this.#client) {
-      const client = duplicateConnection(this.#base);
+      // No ready check: after a restart Redis answers INFO with `loading` until its data is read, and
+      // ioredis writes a SUBSCRIBE (allowed while loading) at once; the INFO that re-checks
+      // readiness then fails with "Connection in subscriber mode", and so did the SUBSCRIBE of an
+      // activation starting just then. Pub/sub needs no data, so the connection is ready at once.
+      const client = this.#base.duplicate({ enableReadyCheck: false });
+      logConnectionState(client, 'subscriber', sinkOf(this.#base));
       client.on('message', (channel: string) => {
         for (const listener of this.#listeners.get(channel) ?? []) listener();
       });

@@ -14,16 +14,23 @@ afterAll(async () => {
 });
 
 describe('the reference server when its Redis goes away', () => {
-  it('answers 503 (never 500) and /health says unavailable; /health/live stays 200', async () => {
+  // the app's client queues commands through a short outage (about 25 s): a request waits that long
+  // before its 503, while /health answers at once, its probes cut at healthTimeoutMs (2 s)
+  it('answers 503 (never 500) and /health says unavailable; /health/live stays 200', {
+    timeout: 50_000,
+  }, async () => {
     expect((await api(app.url, '/health')).status).toBe(200);
     const thread = await api(app.url, '/v1/threads', { body: { id: 'before' } });
     expect(thread.status).toBe(201);
     await redis.stop();
     await vi.waitFor(
       async () => {
+        const started = Date.now();
         const health = await api(app.url, '/health');
+        expect(Date.now() - started).toBeLessThan(4_000);
         expect(health.status).toBe(503);
         expect(health.body.status).toBe('unavailable');
+        expect(health.body.stores).toMatchObject({ threadRuns: 'unavailable', mailbox: 'unavailable' });
       },
       { timeout: 15_000, interval: 100 },
     );

@@ -23,6 +23,14 @@ export function classify(session: RunSession, error: unknown): TerminationReason
     : { type: 'error', message };
 }
 
+/** True when a failure should interrupt the activation (left resumable) instead of ending the run. */
+export function interrupts(session: RunSession, error: unknown): error is AwakenError {
+  if (session.activation.signal.aborted || !AwakenError.isInstance(error)) return false;
+  const { transientModelErrors, transientStoreErrors } = session.services;
+  if (error.code === 'model_transient') return transientModelErrors === 'interrupt';
+  return error.code === 'store_failure' && error.retryable && transientStoreErrors === 'interrupt';
+}
+
 function cancelReasonOf(termination: TerminationReason): string {
   switch (termination.type) {
     case 'cancelled':
@@ -93,6 +101,8 @@ export async function finishRun(
     }
   } catch (error) {
     session.activation.throwIfLost();
+    // a store failure that may pass leaves the run at its last checkpoint, as in the loop
+    if (interrupts(session, error)) return abandon(session, error);
     termination = classify(session, error);
   }
   if (termination.type === 'error') {

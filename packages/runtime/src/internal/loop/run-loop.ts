@@ -1,8 +1,8 @@
-import { AwakenError, type TerminationReason, type ToolCallState } from '@awaken/contract';
+import type { TerminationReason, ToolCallState } from '@awaken/contract';
 import type { RunResult } from '../../types';
 import { applyInput } from './apply-input';
 import { commitCheckpoint, emitStateSnapshotIfChanged } from '../checkpoint/commit-checkpoint';
-import { classify, finishRun } from './finish-run';
+import { classify, finishRun, interrupts } from './finish-run';
 import { runInference } from './run-inference';
 import { afterInference, beforeInference, commitAssistantTurn, stepStart } from './step-phases';
 import { runHooks } from '../plugins/plugin-host';
@@ -163,7 +163,8 @@ async function endStepEarly(session: RunSession, termination: TerminationReason)
 /**
  * A failure inside the loop. A halted activation stops here (a detached one still closes its step;
  * one fenced out can write nothing); a transient model failure with `transientModelErrors:
- * 'interrupt'` stops like a crash, leaving the run resumable; anything else ends the run.
+ * 'interrupt'`, or a retryable store failure with `transientStoreErrors: 'interrupt'`, stops like a
+ * crash, leaving the run resumable at its last checkpoint; anything else ends the run.
  */
 async function failure(session: RunSession, error: unknown): Promise<TerminationReason> {
   const { activation, events } = session;
@@ -172,18 +173,10 @@ async function failure(session: RunSession, error: unknown): Promise<Termination
     throw activation.halt;
   }
   if (interrupts(session, error)) {
-    await events.closeOpenStep();
-    await events.emit({ type: 'error', code: error.code, message: error.message });
+    // the store may still be unreachable: these writes are best effort, the error is what is thrown
+    await events.closeOpenStep().catch(() => {});
+    await events.emit({ type: 'error', code: error.code, message: error.message }).catch(() => {});
     throw error;
   }
   return classify(session, error);
-}
-
-/** True when a failure should interrupt the activation (left resumable) instead of ending the run. */
-function interrupts(session: RunSession, error: unknown): error is AwakenError {
-  return (
-    session.services.transientModelErrors === 'interrupt' &&
-    !session.activation.signal.aborted &&
-    AwakenError.hasCode(error, 'model_transient')
-  );
 }

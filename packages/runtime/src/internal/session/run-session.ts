@@ -31,6 +31,7 @@ export interface RuntimeServices {
   createId: () => string;
   onStateChange?: (snapshot: RunStateSnapshot) => void;
   transientModelErrors: 'end_run' | 'interrupt';
+  transientStoreErrors: 'end_run' | 'interrupt';
   /** Thread-scoped plugin state, shared by the runs of a thread in this process (bounded). */
   threadMemory: ThreadMemory;
 }

@@ -3,11 +3,12 @@
 // dead-lettered; in thread-gate.ts, a run orphaned by an interrupt — through `runtime.failRun` /
 // `runtime.cancelRun`. *Settle* is said only of a dispatch (settle-dispatch.ts).
 import { AwakenError } from '@awaken/contract';
+import { isTransient } from './classify-outcome';
 import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 
-/** How many times a run still held (by a process that died, whose run lease has not lapsed yet) is tried again. */
-const BUSY_RETRIES = 8;
+/** The longest wait between two tries of ending a run after a store failure. */
+const MAX_STORE_BACKOFF_MS = 5_000;
 
 /** The `code` of the `error` termination of a run the service gave up on (its dispatch was dead-lettered). */
 export const DEAD_LETTERED = 'dead_lettered';
@@ -16,10 +17,12 @@ export const DEAD_LETTERED = 'dead_lettered';
  * Ends a run that will not be delivered again (its dispatch was dead-lettered) with the `error`
  * termination (`code: 'dead_lettered'`, the reason as its message), so its record says why instead
  * of staying `created` or `running` forever — and does not claim a person cancelled it. A run that
- * is done, gone or executing in another activation of this process is left alone. A run still held
- * by another process (typically the crashed one, whose run lease outlives its dispatch lease by a
- * moment) is tried again in the background every half lease, until it is free, done or the service
- * stops. Failures are reported, never thrown: the dispatch is already settled.
+ * is done, gone or executing in another activation of this process is left alone. When ending it
+ * fails for a reason that may pass — the run is still held by another process (typically the crashed
+ * one, whose run lease outlives its dispatch lease by a moment: tried again every half lease), or a
+ * retryable store failure (an outage: tried again after 100 ms, doubling up to 5 s) — it is tried
+ * again in the background until it succeeds, the run is done or the service stops. Failures are
+ * reported (the first of a series once), never thrown: the dispatch is already settled.
  */
 export async function endDeadLetteredRun(
   context: ServiceContext,
@@ -28,31 +31,56 @@ export async function endDeadLetteredRun(
   /** The dispatch settling the run's own activation, which does not count as another one. */
   settling?: string,
 ): Promise<void> {
+  const outcome = await tryToEnd(context, runId, reason, settling);
+  if (outcome === 'ended') return;
+  // a run still held is expected after a crash; anything else is worth a report
+  if (!AwakenError.hasCode(outcome, 'run_busy'))
+    context.report(outcome, `finalizing run ${runId} (${reason})`);
+  if (isTransient(outcome)) void endWhenPossible(context, runId, reason, outcome);
+}
+
+/** One try: `ended` when the run is done (or needs nothing), else the error. */
+async function tryToEnd(
+  context: ServiceContext,
+  runId: string,
+  reason: string,
+  settling?: string,
+): Promise<'ended' | unknown> {
   try {
     const record = await context.stores.threadRuns.getRun(runId);
-    if (!record || record.status === 'done') return;
+    if (!record || record.status === 'done') return 'ended';
     const live = context.live.get(runId);
-    if (live && live.dispatch.dispatchId !== settling) return;
+    if (live && live.dispatch.dispatchId !== settling) return 'ended';
     await context.runtime.failRun(runId, { message: reason, code: DEAD_LETTERED });
+    return 'ended';
   } catch (error) {
-    if (AwakenError.hasCode(error, 'run_busy')) void failWhenFree(context, runId, reason);
-    else context.report(error, `finalizing run ${runId} (${reason})`);
+    return error;
   }
 }
 
-async function failWhenFree(context: ServiceContext, runId: string, reason: string): Promise<void> {
-  for (let attempt = 1; attempt <= BUSY_RETRIES; attempt += 1) {
-    await abortableDelay(Math.max(50, context.config.leaseMs / 2), context.stopping);
+function delayAfter(context: ServiceContext, error: unknown, attempt: number): number {
+  if (AwakenError.hasCode(error, 'run_busy')) return Math.max(50, context.config.leaseMs / 2);
+  return Math.min(100 * 2 ** Math.min(attempt - 1, 10), MAX_STORE_BACKOFF_MS);
+}
+
+async function endWhenPossible(
+  context: ServiceContext,
+  runId: string,
+  reason: string,
+  first: unknown,
+): Promise<void> {
+  let error = first;
+  for (let attempt = 1; ; attempt += 1) {
+    await abortableDelay(delayAfter(context, error, attempt), context.stopping);
     if (context.stopping.aborted) return;
-    try {
-      const record = await context.stores.threadRuns.getRun(runId);
-      if (!record || record.status === 'done' || context.live.has(runId)) return;
-      await context.runtime.failRun(runId, { message: reason, code: DEAD_LETTERED });
-      return;
-    } catch (error) {
-      if (AwakenError.hasCode(error, 'run_busy') && attempt < BUSY_RETRIES) continue;
-      context.report(error, `finalizing run ${runId} (${reason})`);
+    // a run executing again in this process (a new dispatch of it) is that activation's to end
+    if (context.live.has(runId)) return;
+    const outcome = await tryToEnd(context, runId, reason);
+    if (outcome === 'ended') return;
+    if (!isTransient(outcome)) {
+      context.report(outcome, `finalizing run ${runId} (${reason})`);
       return;
     }
+    error = outcome;
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AwakenError } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Counters, memoryCounters } from '../../../test-support/counters';
@@ -121,6 +122,47 @@ describe('mailbox service lifecycle (memory)', () => {
       attemptCount: 2,
     });
     expect(await counters.get('model:transient:5 #tired')).toBe(2);
+  });
+
+  it('keeps trying to end a dead-lettered run while the store fails that write, until it succeeds', async () => {
+    fresh();
+    // the store refuses the checkpoint that would record the dead letter as the run's end K times:
+    // more than the runtime's own tries of a terminal checkpoint, so the service must try again
+    const K = 8;
+    let refused = 0;
+    const healthy = stores.threadRuns;
+    stores = {
+      ...stores,
+      threadRuns: new Proxy(healthy, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver);
+          if (key !== 'commitCheckpoint' || typeof value !== 'function') return value;
+          return (input: Parameters<typeof healthy.commitCheckpoint>[0]) => {
+            const ending =
+              input.run.termination?.type === 'error' && input.run.termination.code === 'dead_lettered';
+            if (ending && refused < K) {
+              refused += 1;
+              return Promise.reject(new AwakenError('store_failure', 'injected outage', { retryable: true }));
+            }
+            return value.call(target, input);
+          };
+        },
+      }),
+    };
+    const reported: string[] = [];
+    const worker = service({ maxAttempts: 2, onError: (_error, where) => reported.push(where) });
+    await worker.start();
+    const submitted = await worker.submit({
+      agentId: AGENT_ID,
+      input: 'transient:5 #outage',
+      mode: 'background',
+    });
+    const done = await untilStatus(stores, submitted.runId, ['done']);
+    expect(done.termination).toMatchObject({ type: 'error', code: 'dead_lettered' });
+    expect(refused).toBe(K);
+    expect(await stores.eventLog.isFinished(submitted.runId)).toBe(true);
+    // reported once for the series, not once per try
+    expect(reported.filter((where) => where.startsWith(`finalizing run ${submitted.runId}`))).toHaveLength(1);
   });
 
   it('ends a dead-lettered run with an error when the next run of its thread starts', async () => {
