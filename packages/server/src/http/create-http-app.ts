@@ -9,6 +9,7 @@ import { errorBody, toHttpError } from './error-table';
 import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
+import { capStreams, startsStream } from './middleware/cap-streams';
 import { limitBody } from './middleware/limit-body';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
@@ -19,6 +20,7 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { StreamSlots } from './sse/stream-slots';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {
@@ -127,6 +129,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       services: tenants,
     }),
   );
+  const slots = new StreamSlots(options.maxStreamsPerTenant ?? 100);
+  app.use('/v1/runs', capStreams(slots, startsStream));
+  for (const path of [
+    '/v1/runs/:runId/events',
+    '/v1/ai-sdk/chat',
+    '/v1/ai-sdk/agents/:agentId/chat',
+    '/v1/ai-sdk/chat/:id/stream',
+  ]) {
+    app.use(path, capStreams(slots));
+  }
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
