@@ -48,6 +48,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     openTenant: 'default',
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
     keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
+    maxStreamsPerTenant: config.AWAKEN_MAX_STREAMS,
     ...(config.AWAKEN_CORS_ORIGINS.length > 0
       ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
       : {}),
