@@ -89,4 +89,27 @@ describe('waiting tails share one blocking connection', () => {
     expect(await log.tail('run-quiet', { afterSeq: 0, waitMs: 150 })).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
+
+  it('survives the loss of the blocking connection: its tails are woken by the next append', async () => {
+    const waiting = log.tail('run-lost', { afterSeq: 0, waitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const list = String(await admin.client('LIST'));
+    const blocked = list.split('\n').find((line) => line.includes('cmd=xread'));
+    const id = blocked?.match(/\bid=(\d+)/)?.[1];
+    expect(id).toBeDefined();
+    await admin.client('KILL', 'ID', String(id));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await log.append('run-lost', [delta('run-lost', 1)]);
+    expect((await waiting).map((event) => event.seq)).toEqual([1]);
+  });
+
+  it('close() ends the waiting tails with [] at once and drops the blocking connection', async () => {
+    const own = new RedisRunEventLog({ redis: server.url, prefix: 'shared-tail-close' });
+    const waiting = own.tail('run-closing', { afterSeq: 0, waitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await own.close();
+    expect(await waiting).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });

@@ -70,11 +70,16 @@ export class StreamWaiter {
       set.add(waiter);
       const covered = this.#covered.get(key);
       if (covered === undefined || covered > afterSeq) this.#interrupt();
-      this.#loop ??= this.#run().finally(() => {
-        this.#loop = undefined;
-        // a waiter that arrived as the loop was ending
-        if (this.#waiters.size > 0 && !this.#closed) this.#loop = this.#run();
-      });
+      this.#startLoop();
+    });
+  }
+
+  #startLoop(): void {
+    if (this.#loop) return;
+    this.#loop = this.#run().finally(() => {
+      this.#loop = undefined;
+      // a waiter that arrived as the loop was ending
+      if (this.#waiters.size > 0 && !this.#closed) this.#startLoop();
     });
   }
 
@@ -148,6 +153,7 @@ export class StreamWaiter {
   }
 
   async #connection(): Promise<Redis> {
+    if (this.#closed) throw new Error('the event log is closed');
     if (!this.#client) {
       const client = this.#base.duplicate();
       // Failures reach the waiting tails through the rejected XREAD; without a listener ioredis
@@ -159,8 +165,10 @@ export class StreamWaiter {
       });
       this.#client = client;
     }
-    if (this.#clientId === undefined) this.#clientId = Number(await this.#client.client('ID'));
-    return this.#client;
+    const client = this.#client;
+    if (this.#clientId === undefined) this.#clientId = Number(await client.client('ID'));
+    if (this.#closed) throw new Error('the event log is closed');
+    return client;
   }
 }
 
