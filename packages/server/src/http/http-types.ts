@@ -37,8 +37,9 @@ export interface HttpAppOptions {
   /** Interval of SSE keep-alive comments. Default 15 000 ms. */
   keepAliveMs?: number;
   /**
-   * Event streams (SSE: run events, AI SDK chat streams) one tenant may have open at once; beyond
-   * it a new one is refused with 429 `too_many_streams` and `Retry-After`. Default 100.
+   * Event streams (SSE: run events, AI SDK chat streams) one tenant may have open at once in this
+   * app (each process counts its own); beyond it a new one is refused with 429 `too_many_streams`
+   * and `Retry-After`. Default 100.
    */
   maxStreamsPerTenant?: number;
   /** JSON logger. Default: silent. */
