@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 const BLOCK_MS = 2_000;
 /** Pause between CLIENT UNBLOCK attempts sent before the XREAD reached the server. */
 const UNBLOCK_RETRY_MS = 2;
+const UNBLOCK_ATTEMPTS = 100;
 
 interface Waiter {
   afterSeq: number;
@@ -140,8 +141,11 @@ export class StreamWaiter {
     this.#unblocking = true;
     void (async () => {
       try {
-        // CLIENT UNBLOCK answers 0 while the XREAD is still on its way to the server: try again
-        while (this.#inFlight > 0 && !this.#closed && this.#clientId !== undefined) {
+        // CLIENT UNBLOCK answers 0 while the XREAD is still on its way to the server: try again, a
+        // bounded number of times (after a reconnect the id is stale until the XREAD re-sent on the
+        // new connection returns, at the latest after BLOCK_MS)
+        for (let attempt = 0; attempt < UNBLOCK_ATTEMPTS; attempt += 1) {
+          if (this.#inFlight === 0 || this.#closed || this.#clientId === undefined) return;
           const unblocked = await this.#base.client('UNBLOCK', this.#clientId).catch(() => 0);
           if (Number(unblocked) === 1) return;
           await new Promise((resolve) => setTimeout(resolve, UNBLOCK_RETRY_MS));
