@@ -76,6 +76,7 @@ export const appConfigSchema = z
     AWAKEN_LEASE_MS: int('AWAKEN_LEASE_MS', 30_000, 200, 3_600_000),
     AWAKEN_BODY_LIMIT: int('AWAKEN_BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     AWAKEN_KEEPALIVE_MS: int('AWAKEN_KEEPALIVE_MS', 15_000, 50, 600_000),
+    AWAKEN_MAX_STREAMS: int('AWAKEN_MAX_STREAMS', 100, 1, 100_000),
     AWAKEN_SHUTDOWN_GRACE_MS: int('AWAKEN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     AWAKEN_DEMO_DELAY_MS: int('AWAKEN_DEMO_DELAY_MS', 40, 0, 10_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

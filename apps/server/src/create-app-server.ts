@@ -50,6 +50,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     ...(config.AWAKEN_METRICS_TOKEN ? { metricsToken: config.AWAKEN_METRICS_TOKEN } : {}),
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,
     keepAliveMs: config.AWAKEN_KEEPALIVE_MS,
+    maxStreamsPerTenant: config.AWAKEN_MAX_STREAMS,
     ...(config.AWAKEN_CORS_ORIGINS.length > 0
       ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
       : {}),

@@ -44,6 +44,7 @@ export async function createHttpFixture(
     bodyLimitBytes?: number;
     keepAliveMs?: number;
     corsOrigins?: readonly string[];
+    maxStreamsPerTenant?: number;
     stores?: Partial<Record<'acme' | 'globex', ServiceStores>>;
     logger?: Logger;
   } = {},
@@ -70,6 +71,7 @@ export async function createHttpFixture(
     keepAliveMs: options.keepAliveMs ?? 200,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.maxStreamsPerTenant ? { maxStreamsPerTenant: options.maxStreamsPerTenant } : {}),
   });
   const call: HttpFixture['call'] = (path, init = {}) => {
     const token = init.token === undefined ? TOKENS.acme : init.token;

@@ -8,12 +8,12 @@ import {
   parseWith,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { BlockingPool } from './internal/blocking-pool';
 import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
 import { inboxKeys, runKeys } from './internal/run-keys';
+import { StreamWaiter } from './internal/stream-waiter';
 
 export interface RedisRunEventLogOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -31,17 +31,18 @@ type StreamEntries = [id: string, fields: string[]][];
 /**
  * Per-run event logs as Redis streams (entry id `0-<seq>`), so `XRANGE`/`XREAD` from any seq is an
  * index lookup. `append` is a Lua script that only continues the stored last seq and checks the
- * writer's fence against the highest one the log has seen (`raiseFence`); `tail` blocks with
- * `XREAD BLOCK` on a dedicated pooled connection, bounded by `waitMs`, and wakes as soon as another
- * process appends. `finish` sets the expiry of the run's keys, and of its decision inbox under the
- * same prefix. Inputs are validated by the contract's schemas; appends and finishes record their
+ * writer's fence against the highest one the log has seen (`raiseFence`); `tail` waits for new
+ * entries with one `XREAD BLOCK` shared by every waiting tail of the log (one blocking connection,
+ * however many streams are open; see `StreamWaiter`), bounded by `waitMs`, wakes as soon as another
+ * process appends, and reads what arrived with `XRANGE`. `finish` sets the expiry of the run's keys,
+ * and of its decision inbox under the same prefix. Inputs are validated by the contract's schemas; appends and finishes record their
  * reply per request, so a command re-sent after a lost reply does not append twice.
  */
 export class RedisRunEventLog implements RunEventLog {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
-  readonly #pool: BlockingPool;
+  readonly #waiter: StreamWaiter;
   readonly #ttlMs: number;
   readonly #scripts: ScriptContext;
 
@@ -50,7 +51,7 @@ export class RedisRunEventLog implements RunEventLog {
     this.redis = client;
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
-    this.#pool = new BlockingPool(client);
+    this.#waiter = new StreamWaiter(client);
     this.#ttlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
     this.#scripts = {
       redis: client,
@@ -100,21 +101,18 @@ export class RedisRunEventLog implements RunEventLog {
     const finished = await this.#finished(runId);
     const ready = await this.#range(runId, afterSeq, limit);
     if (ready.length > 0 || finished || waitMs <= 0 || signal?.aborted) return ready;
-    // XREAD returns at once what was appended since the read above, and a finish since then adds
-    // the end marker it wakes on.
-    const reply = await this.#call(() =>
-      this.#pool.with(signal, (client) =>
-        client.xread(
-          ...((limit === undefined ? [] : ['COUNT', limit]) as ['COUNT', number]),
-          'BLOCK',
-          Math.max(1, Math.ceil(waitMs)),
-          'STREAMS',
-          runKeys(this.prefix, runId).events,
-          `0-${afterSeq}`,
-        ),
-      ),
-    );
-    return reply ? decodeEntries(reply[0]?.[1] ?? []) : [];
+    // The shared XREAD wakes at once for anything appended since the read above, and a finish since
+    // then adds the end marker it wakes on. A wake-up may be spurious (another tail's seq): read again.
+    const stream = runKeys(this.prefix, runId).events;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return [];
+      if (!(await this.#call(() => this.#waiter.wait(stream, afterSeq, Math.ceil(left), signal)))) return [];
+      const done = await this.#finished(runId);
+      const events = await this.#range(runId, afterSeq, limit);
+      if (events.length > 0 || done) return events;
+    }
   }
 
   async lastSeq(input: string): Promise<number> {
@@ -167,9 +165,9 @@ export class RedisRunEventLog implements RunEventLog {
     return decodeEntries(entries);
   }
 
-  /** Closes the blocking connections, and the main one if the log created it. */
+  /** Closes the blocking connection, and the main one if the log created it. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#waiter.close();
     if (this.#owned) await closeRedis(this.redis);
   }
 

@@ -11,8 +11,9 @@ export interface FencedWrite {
  * Guarantees: `append` accepts events only with consecutive `seq` continuing the stored last seq
  * (a reused or skipped number, or an event of another run → `conflict`, nothing written), and none
  * once the log is finished (`conflict`); `read` returns events with `seq > afterSeq` in order, at most
- * `limit`; `tail` returns as soon as at least one such event exists, or an empty array after `waitMs`
- * (or when `signal` aborts). For a finished log `tail` returns at once, and an empty array only when
+ * `limit`; `tail` returns as soon as at least one such event exists (at most `limit`, also when a large
+ * append wakes it, so a reader pages through a burst; every waiting tail of the run wakes), or an
+ * empty array after `waitMs` (or when `signal` aborts). For a finished log `tail` returns at once, and an empty array only when
  * nothing after `afterSeq` exists: a `[]` from a finished log means the stream is over (a tail that
  * started before the finish sees the events appended before it). A reader in another process sees
  * every event exactly once and in order. `finish` marks the log finished; it expires `ttlMs` later

@@ -10,6 +10,7 @@ import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
 import { type DeepJson, checkJsonBody } from './middleware/check-json-body';
+import { capStreams, startsStream } from './middleware/cap-streams';
 import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
@@ -21,6 +22,7 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
+import { StreamSlots } from './sse/stream-slots';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {
@@ -147,6 +149,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   );
   // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
   app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
+  const slots = new StreamSlots(options.maxStreamsPerTenant ?? 100);
+  app.use('/v1/runs', capStreams(slots, startsStream));
+  for (const path of [
+    '/v1/runs/:runId/events',
+    '/v1/ai-sdk/chat',
+    '/v1/ai-sdk/agents/:agentId/chat',
+    '/v1/ai-sdk/chat/:id/stream',
+  ]) {
+    app.use(path, capStreams(slots));
+  }
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });

@@ -7,7 +7,8 @@ export type HttpOnlyErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'route_not_found'
-  | 'method_not_allowed';
+  | 'method_not_allowed'
+  | 'too_many_streams';
 
 /** Every `code` an error response of the HTTP API may carry. */
 export type HttpErrorCode = AwakenErrorCode | HttpOnlyErrorCode;
@@ -43,6 +44,8 @@ export function httpStatusOf(code: HttpErrorCode): number {
       return 415;
     case 'validation_failed':
       return 422;
+    case 'too_many_streams':
+      return 429;
     case 'model_transient':
     case 'store_failure':
     case 'detached':

@@ -36,6 +36,12 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Interval of SSE keep-alive comments. Default 15 000 ms. */
   keepAliveMs?: number;
+  /**
+   * Event streams (SSE: run events, AI SDK chat streams) one tenant may have open at once in this
+   * app (each process counts its own); beyond it a new one is refused with 429 `too_many_streams`
+   * and `Retry-After`. Default 100.
+   */
+  maxStreamsPerTenant?: number;
   /** JSON logger. Default: silent. */
   logger?: Logger;
   /** Prometheus registry the app's metrics register in. Default: a registry of its own. */

@@ -24,6 +24,33 @@ export function tailSpec(ctx: SuiteContext<RunEventLog>): void {
       expect(seqs(events)[0]).toBe(1);
     });
 
+    it('a waiting tail woken by an append returns at most `limit` events (a reader pages through a burst)', async () => {
+      const runId = uniqueId('run');
+      const writer = await ctx.peer();
+      const tail = ctx.store.tail(runId, { afterSeq: 0, waitMs: 10_000, limit: 3 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.append(runId, textEvents(runId, 1, 10));
+      expect(seqs(await tail)).toEqual([1, 2, 3]);
+      expect(seqs(await ctx.store.tail(runId, { afterSeq: 3, waitMs: 10_000, limit: 3 }))).toEqual([4, 5, 6]);
+    });
+
+    it('wakes every waiting tail of a run, and only those, when it gets an event', async () => {
+      const [first, second] = [uniqueId('run'), uniqueId('run')];
+      const writer = await ctx.peer();
+      await writer.append(first, textEvents(first, 1, 2));
+      const tails = [1, 2].map(() => ctx.store.tail(first, { afterSeq: 2, waitMs: 10_000 }));
+      let otherDone = false;
+      const other = ctx.store.tail(second, { afterSeq: 0, waitMs: 10_000 }).finally(() => {
+        otherDone = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.append(first, textEvents(first, 3, 1));
+      expect((await Promise.all(tails)).map(seqs)).toEqual([[3], [3]]);
+      expect(otherDone).toBe(false);
+      await writer.append(second, textEvents(second, 1, 1));
+      expect(seqs(await other)).toEqual([1]);
+    });
+
     it('returns an empty array once the wait runs out', async () => {
       const runId = uniqueId('run');
       await ctx.store.append(runId, textEvents(runId, 1, 1));

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { MailboxService } from '../../types';
 import { toHttpError } from '../error-table';
 import type { HttpMetrics } from '../http-metrics';
+import { PageSize } from './page-size';
 
 export interface SseStreamOptions {
   service: MailboxService;
@@ -38,6 +39,9 @@ export function sseResponse(options: SseStreamOptions): Response {
   options.signal?.addEventListener('abort', stop, { once: true });
   let seq = options.afterSeq;
   let sent = 0;
+  // One page per pull: the stream queues at most one page ahead, and the adapter pulls again only
+  // once the socket took the last write, so a client that stops reading holds about two pages.
+  const pages = new PageSize();
 
   let doneChecks = 0;
   /**
@@ -80,6 +84,7 @@ export function sseResponse(options: SseStreamOptions): Response {
         const events = await eventLog.tail(runId, {
           afterSeq: seq,
           waitMs: options.keepAliveMs,
+          limit: pages.limit,
           signal: reader.signal,
         });
         if (reader.signal.aborted) return close(controller, 'client gone');
@@ -91,10 +96,12 @@ export function sseResponse(options: SseStreamOptions): Response {
         let chunk = '';
         let finished = false;
         let oldest: number | undefined;
+        let count = 0;
         for (const event of events) {
           if (event.seq <= seq) continue;
           seq = event.seq;
           sent += 1;
+          count += 1;
           chunk += sseFrame(event);
           oldest ??= event.at;
           if (event.type === 'run_finish') {
@@ -104,6 +111,7 @@ export function sseResponse(options: SseStreamOptions): Response {
         }
         // one lag sample per write: the oldest event in it waited longest
         if (oldest !== undefined) options.metrics.observeEventLag((Date.now() - oldest) / 1000);
+        pages.observe(count, chunk.length);
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (finished) close(controller, 'run_finish');
       } catch (error) {

@@ -8,14 +8,17 @@ import type { AgentEvent, RunEventLog } from '@awaken/contract';
 export async function* followRunEvents(
   eventLog: RunEventLog,
   runId: string,
-  options: { afterSeq?: number; signal?: AbortSignal; waitMs?: number } = {},
+  options: { afterSeq?: number; signal?: AbortSignal; waitMs?: number; pageSize?: number } = {},
 ): AsyncGenerator<AgentEvent> {
   let seq = options.afterSeq ?? 0;
   const waitMs = options.waitMs ?? 1_000;
+  // Read in pages: a consumer that stops pulling holds one page, never the rest of the log.
+  const limit = options.pageSize ?? 256;
   while (!options.signal?.aborted) {
     const events = await eventLog.tail(runId, {
       afterSeq: seq,
       waitMs,
+      limit,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     for (const event of events) {
