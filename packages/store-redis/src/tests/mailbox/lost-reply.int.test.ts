@@ -128,6 +128,18 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       await expectStored(dispatch);
     });
 
+    it('markRequeued answers the dead letter it marked, not a conflict, and marks it once', async () => {
+      const dead = await direct.mailbox.deadLetter({ ...proof(await claimed()), error: 'permanent' });
+      const mark = { dispatchId: dead.dispatchId, runId: 'r2', requeueDispatchId: 'd2' };
+      const dispatch = await lost(() => proxied.mailbox.markRequeued(mark));
+      expect(dispatch).toMatchObject({
+        status: 'dead_letter',
+        requeuedRunId: 'r2',
+        requeuedDispatchId: 'd2',
+      });
+      await expectStored(dispatch);
+    });
+
     it('cancel answers cancelled, not conflict', async () => {
       const queued = await direct.mailbox.enqueue({ threadId: 't1', runId: 'r1' });
       const dispatch = await lost(() => proxied.mailbox.cancel(queued.dispatchId));

@@ -2,7 +2,7 @@ import type { AgentEvent } from '@awaken/contract';
 import { type RedisServerHandle, startRedisServer } from '@awaken/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRunEventLog } from './redis-run-event-log';
+import { RedisRunEventLog } from '../../redis-run-event-log';
 
 let server: RedisServerHandle;
 let admin: Redis;
