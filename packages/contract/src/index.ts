@@ -2,8 +2,8 @@ export { AwakenError, toAwakenError } from './errors/awaken-error';
 export type { AwakenErrorCode, AwakenErrorJson, AwakenErrorOptions } from './errors/awaken-error';
 export { formatZodIssues, parseWith } from './errors/validation';
 export { assertNever } from './errors/assert-never';
-export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/json-value';
-export type { JsonIssue } from './json/json-value';
+export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/find-json-issue';
+export type { JsonIssue } from './json/find-json-issue';
 export { jsonValueSchema } from './json/json-value-schema';
 
 export { canTransition, transitionIn } from './state/transition-table';
@@ -211,7 +211,7 @@ export type {
 
 export type { AwakenStores } from './stores/awaken-stores';
 export type { Page, PageRequest } from './stores/paging';
-export { copyJsonValue, toJsonValue } from './stores/json-value';
+export { copyJsonValue, toJsonValue } from './json/to-json-value';
 export {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,

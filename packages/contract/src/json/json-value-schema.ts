@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findJsonIssue, formatJsonIssue } from './json-value';
+import { findJsonIssue, formatJsonIssue } from './find-json-issue';
 
 /**
  * Any value JSON can hold faithfully (see {@link findJsonIssue}): a BigInt, a non-finite number, a

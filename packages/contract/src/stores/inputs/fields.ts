@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isWellFormedText } from '../../json/json-value';
-import { copyJsonValue } from '../json-value';
+import { isWellFormedText } from '../../json/find-json-issue';
+import { copyJsonValue } from '../../json/to-json-value';
 
 export { isWellFormedText };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json-value';
+import { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './find-json-issue';
 
 describe('findJsonIssue', () => {
   it('accepts what JSON holds, including shared (not cyclic) references and toJSON values', () => {

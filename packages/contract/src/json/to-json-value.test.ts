@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AwakenError } from '../errors/awaken-error';
-import { MAX_JSON_DEPTH } from '../json/json-value';
-import { toJsonValue } from './json-value';
+import { MAX_JSON_DEPTH } from './find-json-issue';
+import { toJsonValue } from './to-json-value';
 
 function rejection(value: unknown): string {
   try {

@@ -1,5 +1,5 @@
 import { AwakenError } from '../errors/awaken-error';
-import { type JsonIssue, findJsonIssue, formatJsonIssue } from '../json/json-value';
+import { type JsonIssue, findJsonIssue, formatJsonIssue } from './find-json-issue';
 
 /**
  * The JSON form of `value` — what a store keeps and every backend reads back alike — or, when JSON
