@@ -102,6 +102,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     workerId: config.workerId,
     runtime,
     stores,
+    commands,
     control: commands,
     async start() {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service was stopped');

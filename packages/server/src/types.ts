@@ -233,6 +233,8 @@ export interface MailboxService {
   /** The stores as given (or the memory stores it created). */
   readonly stores: ServiceStores;
   /** The run commands: decide, cancel, interrupt, inject input, look up a thread's active run. */
+  readonly commands: RunCommands;
+  /** @deprecated Renamed `commands` ("run control" names the run's inbox); the same object. */
   readonly control: RunCommands;
   /** Recovers expired leases, then starts the workers and the lease sweep. */
   start(): Promise<void>;

@@ -19,7 +19,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       mode: 'background',
     });
     await vi.waitFor(async () => expect(await cluster.counters.get(`slow-started:${runId}`)).toBe(1), WAIT);
-    const interrupted = await cluster.api.control.interruptThread(threadId, 'stop it');
+    const interrupted = await cluster.api.commands.interruptThread(threadId, 'stop it');
     expect(interrupted).toMatchObject({ threadId, cancelledRunId: runId });
     const done = await untilStatus(cluster.stores, runId, ['done']);
     expect(done.termination?.type).toBe('cancelled');
@@ -41,7 +41,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       mode: 'background',
     });
     await vi.waitFor(async () => expect(await cluster.counters.get(`slow-started:${runId}`)).toBe(1), WAIT);
-    const cancelled = await cluster.api.control.cancelRun(runId, 'stop now');
+    const cancelled = await cluster.api.commands.cancelRun(runId, 'stop now');
     expect(cancelled).toMatchObject({
       status: 'done',
       termination: { type: 'cancelled', reason: 'stop now' },
@@ -155,7 +155,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       mode: 'background',
     });
     await vi.waitFor(async () => expect(await cluster.counters.get(`slow-started:${runId}`)).toBe(1), WAIT);
-    const steered = await cluster.api.control.injectUserInput({
+    const steered = await cluster.api.commands.injectUserInput({
       threadId,
       input: 'plain #steered',
       mode: 'steer',
@@ -187,7 +187,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       mode: 'background',
     });
     await untilStatus(cluster.stores, runId, ['waiting']);
-    const resumed = await cluster.api.control.injectUserInput({
+    const resumed = await cluster.api.commands.injectUserInput({
       threadId,
       input: 'plain #instead',
       mode: 'resume',
@@ -198,10 +198,10 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
     expect((await toolCounts(cluster, runId, 'approve_me_0_0')).executions).toBe(0);
     expect(await toolCounts(cluster, runId, 'plain_0_0')).toEqual({ executions: 1, completions: 1 });
     await expect(
-      cluster.api.control.injectUserInput({ threadId, input: 'again', mode: 'resume' }),
+      cluster.api.commands.injectUserInput({ threadId, input: 'again', mode: 'resume' }),
     ).rejects.toMatchObject({ code: 'conflict' });
     await expect(
-      cluster.api.control.injectUserInput({ threadId, input: 'again', mode: 'steer' }),
+      cluster.api.commands.injectUserInput({ threadId, input: 'again', mode: 'steer' }),
     ).rejects.toMatchObject({ code: 'conflict' });
   });
 
@@ -214,7 +214,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       input: 'slow:300 #inject',
       mode: 'background',
     });
-    const queued = await cluster.api.control.injectUserInput({
+    const queued = await cluster.api.commands.injectUserInput({
       threadId: first.threadId,
       input: 'plain #queued-input',
       mode: 'queue',
@@ -228,7 +228,7 @@ export function commandCases(clusterOf: () => ServiceCluster): void {
       input: 'slow:30000',
       mode: 'background',
     });
-    const interrupting = await cluster.api.control.injectUserInput({
+    const interrupting = await cluster.api.commands.injectUserInput({
       threadId: first.threadId,
       input: 'plain #interrupting-input',
       mode: 'interrupt',

@@ -43,7 +43,7 @@ async function act(
   const tickets = (current.waiting?.tickets ?? []).filter((ticket) => !run.decided.has(ticket.toolCallId));
   if (tickets.length === 0) return;
   if (random() < 0.15) {
-    await cluster.api.control.cancelRun(run.runId, 'cancelled by the test');
+    await cluster.api.commands.cancelRun(run.runId, 'cancelled by the test');
     run.cancelled = true;
     return;
   }
@@ -52,7 +52,7 @@ async function act(
     run.decided.set(ticket.toolCallId, approve);
     return decisionFor(run.runId, ticket, approve);
   });
-  const result = await cluster.api.control.decide({ runId: run.runId }, decisions);
+  const result = await cluster.api.commands.decide({ runId: run.runId }, decisions);
   expect(result.receipts.map((receipt) => receipt.status)).toEqual(decisions.map(() => 'accepted'));
 }
 
@@ -107,7 +107,7 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
         await act(cluster, run, current, random);
       } else if (current.status === 'running' && !run.cancelledWhileRunning && run.decided.size === 0) {
         // now and then, cancel a run while a worker process executes it
-        if (random() < 0.05) run.cancelledWhileRunning = cluster.api.control.cancelRun(run.runId, 'stop it');
+        if (random() < 0.05) run.cancelledWhileRunning = cluster.api.commands.cancelRun(run.runId, 'stop it');
       }
     }
     open = next;

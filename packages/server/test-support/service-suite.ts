@@ -53,7 +53,7 @@ export function describeServiceSuite(
       if (!ticket) throw new Error('no ticket');
       const [first] = await dispatchesOf(cluster.stores, threadId, runId);
       expect(first?.claimedBy).not.toBe('api');
-      const decided = await cluster.api.control.decide({ threadId }, decisionFor(runId, ticket, true));
+      const decided = await cluster.api.commands.decide({ threadId }, decisionFor(runId, ticket, true));
       expect(decided.receipts).toMatchObject([{ status: 'accepted', toolCallId: ticket.toolCallId }]);
       expect(decided.resumeDispatchId).toBeDefined();
       const done = await untilStatus(cluster.stores, runId, ['done']);
@@ -80,7 +80,7 @@ export function describeServiceSuite(
       if (!ticket) throw new Error('no ticket');
       const decision = decisionFor(runId, ticket, true);
       const results = await Promise.all(
-        Array.from({ length: 100 }, () => cluster.api.control.decide({ runId }, decision)),
+        Array.from({ length: 100 }, () => cluster.api.commands.decide({ runId }, decision)),
       );
       const statuses = results.map((result) => result.receipts[0]?.status);
       expect(statuses.filter((status) => status === 'accepted')).toHaveLength(1);
@@ -110,7 +110,7 @@ export function describeServiceSuite(
       }, WAIT);
       expect((await record(cluster.stores, runId)).status).toBe('running');
       const callId = suspended?.type === 'tool_call_suspended' ? suspended.toolCallId : '';
-      const decided = await cluster.api.control.decide(
+      const decided = await cluster.api.commands.decide(
         { runId },
         {
           toolCallId: callId,

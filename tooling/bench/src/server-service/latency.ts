@@ -46,7 +46,7 @@ export async function decisionLatencies(input: {
     const afterSeq = await input.stores.eventLog.lastSeq(run.runId);
     const resumed = firstRunStart(input.stores.eventLog, run.runId, afterSeq);
     const started = performance.now();
-    await service.control.decide(
+    await service.commands.decide(
       { runId: run.runId },
       {
         toolCallId: ticket.toolCallId,

@@ -66,7 +66,7 @@ export async function continueTurn(
   turn: Extract<ChatTurn, { type: 'continue' }>,
 ): Promise<AsyncIterable<UiMessageChunk>> {
   const { service } = c.var;
-  const view = await service.control.getActiveRun(request.id);
+  const view = await service.commands.getActiveRun(request.id);
   if (view?.kind !== 'open')
     throw new AwakenError('conflict', `no run of chat ${request.id} waits for an approval or a tool output`);
   c.var.ids.runId = view.runId;
@@ -96,7 +96,7 @@ export async function continueTurn(
   }
   // what the client already holds, and where the continuation starts: read before deciding
   const history = await service.stores.eventLog.read(view.runId);
-  const result = await service.control.decide({ runId: view.runId }, decisions as never);
+  const result = await service.commands.decide({ runId: view.runId }, decisions as never);
   if (result.receipts.every((receipt) => receipt.status === 'rejected')) {
     const why = result.receipts
       .map((receipt) => (receipt.status === 'rejected' ? receipt.message : ''))

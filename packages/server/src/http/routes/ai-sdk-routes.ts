@@ -112,7 +112,7 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
 
 async function activeRunOf(c: Context<HttpEnv>, chatId: string) {
   try {
-    return await c.var.service.control.getActiveRun(chatId);
+    return await c.var.service.commands.getActiveRun(chatId);
   } catch (error) {
     if (AwakenError.hasCode(error, 'not_found')) return null;
     throw error;
@@ -153,10 +153,10 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
     const { id } = c.req.valid('param');
     c.var.ids.threadId = id;
     // an unknown chat is a 404 (as every unknown id); a chat with nothing to stop names no run
-    const view = await c.var.service.control.getActiveRun(id);
+    const view = await c.var.service.commands.getActiveRun(id);
     if (!view) return c.json({ runId: null, status: null }, 200);
     c.var.ids.runId = view.runId;
-    const record = await c.var.service.control.cancelRun(view.runId, 'stopped from the chat');
+    const record = await c.var.service.commands.cancelRun(view.runId, 'stopped from the chat');
     return c.json({ runId: record.runId, status: record.status }, 200);
   });
 }

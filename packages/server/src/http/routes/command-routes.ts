@@ -75,7 +75,7 @@ export function registerCommandRoutes(app: OpenAPIHono<HttpEnv>): void {
     const { runId } = c.req.valid('param');
     c.var.ids.runId = runId;
     const reason = c.req.valid('json')?.reason;
-    const record = await c.var.service.control.cancelRun(runId, reason ?? 'cancelled over HTTP');
+    const record = await c.var.service.commands.cancelRun(runId, reason ?? 'cancelled over HTTP');
     c.var.ids.threadId = record.threadId;
     return c.json(toRunView(record), 200);
   });
@@ -84,7 +84,7 @@ export function registerCommandRoutes(app: OpenAPIHono<HttpEnv>): void {
     const { threadId } = c.req.valid('param');
     c.var.ids.threadId = threadId;
     const reason = c.req.valid('json')?.reason;
-    const result = await c.var.service.control.interruptThread(threadId, reason ?? 'interrupted over HTTP');
+    const result = await c.var.service.commands.interruptThread(threadId, reason ?? 'interrupted over HTTP');
     return c.json(result, 200);
   });
 
@@ -92,7 +92,7 @@ export function registerCommandRoutes(app: OpenAPIHono<HttpEnv>): void {
     const { threadId } = c.req.valid('param');
     const body = c.req.valid('json');
     c.var.ids.threadId = threadId;
-    const result = await c.var.service.control.injectUserInput({
+    const result = await c.var.service.commands.injectUserInput({
       threadId,
       input: body.input,
       mode: body.mode,

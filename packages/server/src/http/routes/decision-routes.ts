@@ -70,7 +70,7 @@ export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDec
 async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBody[]) {
   if ('runId' in target) c.var.ids.runId = target.runId;
   else c.var.ids.threadId = target.threadId;
-  const result = await c.var.service.control.decide(
+  const result = await c.var.service.commands.decide(
     target,
     bodies.map((body) => toDecision(c, body)),
   );

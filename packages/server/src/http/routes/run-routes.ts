@@ -159,7 +159,7 @@ export function registerRunRoutes(
   app.openapi(activeRun, async (c) => {
     const { threadId } = c.req.valid('param');
     c.var.ids.threadId = threadId;
-    const view = await c.var.service.control.getActiveRun(threadId);
+    const view = await c.var.service.commands.getActiveRun(threadId);
     if (!view) return c.json({ activeRun: null }, 200);
     c.var.ids.runId = view.runId;
     return c.json(

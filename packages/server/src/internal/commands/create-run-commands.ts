@@ -1,5 +1,5 @@
 // The run commands — decide, cancel, interrupt, inject input, look up the active run — are what a
-// caller (in process, or over HTTP) asks of a run: `service.control`, typed `RunCommands`. They are
+// caller (in process, or over HTTP) asks of a run: `service.commands`, typed `RunCommands`. They are
 // not the run's inbox entries (the contract's `RunControl`: what a command leaves for the run to
 // read), nor the HTTP routes (`http/routes/command-routes.ts`, `decision-routes.ts`).
 import { AwakenError } from '@awaken/contract';

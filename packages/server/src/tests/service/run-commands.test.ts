@@ -27,16 +27,18 @@ describe('run commands (memory)', () => {
   it('reports the thread’s active run while it executes, its open run with tickets while it waits, none when done', async () => {
     const run = await service.submit({ agentId: AGENT_ID, input: `approve:1 slow:300 #${randomUUID()}` });
     await untilStatus(service.stores, run.runId, ['running']);
-    expect(await service.control.getActiveRun(run.threadId)).toMatchObject({
+    expect(await service.commands.getActiveRun(run.threadId)).toMatchObject({
       runId: run.runId,
       kind: 'active',
     });
     const waiting = await untilStatus(service.stores, run.runId, ['waiting']);
-    const open = await service.control.getActiveRun(run.threadId);
+    const open = await service.commands.getActiveRun(run.threadId);
     expect(open).toMatchObject({ runId: run.runId, kind: 'open', tickets: waiting.waiting?.tickets });
-    await service.control.cancelRun(run.runId, 'no');
-    expect(await service.control.getActiveRun(run.threadId)).toBeNull();
-    await expect(service.control.getActiveRun('no-such-thread')).rejects.toMatchObject({ code: 'not_found' });
+    await service.commands.cancelRun(run.runId, 'no');
+    expect(await service.commands.getActiveRun(run.threadId)).toBeNull();
+    await expect(service.commands.getActiveRun('no-such-thread')).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('answers each decision of a batch with its own receipt, never redirecting one', async () => {
@@ -52,7 +54,7 @@ describe('run commands (memory)', () => {
       decisionId: 'misnamed',
       toolCallId: second.ticketId,
     };
-    const result = await service.control.decide({ runId: run.runId }, [
+    const result = await service.commands.decide({ runId: run.runId }, [
       decisionFor(run.runId, first, true),
       misnamed,
       byTicket,
@@ -75,7 +77,7 @@ describe('run commands (memory)', () => {
     expect(await counters.get(`exec:${run.runId}:${first.toolCallId}`)).toBe(1);
     expect(await counters.get(`exec:${run.runId}:${second.toolCallId}`)).toBe(0);
     // re-sent once the run finished: applied already, so a duplicate; a new decision comes too late
-    const again = await service.control.decide({ runId: run.runId }, [
+    const again = await service.commands.decide({ runId: run.runId }, [
       decisionFor(run.runId, first, true),
       { ...decisionFor(run.runId, first, false), decisionId: 'too-late' },
     ]);
@@ -89,34 +91,34 @@ describe('run commands (memory)', () => {
     const run = await waitingRun('approve:1 then slow:5000');
     const [first] = run.tickets as [RunWaitingTicket];
     const decision = decisionFor(run.runId, first, true);
-    expect((await service.control.decide({ runId: run.runId }, decision)).receipts).toMatchObject([
+    expect((await service.commands.decide({ runId: run.runId }, decision)).receipts).toMatchObject([
       { status: 'accepted' },
     ]);
     await vi.waitFor(async () => expect(await counters.get(`slow-started:${run.runId}`)).toBe(1), WAIT);
     await vi.waitFor(async () => expect(await service.stores.inbox.peek(run.runId)).toEqual([]), WAIT);
-    const resent = await service.control.decide({ runId: run.runId }, decision);
+    const resent = await service.commands.decide({ runId: run.runId }, decision);
     expect(resent.receipts).toEqual([
       { toolCallId: first.toolCallId, decisionId: decision.decisionId, status: 'duplicate' },
     ]);
     expect(await service.stores.inbox.peek(run.runId)).toEqual([]);
-    await service.control.cancelRun(run.runId, 'done testing');
+    await service.commands.cancelRun(run.runId, 'done testing');
     expect(await counters.get(`exec:${run.runId}:${first.toolCallId}`)).toBe(1);
   });
 
   it('rejects a decision for a call that is no longer suspended, and treats its re-send as a duplicate', async () => {
     const run = await waitingRun('approve:2');
     const [first] = run.tickets as [RunWaitingTicket];
-    await service.control.decide({ threadId: run.threadId }, decisionFor(run.runId, first, true));
+    await service.commands.decide({ threadId: run.threadId }, decisionFor(run.runId, first, true));
     await vi.waitFor(async () => {
       const current = await service.stores.threadRuns.getRun(run.runId);
       expect(current?.waiting?.tickets.map((ticket) => ticket.toolCallId)).toEqual([
         run.tickets[1]?.toolCallId,
       ]);
     }, WAIT);
-    const resent = await service.control.decide({ runId: run.runId }, decisionFor(run.runId, first, true));
+    const resent = await service.commands.decide({ runId: run.runId }, decisionFor(run.runId, first, true));
     expect(resent.receipts).toMatchObject([{ status: 'duplicate' }]);
     expect(resent.resumeDispatchId).toBeUndefined();
-    const changed = await service.control.decide(
+    const changed = await service.commands.decide(
       { runId: run.runId },
       { ...decisionFor(run.runId, first, false), decisionId: 'a-different-decision' },
     );
@@ -136,7 +138,7 @@ describe('run commands (memory)', () => {
     const [ticket] = waiting.waiting?.tickets ?? [];
     if (!ticket) throw new Error('the client tool did not wait');
     const byTicket = { ...answer(ticket.ticketId, { color: 'teal' }), decisionId: 'client-answer' };
-    const decided = await service.control.decide({ threadId: submitted.threadId }, byTicket);
+    const decided = await service.commands.decide({ threadId: submitted.threadId }, byTicket);
     expect(decided.receipts).toMatchObject([{ status: 'accepted', toolCallId: ticket.toolCallId }]);
     const done = await submitted.done();
     expect(done.response).toBe('done after 1 results');
@@ -160,19 +162,19 @@ describe('run commands (memory)', () => {
     for (const threadId of ['bad-1', 'bad-2', 'bad-3']) {
       expect(await service.stores.threadRuns.getThread(threadId)).toBeNull();
     }
-    await expect(service.control.decide({ runId: 'nope' }, [])).rejects.toMatchObject({
+    await expect(service.commands.decide({ runId: 'nope' }, [])).rejects.toMatchObject({
       code: 'validation_failed',
     });
     await expect(
-      service.control.decide(
+      service.commands.decide(
         { runId: 'nope' },
         { toolCallId: 'a', decisionId: 'b', action: 'resume', updatedAt: 1 },
       ),
     ).rejects.toMatchObject({ code: 'not_found' });
-    await expect(service.control.cancelRun('nope')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(service.control.interruptThread('nope')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(service.commands.cancelRun('nope')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(service.commands.interruptThread('nope')).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      service.control.injectUserInput({ threadId: 'nope', input: 'x', mode: 'sideways' as never }),
+      service.commands.injectUserInput({ threadId: 'nope', input: 'x', mode: 'sideways' as never }),
     ).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('mode') });
   });
 
@@ -192,11 +194,11 @@ describe('run commands (memory)', () => {
 
   it('cancels a waiting run idempotently', async () => {
     const run = await waitingRun('approve:1');
-    const first = await service.control.cancelRun(run.runId, 'changed my mind');
+    const first = await service.commands.cancelRun(run.runId, 'changed my mind');
     expect(first).toMatchObject({
       status: 'done',
       termination: { type: 'cancelled', reason: 'changed my mind' },
     });
-    expect(await service.control.cancelRun(run.runId, 'again')).toEqual(first);
+    expect(await service.commands.cancelRun(run.runId, 'again')).toEqual(first);
   });
 });
