@@ -20,10 +20,17 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
 }
 
 /** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
-async function judge(session: RunSession, state: ToolCallState): Promise<ToolGateDecision> {
+async function judge(
+  session: RunSession,
+  state: ToolCallState,
+  prepared: { args: unknown } | { unknown: true },
+): Promise<ToolGateDecision> {
+  const fields = callFields(state);
   const context = {
     ...baseContext(session, 'ToolGate'),
-    ...callFields(state),
+    ...fields,
+    // the arguments the tool receives: parsed by its schema (which may trim, coerce or default them)
+    ...('args' in prepared ? { call: { ...fields.call, arguments: prepared.args } } : {}),
     batch: session.batch.calls.map((call) => ({ ...call })),
   };
   for (const plugin of session.agent.definition.plugins ?? []) {
@@ -50,7 +57,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
     await applyResult(session, state, prepared.failure);
     return false;
   }
-  const decision = await judge(session, state);
+  const decision = await judge(session, state, prepared);
   switch (decision.type) {
     case 'allow':
       if ('unknown' in prepared) {

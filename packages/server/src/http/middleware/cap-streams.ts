@@ -36,6 +36,13 @@ export function capStreams(
       throw error;
     }
     const body = c.res.body;
+    if (c.req.method === 'HEAD') {
+      // Hono answers a HEAD with the GET route's headers and drops its body without cancelling it,
+      // so the body would never end: nothing streams, the slot and the stream's reader go back now
+      release();
+      await body?.cancel().catch(() => undefined);
+      return;
+    }
     const isStream =
       c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('text/event-stream');
     if (!body || !isStream) {
