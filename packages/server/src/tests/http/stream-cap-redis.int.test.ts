@@ -1,6 +1,6 @@
 import { type RedisStores, createRedisStores } from '@awaken/store-redis';
 import { type RedisServerHandle, startRedisServer } from '@awaken/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HttpFixture, TOKENS, createHttpFixture, startRun } from '../../../test-support/http-fixture';
 
 /** Redis accepts this many connections: fewer than the idle streams the test opens. */
@@ -46,7 +46,11 @@ describe('idle event streams on Redis', () => {
     // each client reads the stream's opening, then nothing more: its reader waits on the log
     const readers = open.map((response) => response.body?.getReader());
     await Promise.all(readers.map((reader) => reader?.read()));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // every reader waits on the log once the one shared XREAD is blocked on Redis
+    await vi.waitFor(async () => expect(String(await admin.client('LIST'))).toContain('cmd=xread'), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const during = await connections();
     console.info(`Redis connections: ${before} before, ${during} with ${STREAMS} idle streams`);
     expect(during - before).toBeLessThanOrEqual(1);

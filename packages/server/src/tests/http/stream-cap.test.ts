@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HttpFixture, TOKENS, createHttpFixture, startRun } from '../../../test-support/http-fixture';
 
 let fx: HttpFixture;
@@ -30,9 +30,15 @@ describe('stream cap per tenant', () => {
 
     // a client that goes away gives its slot back
     await open[0]?.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const again = await fx.call(path);
-    expect(again.status).toBe(200);
+    const again = await vi.waitFor(
+      async () => {
+        const response = await fx.call(path);
+        if (response.status !== 200) await response.body?.cancel();
+        expect(response.status).toBe(200);
+        return response;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     await Promise.all([again, ...open.slice(1)].map((response) => response.body?.cancel()));
   });
 

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@awaken/contract';
 import { type RedisServerHandle, startRedisServer } from '@awaken/testing';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisRunEventLog } from '../../redis-run-event-log';
 
 let server: RedisServerHandle;
@@ -28,6 +28,14 @@ const delta = (runId: string, seq: number): AgentEvent => ({
   delta: `d${seq}`,
 });
 
+/** Resolves once a blocked XREAD is on the server: the tails are registered and waiting. */
+async function untilBlocked(): Promise<void> {
+  await vi.waitFor(async () => expect(String(await admin.client('LIST'))).toContain('cmd=xread'), {
+    timeout: 5_000,
+    interval: 10,
+  });
+}
+
 /** Connections the server has open, the test's own admin connection included. */
 async function connections(): Promise<number> {
   return String(await admin.client('LIST'))
@@ -44,7 +52,7 @@ describe('waiting tails share one blocking connection', () => {
         .tail(runId, { afterSeq: 0, waitMs: 20_000, signal: idle.signal })
         .then((events) => ({ runId, events })),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilBlocked();
     // the log's command connection, its one blocking connection, and this test's admin connection
     expect(await connections()).toBe(3);
 
@@ -92,13 +100,13 @@ describe('waiting tails share one blocking connection', () => {
 
   it('survives the loss of the blocking connection: its tails are woken by the next append', async () => {
     const waiting = log.tail('run-lost', { afterSeq: 0, waitMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilBlocked();
     const list = String(await admin.client('LIST'));
     const blocked = list.split('\n').find((line) => line.includes('cmd=xread'));
     const id = blocked?.match(/\bid=(\d+)/)?.[1];
     expect(id).toBeDefined();
     await admin.client('KILL', 'ID', String(id));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilBlocked();
     await log.append('run-lost', [delta('run-lost', 1)]);
     expect((await waiting).map((event) => event.seq)).toEqual([1]);
   });
