@@ -1,14 +1,13 @@
 import {
-  AwakenError,
   type DecisionJudgement,
   type DecisionReceipt,
   type DecisionView,
   type ToolCallDecisionInput,
-  decisionControl,
   judgeDecision,
   rejectedReceipt,
 } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
+import { putDecision } from './put-decision';
 
 /** The run as the judge sees it now: this session's calls, applied ids and accepted decisions. */
 function liveView(session: RunSession): DecisionView {
@@ -53,15 +52,7 @@ export async function acceptDecisions(
     const judged = validateDecision(session, input);
     let receipt: DecisionReceipt = judged.receipt;
     const decision = judged.decision;
-    if (decision && session.services.inbox) {
-      try {
-        const stored = await session.services.inbox.put(session.runId, decisionControl(decision));
-        if (stored === 'duplicate') receipt = { ...receipt, status: 'duplicate' };
-      } catch (error) {
-        if (!AwakenError.hasCode(error, 'conflict')) throw error;
-        receipt = rejectedReceipt(decision, 'duplicate_conflict', error.message);
-      }
-    }
+    if (decision && services.inbox) receipt = await putDecision(services.inbox, session.runId, decision);
     if (decision && receipt.status === 'accepted') session.decisions.pending.push(decision);
     receipts.push(receipt);
   }

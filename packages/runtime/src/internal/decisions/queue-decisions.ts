@@ -1,39 +1,21 @@
 import {
-  AwakenError,
   type DecisionReceipt,
   type RunControlInbox,
   type RunRecord,
   type ThreadRunStore,
   type ToolCallDecision,
-  decisionControl,
   decisionViewOf,
   judgeDecision,
   readAppliedDecisionIds,
   readToolCallStates,
   rejectedReceipt,
 } from '@awaken/contract';
+import { putDecision } from './put-decision';
 
 /** The stores a decision for a run held elsewhere goes through. */
 export interface DecisionStores {
   store: Pick<ThreadRunStore, 'getRun'>;
   inbox: RunControlInbox;
-}
-
-/** Writes one judged decision to the run's inbox: `accepted` once it is durably there. */
-async function put(
-  inbox: RunControlInbox,
-  runId: string,
-  decision: ToolCallDecision,
-): Promise<DecisionReceipt> {
-  const { toolCallId, ticketId, decisionId } = decision;
-  const target = { toolCallId, ...(ticketId === undefined ? {} : { ticketId }), decisionId };
-  try {
-    const stored = await inbox.put(runId, decisionControl(decision));
-    return { ...target, status: stored === 'stored' ? 'accepted' : 'duplicate' };
-  } catch (error) {
-    if (!AwakenError.hasCode(error, 'conflict')) throw error;
-    return rejectedReceipt(decision, 'duplicate_conflict', error.message);
-  }
 }
 
 /**
@@ -76,7 +58,7 @@ export async function queueDecisions(
       receipts.push(judged.receipt);
       continue;
     }
-    const receipt = await put(stores.inbox, record.runId, decision);
+    const receipt = await putDecision(stores.inbox, record.runId, decision);
     if (receipt.status === 'accepted') stored.set(receipts.length, decision);
     receipts.push(receipt);
   }

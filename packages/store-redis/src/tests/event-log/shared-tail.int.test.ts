@@ -64,7 +64,7 @@ describe('waiting tails share one blocking connection', () => {
 
     // a tail that starts while the shared XREAD is blocked is covered at once, not after its timeout
     const late = log.tail('run-late', { afterSeq: 0, waitMs: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilBlocked();
     const lateStarted = Date.now();
     await log.append('run-late', [delta('run-late', 1)]);
     expect((await late).map((event) => event.seq)).toEqual([1]);
@@ -80,7 +80,7 @@ describe('waiting tails share one blocking connection', () => {
     await log.append('run-seqs', [delta('run-seqs', 1), delta('run-seqs', 2)]);
     const atTwo = log.tail('run-seqs', { afterSeq: 2, waitMs: 5_000 });
     const atThree = log.tail('run-seqs', { afterSeq: 3, waitMs: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilBlocked();
     await log.append('run-seqs', [delta('run-seqs', 3)]);
     expect((await atTwo).map((event) => event.seq)).toEqual([3]);
     await log.append('run-seqs', [delta('run-seqs', 4)]);
@@ -90,7 +90,7 @@ describe('waiting tails share one blocking connection', () => {
   it('a finish wakes its tails with [] and a timeout ends a tail with []', async () => {
     await log.append('run-end', [delta('run-end', 1)]);
     const waiting = log.tail('run-end', { afterSeq: 1, waitMs: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilBlocked();
     await log.finish('run-end');
     expect(await waiting).toEqual([]);
     const started = Date.now();
