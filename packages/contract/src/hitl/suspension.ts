@@ -45,5 +45,10 @@ export const suspendTicketSchema = z.object({
   suspension: suspensionSchema,
   pending: pendingToolCallSchema,
   resumeMode: toolCallResumeModeSchema,
+  /**
+   * When the ticket stops accepting answers (epoch ms, UTC). Protocol adapters show it (AG-UI and
+   * A2A as an ISO string); past it the call resolves as expired and a late decision is refused.
+   */
+  expiresAt: z.number().int().nonnegative().optional(),
 });
 export type SuspendTicket = z.infer<typeof suspendTicketSchema>;

@@ -15,9 +15,13 @@ async function existingResume(context: ServiceContext, error: AwakenError): Prom
  * enqueued once (dedupe key), whoever asks. When this process holds the run in its hot cache, it
  * claims the resume itself at once, so the cached copy is used; otherwise any worker takes it.
  */
-export async function enqueueResume(context: ServiceContext, record: RunRecord): Promise<RunDispatch | null> {
-  const { mailbox, inbox } = context.stores;
-  if (pendingWork(record, await inbox.peek(record.runId)).length === 0) return null;
+export async function enqueueResume(context: ServiceContext, given: RunRecord): Promise<RunDispatch | null> {
+  const { mailbox, inbox, threadRuns } = context.stores;
+  const controls = await inbox.peek(given.runId);
+  // the run is read again after the inbox: a caller's copy may predate a resume that already
+  // applied these entries, finished and freed the dedupe key (a second resume would find no work)
+  const record = await threadRuns.getRun(given.runId);
+  if (!record || pendingWork(record, controls).length === 0) return null;
   let dispatch: RunDispatch;
   try {
     dispatch = await mailbox.enqueue({
