@@ -35,11 +35,14 @@ describe('the decision inbox across processes on Redis', () => {
         interval: 50,
       });
       // the suspension's events precede the checkpoint that stores the run as waiting
-      const waiting = await vi.waitFor(async () => {
-        const record = await test.run();
-        expect(record.status).toBe('waiting');
-        return record;
-      }, { timeout: 5_000, interval: 20 });
+      const waiting = await vi.waitFor(
+        async () => {
+          const record = await test.run();
+          expect(record.status).toBe('waiting');
+          return record;
+        },
+        { timeout: 5_000, interval: 20 },
+      );
       const ticketB = waiting.waiting?.tickets.find((ticket) => ticket.toolCallId === 'call_b')?.ticketId;
       expect(ticketB).toBeDefined();
 
