@@ -8,8 +8,10 @@ import {
   judgeDecision,
   readAppliedDecisionIds,
   readToolCallStates,
+  duplicateReceipt,
   rejectedReceipt,
 } from '@awaken/contract';
+import { type DecisionDesk, deskOf } from './decision-desk';
 import { putDecision } from './put-decision';
 
 /** The stores a decision for a run held elsewhere goes through. */
@@ -42,12 +44,32 @@ function stillApplies(record: RunRecord | null | undefined, decision: ToolCallDe
  * two different answers for one call never both get one, in one process or many. A decision that
  * lost the race is taken back out of the inbox (its owner would drop it anyway) and answered
  * `duplicate_conflict` when another answer won, `run_finished` when the run ended meanwhile.
+ * Decisions for one run take turns within a process, each judged on the run as read in its turn,
+ * so any number of identical decisions get one `accepted` (see {@link DecisionDesk}).
  */
 export async function queueDecisions(
   stores: DecisionStores,
   record: RunRecord,
   decisions: readonly unknown[],
 ): Promise<DecisionReceipt[]> {
+  // one turn per run in this process, judged on the run as read inside the turn (see DecisionDesk)
+  const desk = deskOf(stores.inbox);
+  return desk.inTurn(record.runId, async () => {
+    const current = (await stores.store.getRun(record.runId)) ?? record;
+    const receipts = await deliver(stores, current, decisions);
+    for (const receipt of receipts) {
+      if (receipt.status === 'accepted') desk.remember(record.runId, receipt.decisionId);
+    }
+    return receipts;
+  });
+}
+
+async function deliver(
+  stores: DecisionStores,
+  record: RunRecord,
+  decisions: readonly unknown[],
+): Promise<DecisionReceipt[]> {
+  const desk = deskOf(stores.inbox);
   const receipts: DecisionReceipt[] = [];
   const stored = new Map<number, ToolCallDecision>();
   const view = decisionViewOf(record);
@@ -56,6 +78,10 @@ export async function queueDecisions(
     const decision = judged.decision;
     if (!decision) {
       receipts.push(judged.receipt);
+      continue;
+    }
+    if (desk.wasAccepted(record.runId, decision.decisionId)) {
+      receipts.push(duplicateReceipt(decision, decision.toolCallId));
       continue;
     }
     const receipt = await putDecision(stores.inbox, record.runId, decision);
