@@ -139,7 +139,9 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         if (!startedCalls.has(event.toolCallId)) {
           const started = startCall(event.toolCallId, event.toolName);
           const args = event.arguments === undefined ? '' : JSON.stringify(event.arguments);
-          const delta: AgUiEvent[] = args ? [{ type: 'TOOL_CALL_ARGS', toolCallId: event.toolCallId, delta: args }] : [];
+          const delta: AgUiEvent[] = args
+            ? [{ type: 'TOOL_CALL_ARGS', toolCallId: event.toolCallId, delta: args }]
+            : [];
           openCalls.delete(event.toolCallId);
           return [...started, ...delta, { type: 'TOOL_CALL_END', toolCallId: event.toolCallId }];
         }

@@ -23,6 +23,8 @@ export interface EncodeAgUiRunOptions extends AgUiEncoderOptions {
   settle(): Promise<AgUiRunEnding>;
   /** Also writes the pre-1.0 `CUSTOM on_interrupt` event before an interrupt (CopilotKit Channels). */
   legacyInterruptEvent?: boolean;
+  /** Events written right after `RUN_STARTED` (a reconnect's `MESSAGES_SNAPSHOT`). */
+  preamble?: readonly AgUiEvent[];
   /** Set when the client went away: nothing more is written. */
   signal?: AbortSignal;
 }
@@ -55,7 +57,13 @@ async function ending(options: EncodeAgUiRunOptions, state: Record<string, unkno
     ];
   }
   if (settled.status !== 'done') {
-    return [{ type: 'RUN_ERROR', code: 'stream_ended', message: `the run is ${settled.status}: reconnect to follow it` }];
+    return [
+      {
+        type: 'RUN_ERROR',
+        code: 'stream_ended',
+        message: `the run is ${settled.status}: reconnect to follow it`,
+      },
+    ];
   }
   if (termination?.type === 'error') {
     return [{ type: 'RUN_ERROR', code: termination.code ?? 'run_failed', message: termination.message }];
@@ -87,7 +95,13 @@ export async function* encodeAgUiRun(
 ): AsyncGenerator<AgUiEvent> {
   const encoder = createAgUiEncoder(options);
   for (const event of options.history ?? []) encoder.prime(event);
-  yield { type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId, protocolVersion: AG_UI_PROTOCOL_VERSION };
+  yield {
+    type: 'RUN_STARTED',
+    threadId: options.threadId,
+    runId: options.runId,
+    protocolVersion: AG_UI_PROTOCOL_VERSION,
+  };
+  yield* options.preamble ?? [];
   let tail: AgUiEvent[];
   try {
     for await (const event of events) yield* encoder.push(event);
@@ -106,7 +120,12 @@ export function agUiErrorEvents(
   error: { code: string; message: string },
 ): AgUiEvent[] {
   return [
-    { type: 'RUN_STARTED', threadId: ids.threadId, runId: ids.runId, protocolVersion: AG_UI_PROTOCOL_VERSION },
+    {
+      type: 'RUN_STARTED',
+      threadId: ids.threadId,
+      runId: ids.runId,
+      protocolVersion: AG_UI_PROTOCOL_VERSION,
+    },
     { type: 'RUN_ERROR', code: error.code, message: error.message },
   ];
 }

@@ -8,7 +8,13 @@ export type {
   AgUiToolCall,
   JsonPatchOperation,
 } from './ag-ui-event';
-export { AG_UI_KEEP_ALIVE, AG_UI_STREAM_HEADERS, createAgUiResponse, formatAgUiEvent, toAgUiSseStream } from './ag-ui-sse';
+export {
+  AG_UI_KEEP_ALIVE,
+  AG_UI_STREAM_HEADERS,
+  createAgUiResponse,
+  formatAgUiEvent,
+  toAgUiSseStream,
+} from './ag-ui-sse';
 export type { AgUiSseOptions } from './ag-ui-sse';
 export { createAgUiEncoder } from './create-ag-ui-encoder';
 export type { AgUiEncoder, AgUiEncoderOptions } from './create-ag-ui-encoder';

@@ -23,7 +23,8 @@ export function diffJson(before: unknown, after: unknown, path = ''): JsonPatchO
   if (!isObject(before) || !isObject(after)) return [{ op: 'replace', path, value: after }];
   const ops: JsonPatchOperation[] = [];
   for (const key of Object.keys(before)) {
-    if (!(key in after) || after[key] === undefined) ops.push({ op: 'remove', path: `${path}/${token(key)}` });
+    if (!(key in after) || after[key] === undefined)
+      ops.push({ op: 'remove', path: `${path}/${token(key)}` });
   }
   for (const [key, value] of Object.entries(after)) {
     if (value === undefined) continue;

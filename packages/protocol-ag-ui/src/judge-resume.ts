@@ -11,7 +11,13 @@ import {
   judgeDecision,
 } from '@awaken/contract';
 import { decisionIdOf } from './internal/decision-id';
-import { type OpenTicket, allowsEditing, isApprovalTicket, isFrontendTicket, openTicketsOf } from './interrupts';
+import {
+  type OpenTicket,
+  allowsEditing,
+  isApprovalTicket,
+  isFrontendTicket,
+  openTicketsOf,
+} from './interrupts';
 import { type AgUiInputMessage, type ResumeEntry, contentText, parseMaybeJson } from './run-agent-input';
 
 /**
@@ -81,7 +87,9 @@ function decisionFor(
   const payload = entry.payload;
   const reason = isObject(payload) && typeof payload.reason === 'string' ? payload.reason : undefined;
   if (entry.status === 'cancelled') return deny(target, reason ?? 'cancelled', options);
-  const approval = ticket ? isApprovalTicket(ticket) : isObject(payload) && typeof payload.approved === 'boolean';
+  const approval = ticket
+    ? isApprovalTicket(ticket)
+    : isObject(payload) && typeof payload.approved === 'boolean';
   // an entry for no open ticket goes to the judge as it is: a replay is a duplicate, the rest refused
   if (!approval) return answer(target, payload, options);
   if (!isObject(payload) || typeof payload.approved !== 'boolean') {
@@ -93,7 +101,10 @@ function decisionFor(
   if (!payload.approved) return deny(target, reason, options);
   const edited = payload.editedArgs ?? payload.editedArguments;
   if (edited !== undefined && ticket && !allowsEditing(ticket)) {
-    return { code: 'invalid_payload', message: `resume ${entry.interruptId}: this interrupt does not take editedArgs` };
+    return {
+      code: 'invalid_payload',
+      message: `resume ${entry.interruptId}: this interrupt does not take editedArgs`,
+    };
   }
   if (edited !== undefined && !isObject(edited)) {
     return { code: 'invalid_payload', message: `resume ${entry.interruptId}: editedArgs must be an object` };
@@ -128,7 +139,8 @@ export function judgeResume(options: JudgeResumeOptions): JudgedResume | { error
     }
     seen.set(ticketId, decision.decisionId);
     const issue = findJsonIssue({ result: decision.result, reason: decision.reason });
-    if (issue) return { code: 'invalid_payload', message: `interrupt ${ticketId}: ${formatJsonIssue(issue)}` };
+    if (issue)
+      return { code: 'invalid_payload', message: `interrupt ${ticketId}: ${formatJsonIssue(issue)}` };
     const { receipt } = judgeDecision(options.run, decision);
     if (receipt.status === 'duplicate') duplicates.push(ticketId);
     else if (receipt.status === 'accepted') decisions.push(decision);
@@ -138,7 +150,10 @@ export function judgeResume(options: JudgeResumeOptions): JudgedResume | { error
 
   for (const entry of options.resume) {
     const ticket = tickets.find((candidate) => candidate.ticketId === entry.interruptId);
-    const decisionId = decisionIdOf(entry.interruptId, { status: entry.status, payload: entry.payload ?? null });
+    const decisionId = decisionIdOf(entry.interruptId, {
+      status: entry.status,
+      payload: entry.payload ?? null,
+    });
     if (ticket?.expiresAt !== undefined && ticket.expiresAt <= now && entry.status !== 'cancelled') {
       return {
         error: {

@@ -40,7 +40,11 @@ export function toAgUiMessages(
     const runId = record.runId;
     switch (message.role) {
       case 'user':
-        messages.push({ id: options.clientIdOf?.(record) ?? fallback, role: 'user', content: message.content });
+        messages.push({
+          id: options.clientIdOf?.(record) ?? fallback,
+          role: 'user',
+          content: message.content,
+        });
         break;
       case 'system':
         messages.push({ id: fallback, role: 'system', content: message.content });
@@ -50,7 +54,9 @@ export function toAgUiMessages(
         const id = runId !== undefined && step !== undefined ? assistantMessageId(runId, step) : fallback;
         if (message.reasoning) {
           const reasoningId =
-            runId !== undefined && step !== undefined ? reasoningMessageId(runId, step) : `${fallback}:reasoning`;
+            runId !== undefined && step !== undefined
+              ? reasoningMessageId(runId, step)
+              : `${fallback}:reasoning`;
           messages.push({ id: reasoningId, role: 'reasoning', content: message.reasoning });
         }
         messages.push({

@@ -52,9 +52,13 @@ export function parseRunAgentInput(body: unknown): RunAgentInput {
     path: issue.path.map(String).join('.'),
     message: issue.message,
   }));
-  throw new AwakenError('validation_failed', `invalid RunAgentInput: ${formatZodIssues(parsed.error.issues)}`, {
-    details: { issues },
-  });
+  throw new AwakenError(
+    'validation_failed',
+    `invalid RunAgentInput: ${formatZodIssues(parsed.error.issues)}`,
+    {
+      details: { issues },
+    },
+  );
 }
 
 /** The text of a message's content: a string, or the text parts of a part list. */
