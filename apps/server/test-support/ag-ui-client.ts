@@ -70,7 +70,8 @@ export function checkAgUiBody(where: string, text: string): Array<Record<string,
 export async function checkedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
   const response = await fetch(url, init);
   const where = `${init?.method ?? 'GET'} ${String(url)}`;
-  if (!response.ok || !response.body) return response;
+  // only the event streams (run, connect): stop answers JSON
+  if (!response.ok || !response.body || !/\/(run|connect)$/.test(String(url))) return response;
   if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
     problems.push(`${where}: content-type ${response.headers.get('content-type')}`);
   const [mine, theirs] = response.body.tee();
