@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AwakenAgent } from '@awaken/protocol-ag-ui/client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { assistantText, createAgent, wireProblems } from '../../../test-support/ag-ui-client';
-import { type AppProcess, startAppProcess } from '../../../test-support/app-process';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
 
 const WAIT = { timeout: 15_000, interval: 20 };
 
@@ -50,10 +50,12 @@ async function startThenDrop(app: AppProcess, threadId: string, prompt: string):
 describe('AG-UI durable reconnect and stop (two processes, one Redis)', () => {
   it('the connection dropped mid-run: AwakenAgent.connectAgent() on the other process sees the whole run, nothing lost or repeated', async () => {
     const threadId = `t-${randomUUID()}`;
-    await startThenDrop(a, threadId, 'count to 60');
+    await startThenDrop(a, threadId, 'count to 150');
+    // the reconnect joins a run still working
+    expect((await api(b.url, `/v1/threads/${threadId}/runs`)).body.items[0]?.status).toBe('running');
     const { agent, events } = createAgent({ url: b.url, threadId, awaken: true });
     await (agent as AwakenAgent).connectAgent();
-    const expected = `${Array.from({ length: 60 }, (_, index) => index + 1).join(' ')}.`;
+    const expected = `${Array.from({ length: 150 }, (_, index) => index + 1).join(' ')}.`;
     expect(agent.messages.map((message) => [message.id, message.role])).toEqual([
       ['u1', 'user'],
       [expect.any(String), 'assistant'],
