@@ -104,9 +104,14 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         return [...endReasoning(), { type: 'TEXT_MESSAGE_START', messageId: text, role: 'assistant' }];
       }
       case 'text_delta': {
+        const content = (messageId: string): AgUiEvent => ({
+          type: 'TEXT_MESSAGE_CONTENT',
+          messageId,
+          delta: event.delta,
+        });
+        if (text !== undefined) return event.delta === '' ? [] : [content(text)];
         const started = push({ ...event, type: 'text_start' } as AgentEvent);
-        if (event.delta === '') return started;
-        return [...started, { type: 'TEXT_MESSAGE_CONTENT', messageId: text as string, delta: event.delta }];
+        return event.delta === '' ? started : [...started, content(text as unknown as string)];
       }
       case 'text_end':
         return endText();
@@ -120,10 +125,14 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         ];
       }
       case 'reasoning_delta': {
+        const content = (messageId: string): AgUiEvent => ({
+          type: 'REASONING_MESSAGE_CONTENT',
+          messageId,
+          delta: event.delta,
+        });
+        if (reasoning !== undefined) return event.delta === '' ? [] : [content(reasoning)];
         const started = push({ ...event, type: 'reasoning_start' } as AgentEvent);
-        if (event.delta === '') return started;
-        const messageId = reasoning as string;
-        return [...started, { type: 'REASONING_MESSAGE_CONTENT', messageId, delta: event.delta }];
+        return event.delta === '' ? started : [...started, content(reasoning as unknown as string)];
       }
       case 'reasoning_end':
         return endReasoning();
@@ -132,6 +141,8 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
       case 'tool_call_args_delta': {
         const started = startCall(event.toolCallId, '');
         if (!openCalls.has(event.toolCallId) || event.delta === '') return started;
+        if (started.length === 0)
+          return [{ type: 'TOOL_CALL_ARGS', toolCallId: event.toolCallId, delta: event.delta }];
         return [...started, { type: 'TOOL_CALL_ARGS', toolCallId: event.toolCallId, delta: event.delta }];
       }
       case 'tool_call_ready': {
