@@ -157,6 +157,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     '/v1/ai-sdk/chat',
     '/v1/ai-sdk/agents/:agentId/chat',
     '/v1/ai-sdk/chat/:id/stream',
+    '/v1/ag-ui/run',
+    '/v1/ag-ui/connect',
+    '/v1/ag-ui/agents/:agentId/run',
+    '/v1/ag-ui/agents/:agentId/connect',
   ]) {
     app.use(path, capStreams(slots));
   }
