@@ -62,10 +62,12 @@ async function startRun(
     );
   }
   const { service } = c.var;
+  // the client's run id names our run, unless a run has it already (a client pinning an old id)
+  const taken = await service.stores.threadRuns.getRun(input.runId);
   const run = await service.submit({
     agentId,
     threadId: input.threadId,
-    runId: input.runId,
+    ...(taken ? {} : { runId: input.runId }),
     input: contentText(message.content),
     mode: 'foreground',
     ifBusy: 'queue',
