@@ -32,7 +32,7 @@ describe('the AG-UI routes of one tenant are out of reach of another', () => {
     );
     const finished = asked.at(-1);
     expect(finished).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
-    const [interrupt] = finished?.outcome.interrupts;
+    const [interrupt] = finished?.outcome?.interrupts ?? [];
     const resume = [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }];
 
     const globex = { token: TOKENS.globex };
