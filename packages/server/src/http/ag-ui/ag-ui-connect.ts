@@ -1,3 +1,4 @@
+import { AwakenError } from '@awaken/contract';
 import { type AgUiEvent, encodeAgUiRun } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/chat-streams';
@@ -16,8 +17,10 @@ export async function agUiConnect(c: Context<HttpEnv>, threadId: string): Promis
   let view: Awaited<ReturnType<typeof service.commands.getActiveRun>>;
   try {
     view = await service.commands.getActiveRun(threadId);
-  } catch {
-    return nothing();
+  } catch (error) {
+    // an unknown thread has nothing to reconnect to (a fresh page may connect first)
+    if (AwakenError.hasCode(error, 'not_found')) return nothing();
+    throw error;
   }
   if (!view) return nothing();
   const { runId } = view;
