@@ -4,11 +4,16 @@ import type { AgentDefinition } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
 import { chooseColor, createDeleteFile, getWeather } from './demo-tools';
 
-/** The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client. */
+/**
+ * The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client.
+ * Tools a client declares with its request (AG-UI frontend tools) run in the client without an
+ * approval first: only delete_file asks.
+ */
 export function createDemoAgents(options: { model: ModelExecutor; deleted: string[] }): AgentDefinition[] {
   const permissions = createPermissionPlugin({
-    defaultBehavior: 'ask',
+    defaultBehavior: 'allow',
     rules: [
+      { tool: 'delete_file', behavior: 'ask' },
       { tool: 'get_weather', behavior: 'allow' },
       { tool: 'choose_color', behavior: 'allow' },
       { tool: 'delete_file(/etc/**)', behavior: 'deny' },

@@ -18,6 +18,10 @@ export const DEMO_PROMPTS = [
     what: 'two parallel delete_file calls, each waiting for its own approval (answer them one at a time)',
   },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
+  {
+    prompt: 'use the confirm tool with {"question":"ok?"}',
+    what: 'calls a frontend tool the client declared in the request (AG-UI tools, useChat client tools) with those arguments',
+  },
   { prompt: 'count to 20', what: 'streams the numbers slowly (a long run to watch, cancel or reconnect to)' },
 ] as const;
 
@@ -81,7 +85,20 @@ function trailingResults(messages: readonly Message[]): ToolMessage[] {
   return results;
 }
 
-function plan(messages: readonly Message[], delayMs: number): Plan {
+/** A call to a tool the request declared (a frontend tool): `use the <name> tool [with <json>]`. */
+function frontendCall(text: string, declared: ReadonlySet<string>): Plan | undefined {
+  const use = /\buse (?:the )?([\w-]{1,64}) tool(?: with (\{.{0,2000}\}))?/i.exec(text);
+  if (!use?.[1] || !declared.has(use[1])) return undefined;
+  let args: Record<string, unknown> = {};
+  try {
+    args = use[2] ? (JSON.parse(use[2]) as Record<string, unknown>) : {};
+  } catch {
+    // not JSON: no arguments
+  }
+  return { kind: 'call', name: use[1], args };
+}
+
+function plan(messages: readonly Message[], delayMs: number, declared: ReadonlySet<string>): Plan {
   const results = trailingResults(messages);
   if (results.length === 1) return afterTool(results[0] as ToolMessage);
   if (results.length > 1) {
@@ -89,6 +106,8 @@ function plan(messages: readonly Message[], delayMs: number): Plan {
     return { kind: 'text', text: texts.join(' ') };
   }
   const text = lastUserText(messages).trim();
+  const frontend = frontendCall(text, declared);
+  if (frontend) return frontend;
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
@@ -149,7 +168,8 @@ export function createDemoModel(options: { delayMs: number }): ModelExecutor {
   return {
     modelId: 'awaken:demo',
     async *stream(request: InferenceRequest): AsyncIterable<InferenceStreamPart> {
-      const next = plan(request.messages, options.delayMs);
+      const declared = new Set((request.tools ?? []).map((tool) => tool.name));
+      const next = plan(request.messages, options.delayMs, declared);
       const text = next.text ?? '';
       const chunk = next.kind === 'text' ? (next.chunk ?? 12) : 12;
       const delayMs = next.kind === 'text' ? (next.delayMs ?? 0) : 0;

@@ -15,6 +15,7 @@ import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
+import { registerAgUiRoutes } from './routes/ag-ui-routes';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
@@ -156,6 +157,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     '/v1/ai-sdk/chat',
     '/v1/ai-sdk/agents/:agentId/chat',
     '/v1/ai-sdk/chat/:id/stream',
+    '/v1/ag-ui/run',
+    '/v1/ag-ui/connect',
+    '/v1/ag-ui/agents/:agentId/run',
+    '/v1/ag-ui/agents/:agentId/connect',
   ]) {
     app.use(path, capStreams(slots));
   }
@@ -169,5 +174,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     keepAliveMs,
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });
+  registerAgUiRoutes(app, { keepAliveMs, defaultAgentId: options.aiSdk?.defaultAgentId });
   return { app, fetch: (request) => app.fetch(request), metrics };
 }

@@ -1,0 +1,2 @@
+export { AwakenAgent } from './awaken-agent';
+export type { AwakenAgentConfig } from './awaken-agent';
