@@ -19,6 +19,7 @@ import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
@@ -156,6 +157,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     '/v1/ai-sdk/chat',
     '/v1/ai-sdk/agents/:agentId/chat',
     '/v1/ai-sdk/chat/:id/stream',
+    '/v1/inbox/events',
   ]) {
     app.use(path, capStreams(slots));
   }
@@ -165,6 +167,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerDecisionRoutes(app);
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
+  registerInboxRoutes(app, { keepAliveMs });
   registerAiSdkRoutes(app, {
     keepAliveMs,
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
