@@ -63,10 +63,12 @@ export async function followSse(
   path: string,
   onFrame: (frame: { event: string; id?: string; data: string }) => void,
   signal: AbortSignal,
-  options: { reconnect?: boolean } = {},
+  options: { reconnect?: boolean; again?: () => boolean } = {},
 ): Promise<void> {
   let lastId: string | undefined;
+  let quiet = false;
   while (!signal.aborted) {
+    const before = lastId;
     try {
       const response = await fetch(`${API_BASE}${path}`, {
         headers: { ...authHeaders(), ...(lastId ? { 'last-event-id': lastId } : {}) },
@@ -98,10 +100,13 @@ export async function followSse(
           if (data.length > 0) onFrame({ event, ...(id ? { id } : {}), data: data.join('\n') });
         }
       }
-      if (!options.reconnect) return;
+      if (!options.reconnect || options.again?.() === false) return;
+      // a stream that ended after new frames is followed at once (a run's log goes on after it waited)
+      quiet = lastId === before;
     } catch {
       if (signal.aborted) return;
+      quiet = true;
     }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    if (quiet) await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }

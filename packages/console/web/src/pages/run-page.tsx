@@ -14,6 +14,7 @@ export function RunPage({ runId }: { runId: string }) {
   useEffect(() => {
     const controller = new AbortController();
     const seen = new Set<number>();
+    let finished = false;
     setEvents([]);
     void followSse(
       `/v1/runs/${encodeURIComponent(runId)}/events`,
@@ -22,10 +23,11 @@ export function RunPage({ runId }: { runId: string }) {
         if (seen.has(event.seq)) return;
         seen.add(event.seq);
         setEvents((all) => [...all, event]);
+        finished = event.type === 'run_finish' && event.status === 'done';
         if (event.type === 'run_finish' || event.type === 'run_start') reload();
       },
       controller.signal,
-      { reconnect: true },
+      { reconnect: true, again: () => !finished },
     );
     return () => controller.abort();
   }, [runId, reload]);
