@@ -18,6 +18,7 @@ export function Sparkline({ values, label }: { values: number[]; label: string }
       aria-label={label}
     >
       <title>{label}</title>
+      <line className="baseline" x1="0" x2={width} y1={height - 1} y2={height - 1} />
       {points.length > 1 ? <polyline points={points.join(' ')} fill="none" strokeWidth="2" /> : null}
     </svg>
   );

@@ -38,8 +38,11 @@ function verdictOf(decision: any): string {
 
 function whoDecided(decision: any): string | undefined {
   const caller = decision?.context?.caller;
-  if (caller && typeof caller === 'object')
-    return [caller.subject, caller.tenant].filter(Boolean).join(' @ ');
+  if (caller && typeof caller === 'object') {
+    return caller.subject && caller.subject !== caller.tenant
+      ? `${caller.subject} (${caller.tenant})`
+      : caller.tenant;
+  }
   return undefined;
 }
 

@@ -86,8 +86,11 @@ export function InboxPage() {
           >
             <header className="inbox-meta">
               <span>
-                <strong>{item.agentId}</strong> · <a href={`#/run/${encodeURIComponent(item.runId)}`}>run</a>{' '}
-                · <a href={`#/chat/${encodeURIComponent(item.threadId)}`}>thread</a>
+                <strong>{item.agentId}</strong> · thread{' '}
+                <a href={`#/chat/${encodeURIComponent(item.threadId)}`}>{item.threadId}</a> · run{' '}
+                <a href={`#/run/${encodeURIComponent(item.runId)}`}>
+                  <code>{item.runId.slice(0, 8)}</code>
+                </a>
               </span>
               <span className="muted small">
                 waiting {ago(item.waitingSince, now)}
