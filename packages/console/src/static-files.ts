@@ -1,9 +1,17 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The prebuilt single-page app, shipped in the package next to `src/` and `dist/`. */
-export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
+/**
+ * The prebuilt single-page app: `static/` beside the module in the published package (`dist/static`,
+ * copied by the build), else the package's committed `static/` (the workspace runs `src/`).
+ */
+export const STATIC_DIR = fileURLToPath(
+  existsSync(fileURLToPath(new URL('./static/index.html', import.meta.url)))
+    ? new URL('./static/', import.meta.url)
+    : new URL('../static/', import.meta.url),
+);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
