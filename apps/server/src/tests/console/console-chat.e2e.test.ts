@@ -85,6 +85,17 @@ describe('the console chat (useChat on the AI SDK route), in Chromium', () => {
     await session.screenshot(page, 'chat-client-tool');
   });
 
+  it('a reload while the run waits shows its approval, and approving it there finishes the run', async () => {
+    const page = await session.open('#/chat/console-waiting-reload');
+    await ask(page, 'delete /tmp/late.txt');
+    await page.getByTestId('approval').waitFor(SEEN);
+    await page.reload();
+    const banner = page.getByTestId('waiting-banner');
+    await banner.getByRole('button', { name: 'Approve', exact: true }).click(SEEN);
+    await page.getByText('Done: I deleted /tmp/late.txt.').waitFor(SEEN);
+    expect(await succeededCalls(session.app.url, 'console-waiting-reload', 'delete_file')).toBe(1);
+  });
+
   it('a reload in the middle of a run re-attaches to it and shows it finish; stop cancels', async () => {
     const page = await session.open('#/chat/console-reload');
     await ask(page, 'count to 150');

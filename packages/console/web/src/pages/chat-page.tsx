@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalAnswer } from '../components/approval-card';
 import { API_BASE, api, authHeaders } from '../lib/api';
 import { ToolCallView, type ToolPart } from './chat-parts';
+import { WaitingBanner } from './waiting-banner';
 
 const PROMPTS = [
   'delete /tmp/report.txt',
@@ -17,11 +18,12 @@ function newThreadId(): string {
   return `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Waits (a few seconds at most) until `runId` no longer waits on `ticketId`; returns the run. */
-async function afterDecision(runId: string, ticketId: string): Promise<any> {
+/** Waits (a few seconds at most) until `runId` no longer waits on any of `ticketIds`; returns the run. */
+async function afterDecision(runId: string, ticketIds: string[]): Promise<any> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const run = await api(`/v1/runs/${encodeURIComponent(runId)}`);
-    const waitsOnIt = run.status === 'waiting' && run.waiting?.ticketIds?.includes(ticketId);
+    const waitsOnIt =
+      run.status === 'waiting' && ticketIds.some((ticketId) => run.waiting?.ticketIds?.includes(ticketId));
     if (run.status === 'done' || (run.status === 'waiting' && !waitsOnIt)) return run;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -76,7 +78,7 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
         },
       },
     });
-    const run = await afterDecision(runId, approvalId);
+    const run = await afterDecision(runId, [approvalId]);
     chat.setMessages((all) =>
       all.map((entry) =>
         entry.id !== message.id
@@ -134,6 +136,17 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
         </a>
       </div>
       <div className="messages" aria-live="polite">
+        {messages.length === 0 ? (
+          <WaitingBanner
+            key={id}
+            threadId={id}
+            onResumed={async (runId, ticketIds) => {
+              const run = await afterDecision(runId, ticketIds);
+              if (run.status === 'done') setNotice(run.response ?? 'The run finished.');
+              else await chat.resumeStream();
+            }}
+          />
+        ) : null}
         {messages.length === 0 ? (
           <div className="empty">
             <h2>Ask the demo agent something</h2>
