@@ -8,7 +8,9 @@ export function StatusBadge({ status, termination }: { status: string; terminati
   const ended = status === 'done' ? termination?.type : undefined;
   const tone = ended === 'error' ? 'failed' : ended === 'cancelled' ? 'cancelled' : status;
   return (
-    <span className={`badge ${tone}`}>{ended && ended !== 'natural' ? `${status} · ${ended}` : status}</span>
+    <span className={`badge ${tone}`}>
+      {ended && ended !== 'natural_end' ? `${status} · ${ended}` : status}
+    </span>
   );
 }
 
