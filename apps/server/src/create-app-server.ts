@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { mountConsole } from '@awaken/console';
 import { serve } from '@hono/node-server';
 import { type HttpApp, type MailboxService, createHttpApp, createMailboxService } from '@awaken/server';
 import type { Logger } from 'pino';
@@ -57,6 +58,8 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     aiSdk: { defaultAgentId: 'demo' },
     logger,
   });
+  // the web console at `/` (the API stays under /v1, /health, /reference)
+  mountConsole(http.app);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: http.fetch, port: config.PORT, hostname: config.HOST }, () =>
       resolve(started),

@@ -20,6 +20,7 @@ export function createCrashingStore(inner: ThreadRunStore, commitsBeforeCrash: n
     createRun: (record) => inner.createRun(record),
     getRun: (id) => inner.getRun(id),
     listRuns: (id, query) => inner.listRuns(id, query),
+    listRunsByStatus: (status, page) => inner.listRunsByStatus(status, page),
     acquireRun: (id, input) => inner.acquireRun(id, input),
     renewRun: (proof) => inner.renewRun(proof),
     releaseRun: (proof) => inner.releaseRun(proof),

@@ -11,6 +11,7 @@ import { messageLogSpec } from './thread-run/message-log.spec';
 import { pointersSpec } from './thread-run/pointers.spec';
 import { runLeaseSpec } from './thread-run/run-lease.spec';
 import { runsSpec } from './thread-run/runs.spec';
+import { runsByStatusSpec } from './thread-run/runs-by-status.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadsSpec } from './thread-run/threads.spec';
 
@@ -21,6 +22,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     threadsSpec(ctx);
     messageLogSpec(ctx);
     runsSpec(ctx);
+    runsByStatusSpec(ctx);
     checkpointSpec(ctx);
     pointersSpec(ctx);
     threadIdsSpec(ctx);

@@ -4,6 +4,7 @@ import {
   type MessageRecord,
   type NewMessage,
   type RunRecord,
+  type RunStatus,
   type Thread,
   type ThreadRunStore,
   canTransitionRunStatus,
@@ -45,6 +46,14 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
   const now = storeClock(options);
   const threads = new Map<string, ThreadEntry>();
   const runs = new Map<string, RunEntry>();
+  /** The status index: run ids by their current status, kept on create, checkpoint and delete. */
+  const byStatus = new Map<RunStatus, Set<string>>();
+  const indexRun = (runId: string, from: RunStatus | undefined, to: RunStatus | undefined) => {
+    if (from !== undefined) byStatus.get(from)?.delete(runId);
+    if (to === undefined) return;
+    const ids = byStatus.get(to) ?? new Set<string>();
+    byStatus.set(to, ids.add(runId));
+  };
   let nextPosition = 1;
 
   const requireThread = (threadId: string): ThreadEntry => {
@@ -105,7 +114,10 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const { threadId } = inputs.deleteThread.parse({ threadId: input });
       const entry = threads.get(threadId);
       if (entry === undefined) return false;
-      for (const runId of entry.runIds) runs.delete(runId);
+      for (const runId of entry.runIds) {
+        indexRun(runId, runs.get(runId)?.record.status, undefined);
+        runs.delete(runId);
+      }
       threads.delete(threadId);
       return true;
     },
@@ -166,6 +178,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const entry = requireThread(record.threadId);
       if (runs.has(record.runId)) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
       runs.set(record.runId, { position: nextPosition++, record, ownership: { fence: 0 } });
+      indexRun(record.runId, undefined, record.status);
       entry.runIds.add(record.runId);
       entry.thread = { ...entry.thread, latestRunId: record.runId, updatedAt: now() };
       return clone(record);
@@ -185,6 +198,17 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
         .map((runId) => runs.get(runId))
         .filter((entry): entry is RunEntry => entry !== undefined && entry.position < after)
         .filter((entry) => status === undefined || status.includes(entry.record.status))
+        .sort((a, b) => b.position - a.position)
+        .map((entry) => ({ position: entry.position, item: clone(entry.record) }));
+      return toPage(entries, limit);
+    },
+
+    async listRunsByStatus(statusInput, query) {
+      const { status, ...page } = inputs.listRunsByStatus.parse({ ...query, status: statusInput });
+      const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(page);
+      const entries = [...(byStatus.get(status) ?? [])]
+        .map((runId) => runs.get(runId))
+        .filter((entry): entry is RunEntry => entry !== undefined && entry.position < after)
         .sort((a, b) => b.position - a.position)
         .map((entry) => ({ position: entry.position, item: clone(entry.record) }));
       return toPage(entries, limit);
@@ -225,6 +249,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const at = now();
       // Everything that can throw ran above; the writes below cannot, so the step is all-or-nothing.
       appendAll(thread, toRecords(thread, checkpoint.messages, at));
+      indexRun(run.runId, stored.record.status, run.status);
       stored.record = run;
       if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
       thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: at };

@@ -202,6 +202,20 @@ export class RedisThreadRunStore implements ThreadRunStore {
     });
   }
 
+  async listRunsByStatus(status: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
+    const parsed = inputs.listRunsByStatus.parse({ ...query, status });
+    return pageIndex<RunRecord>({
+      redis: this.redis,
+      key: `${this.prefix}rs:${parsed.status}`,
+      reverse: true,
+      cursor: parsed.cursor,
+      limit: parsed.limit,
+      load: (ids) => this.#loadRuns(ids),
+      // the index and the record are written in one script; a record read after a later move is skipped
+      accept: (run) => run.status === parsed.status,
+    });
+  }
+
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
     const checkpoint = inputs.commitCheckpoint.parse(input);
     const { run } = checkpoint;
@@ -254,6 +268,13 @@ export class RedisThreadRunStore implements ThreadRunStore {
   /** Closes the connection if the store created it. */
   async close(): Promise<void> {
     if (this.#owned) await closeRedis(this.redis);
+  }
+
+  async #loadRuns(ids: string[]): Promise<(RunRecord | undefined)[]> {
+    const jsons = await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
+      pipeline.hget(`${this.prefix}run:${id}`, 'json'),
+    );
+    return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
   }
 
   #thread(threadId: string): string {

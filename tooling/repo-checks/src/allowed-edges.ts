@@ -15,6 +15,7 @@ export const ALLOWED_RUNTIME_EDGES: Readonly<Record<string, readonly string[] | 
   '@awaken/protocol-ag-ui': ['@awaken/contract'],
   '@awaken/protocol-a2a': ['@awaken/contract'],
   '@awaken/mcp': ['@awaken/contract'],
+  '@awaken/console': [],
   '@awaken/server': [
     '@awaken/contract',
     '@awaken/runtime',

@@ -16,6 +16,7 @@ const PEER_ONLY = ['zod', 'ioredis', '@ai-sdk/provider'];
 describe('packages that publish', () => {
   it('publishes the libraries, the test kit and the conformance suites', () => {
     expect(published.map((pkg) => pkg.name).sort()).toEqual([
+      '@awaken/console',
       '@awaken/contract',
       '@awaken/ext-permission',
       '@awaken/mcp',

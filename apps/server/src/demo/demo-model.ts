@@ -1,9 +1,10 @@
-import type {
-  InferenceRequest,
-  InferenceStreamPart,
-  Message,
-  ModelExecutor,
-  ToolMessage,
+import {
+  AwakenError,
+  type InferenceRequest,
+  type InferenceStreamPart,
+  type Message,
+  type ModelExecutor,
+  type ToolMessage,
 } from '@awaken/contract';
 
 /** What the demo model does for each prompt (documented in the README). */
@@ -23,6 +24,10 @@ export const DEMO_PROMPTS = [
     what: 'calls a frontend tool the client declared in the request (AG-UI tools, useChat client tools) with those arguments',
   },
   { prompt: 'count to 20', what: 'streams the numbers slowly (a long run to watch, cancel or reconnect to)' },
+  {
+    prompt: 'fail permanently',
+    what: 'the model call fails with a permanent error: the run ends with an error and its dispatch is dead-lettered',
+  },
 ] as const;
 
 const usage = { inputTokens: 12, outputTokens: 8, totalTokens: 20 };
@@ -169,6 +174,15 @@ export function createDemoModel(options: { delayMs: number }): ModelExecutor {
     modelId: 'awaken:demo',
     async *stream(request: InferenceRequest): AsyncIterable<InferenceStreamPart> {
       const declared = new Set((request.tools ?? []).map((tool) => tool.name));
+      if (
+        trailingResults(request.messages).length === 0 &&
+        /\bfail permanently\b/i.test(lastUserText(request.messages))
+      ) {
+        throw new AwakenError(
+          'model_permanent',
+          'the demo model refuses "fail permanently" (a permanent failure)',
+        );
+      }
       const next = plan(request.messages, options.delayMs, declared);
       const text = next.text ?? '';
       const chunk = next.kind === 'text' ? (next.chunk ?? 12) : 12;

@@ -105,6 +105,15 @@ export interface ThreadRunStore {
   getRun(runId: string): Promise<RunRecord | null>;
   /** Runs of a thread, newest first, optionally filtered by status. */
   listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>>;
+  /**
+   * Runs of every thread of the store that have `status` now, newest first (the order runs were
+   * created), in pages. Served from an index the store keeps on every status change (a checkpoint
+   * moving the run, `deleteThread` removing it), so a page never reads runs of other statuses: this
+   * is how a console lists every waiting run (and its tickets) without scanning all runs. A page
+   * reflects each run's status when it was read; a run whose status changed between two pages may be
+   * missed or seen once more, never twice in one page.
+   */
+  listRunsByStatus(status: RunStatus, page?: PageRequest): Promise<Page<RunRecord>>;
   /** Writes a checkpoint atomically; returns the stored run record. */
   commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord>;
 

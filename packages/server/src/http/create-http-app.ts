@@ -20,6 +20,7 @@ import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
@@ -161,6 +162,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     '/v1/ag-ui/connect',
     '/v1/ag-ui/agents/:agentId/run',
     '/v1/ag-ui/agents/:agentId/connect',
+    '/v1/inbox/events',
   ]) {
     app.use(path, capStreams(slots));
   }
@@ -170,6 +172,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerDecisionRoutes(app);
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
+  registerInboxRoutes(app, { keepAliveMs });
   registerAiSdkRoutes(app, {
     keepAliveMs,
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),

@@ -104,6 +104,10 @@ export const threadRunStoreInputs = {
     'listRuns',
     pageRequestSchema.extend({ threadId: storeIdSchema, status: statusFilterSchema(runStatusSchema) }),
   ),
+  listRunsByStatus: defineStoreInput(
+    'listRunsByStatus',
+    pageRequestSchema.extend({ status: runStatusSchema }),
+  ),
   commitCheckpoint: defineStoreInput('commitCheckpoint', jsonChecked(checkpointSchema)),
   acquireRun: defineStoreInput(
     'acquireRun',

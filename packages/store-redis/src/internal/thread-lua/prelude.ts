@@ -7,6 +7,8 @@
  *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status, fence (the run's
  *                        current fence, absent = 0) and, while a lease is held, owner, leaseUntil
  *   P threads     zset   thread ids by creation seq
+ *   P rs:<status> zset   the status index: ids of the runs with that status now, by creation seq
+ *                        (the score of thr:<thread>), moved by every status change
  *   P tseq        string creation counter
  * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
  * round numbers to 14 digits); the scripts only compare versions, counts and ids. In test-clock mode
@@ -31,6 +33,7 @@ local function thkey(id) return P .. 'th:' .. id end
 local function thmkey(id) return P .. 'thm:' .. id end
 local function thrkey(id) return P .. 'thr:' .. id end
 local function runkey(id) return P .. 'run:' .. id end
+local function statuskey(status) return P .. 'rs:' .. status end
 
 -- Appends the message bodies ARGV[first..] (JSON objects without threadId/seq/createdAt) as records,
 -- RPUSHing in chunks (no unpack of a whole batch: Lua limits how many values one call takes).

@@ -23,7 +23,11 @@ return redis.call('HGETALL', thkey(id))
 const DELETE_THREAD = `${THREAD_PRELUDE}
 local id = ARGV[2]
 if redis.call('EXISTS', thkey(id)) == 0 then return 0 end
-for _, run in ipairs(redis.call('ZRANGE', thrkey(id), 0, -1)) do redis.call('DEL', runkey(run)) end
+for _, run in ipairs(redis.call('ZRANGE', thrkey(id), 0, -1)) do
+  local status = redis.call('HGET', runkey(run), 'status')
+  if status then redis.call('ZREM', statuskey(status), run) end
+  redis.call('DEL', runkey(run))
+end
 redis.call('DEL', thkey(id), thmkey(id), thrkey(id))
 redis.call('ZREM', P .. 'threads', id)
 return 1
@@ -52,7 +56,9 @@ local run, thread = ARGV[2], ARGV[3]
 if redis.call('EXISTS', thkey(thread)) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
 if redis.call('EXISTS', runkey(run)) == 1 then return fail('conflict', 'run ' .. run .. ' already exists') end
 redis.call('HSET', runkey(run), 'json', ARGV[4], 'version', '0', 'threadId', thread, 'status', ARGV[5])
-redis.call('ZADD', thrkey(thread), redis.call('INCR', P .. 'tseq'), run)
+local seq = redis.call('INCR', P .. 'tseq')
+redis.call('ZADD', thrkey(thread), seq, run)
+redis.call('ZADD', statuskey(ARGV[5]), seq, run)
 redis.call('HSET', thkey(thread), 'latestRunId', run, 'updatedAt', num(now_ms()))
 return 1
 `;
@@ -87,6 +93,10 @@ end
 local now = now_ms()
 append_messages(thread, ARGV[3], 12, now)
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
+if stored[3] ~= status then
+  redis.call('ZREM', statuskey(stored[3]), run)
+  redis.call('ZADD', statuskey(status), redis.call('ZSCORE', thrkey(thread), run), run)
+end
 local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
 if status == 'running' then
   redis.call('HSET', tk, 'activeRunId', run)

@@ -1,0 +1,162 @@
+/** A run event as the API streams it (the contract's AgentEvent, read loosely). */
+export type RunEvent = { type: string; seq: number; at: number; [key: string]: any };
+
+/** A stretch of one bar: from, to and the state it shows. */
+export interface Segment {
+  from: number;
+  to: number;
+  state: 'running' | 'suspended' | 'succeeded' | 'failed' | 'cancelled' | 'waiting' | 'done';
+}
+
+/** One row of the timeline. */
+export interface Lane {
+  id: string;
+  kind: 'activation' | 'step' | 'model' | 'tool';
+  label: string;
+  segments: Segment[];
+  detail?: string;
+}
+
+/** A decision a human (or client) made, with who made it. */
+export interface DecisionMark {
+  at: number;
+  toolCallId: string;
+  verdict: string;
+  by?: string;
+  reason?: string;
+}
+
+function verdictOf(decision: any): string {
+  if (decision?.action === 'cancel') return 'cancelled';
+  const result = decision?.result;
+  if (result && typeof result === 'object' && 'approved' in result) {
+    if (!result.approved) return 'denied';
+    return result.editedArguments !== undefined ? 'approved with edits' : 'approved';
+  }
+  return result === undefined ? 'resumed' : `answered ${JSON.stringify(result)}`;
+}
+
+function whoDecided(decision: any): string | undefined {
+  const caller = decision?.context?.caller;
+  if (caller && typeof caller === 'object') {
+    return caller.subject && caller.subject !== caller.tenant
+      ? `${caller.subject} (${caller.tenant})`
+      : caller.tenant;
+  }
+  return undefined;
+}
+
+/**
+ * The lanes of a run's timeline from its events: activations (run_start → run_finish), steps, model
+ * calls (inference_complete, drawn back over its duration) and tool calls (running → suspended →
+ * resumed → succeeded / failed / cancelled); a bar still open ends at `now`.
+ */
+export function buildTimeline(events: RunEvent[], now: number) {
+  const lanes: Lane[] = [];
+  const decisions: DecisionMark[] = [];
+  const open = new Map<string, Lane>();
+  let activation = 0;
+  const close = (lane: Lane | undefined, at: number, state?: Segment['state']) => {
+    const last = lane?.segments.at(-1);
+    if (!last) return;
+    last.to = at;
+    if (state) last.state = state;
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'run_start': {
+        activation += 1;
+        const lane: Lane = {
+          id: `act-${activation}`,
+          kind: 'activation',
+          label: event.resumed ? `activation ${activation} (resumed)` : `activation ${activation}`,
+          segments: [{ from: event.at, to: now, state: 'running' }],
+        };
+        lanes.push(lane);
+        open.set('activation', lane);
+        break;
+      }
+      case 'run_finish': {
+        const lane = open.get('activation');
+        close(lane, event.at, event.status === 'waiting' ? 'waiting' : 'done');
+        if (lane)
+          lane.detail = `${event.status}${event.termination?.type ? ` · ${event.termination.type}` : ''}`;
+        open.delete('activation');
+        break;
+      }
+      case 'step_start': {
+        const lane: Lane = {
+          id: `step-${event.seq}`,
+          kind: 'step',
+          label: `step ${event.step}`,
+          segments: [{ from: event.at, to: now, state: 'running' }],
+        };
+        lanes.push(lane);
+        open.set(`step-${event.step}`, lane);
+        break;
+      }
+      case 'step_end':
+        close(open.get(`step-${event.step}`), event.at, 'succeeded');
+        open.delete(`step-${event.step}`);
+        break;
+      case 'inference_complete':
+        lanes.push({
+          id: `model-${event.seq}`,
+          kind: 'model',
+          label: `model ${event.model ?? ''}`.trim(),
+          segments: [
+            {
+              from: event.at - (event.durationMs ?? 0),
+              to: event.at,
+              state: event.finishReason === 'error' ? 'failed' : 'succeeded',
+            },
+          ],
+          detail: `${event.finishReason} · ${event.usage?.totalTokens ?? 0} tokens`,
+        });
+        break;
+      case 'tool_call_start':
+      case 'tool_call_ready': {
+        if (open.has(`tool-${event.toolCallId}`)) break;
+        const lane: Lane = {
+          id: `tool-${event.toolCallId}`,
+          kind: 'tool',
+          label: event.toolName,
+          segments: [{ from: event.at, to: now, state: 'running' }],
+        };
+        lanes.push(lane);
+        open.set(`tool-${event.toolCallId}`, lane);
+        break;
+      }
+      case 'tool_call_suspended': {
+        const lane = open.get(`tool-${event.toolCallId}`);
+        close(lane, event.at);
+        lane?.segments.push({ from: event.at, to: now, state: 'suspended' });
+        break;
+      }
+      case 'tool_call_resumed': {
+        const lane = open.get(`tool-${event.toolCallId}`);
+        close(lane, event.at);
+        lane?.segments.push({ from: event.at, to: now, state: 'running' });
+        decisions.push({
+          at: event.at,
+          toolCallId: event.toolCallId,
+          verdict: verdictOf(event.decision),
+          ...(whoDecided(event.decision) ? { by: whoDecided(event.decision) } : {}),
+          ...(event.decision?.reason ? { reason: event.decision.reason } : {}),
+        });
+        break;
+      }
+      case 'tool_call_done': {
+        const lane = open.get(`tool-${event.toolCallId}`);
+        close(lane, event.at, event.status);
+        if (lane) lane.detail = event.status;
+        open.delete(`tool-${event.toolCallId}`);
+        break;
+      }
+    }
+  }
+  const times = lanes.flatMap((lane) => lane.segments.flatMap((segment) => [segment.from, segment.to]));
+  const start = times.length > 0 ? Math.min(...times) : now;
+  const end = times.length > 0 ? Math.max(...times, start + 1) : now + 1;
+  return { lanes, decisions, start, end };
+}

@@ -1,0 +1,166 @@
+import type { RunRecord, RunStatus } from '@awaken/contract';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { HttpEnv } from '../http-types';
+import { toRunView } from '../internal/views';
+import { commonErrors, json, pageQuerySchema } from '../schemas/common-schemas';
+import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
+
+const RUN_STATUSES = ['created', 'running', 'waiting', 'done'] as const;
+
+/** One waiting run of the inbox: who waits, since when, and the tickets a human may answer. */
+const inboxItemSchema = z
+  .object({
+    runId: z.string(),
+    threadId: z.string(),
+    agentId: z.string(),
+    /** When the run last changed (it has waited since then). */
+    waitingSince: z.number(),
+    reason: z.enum(['tool_call_suspended', 'user_input']).optional(),
+    message: z.string().optional(),
+    tickets: z.array(ticketViewSchema),
+  })
+  .openapi('InboxItem');
+const inboxPage = pageOf(inboxItemSchema, 'InboxPage');
+type InboxItem = z.infer<typeof inboxItemSchema>;
+
+const inboxQuerySchema = pageQuerySchema.extend({ agentId: z.string().max(256).optional() });
+const tenantRunsQuerySchema = inboxQuerySchema.extend({
+  status: z.enum(RUN_STATUSES).openapi({ description: 'The status of the runs listed (required)' }),
+});
+
+const listInbox = createRoute({
+  method: 'get',
+  path: '/v1/inbox',
+  tags: ['Inbox'],
+  summary: 'Every waiting run of the tenant (across threads), newest first, with the tickets it waits on',
+  request: { query: inboxQuerySchema },
+  responses: { 200: json(inboxPage, 'A page of waiting runs'), ...commonErrors },
+});
+
+const inboxEvents = createRoute({
+  method: 'get',
+  path: '/v1/inbox/events',
+  tags: ['Inbox'],
+  summary:
+    'Server-sent events: `event: inbox` with the first page of the inbox at once and whenever it changes',
+  request: { query: inboxQuerySchema },
+  responses: {
+    200: { description: 'SSE', content: { 'text/event-stream': { schema: z.string() } } },
+    ...commonErrors,
+  },
+});
+
+const listTenantRuns = createRoute({
+  method: 'get',
+  path: '/v1/runs',
+  tags: ['Runs'],
+  summary: 'Runs of every thread of the tenant with one status, newest first (optionally of one agent)',
+  request: { query: tenantRunsQuerySchema },
+  responses: { 200: json(pageOf(runViewSchema, 'TenantRunPage'), 'A page of runs'), ...commonErrors },
+});
+
+function toInboxItem(run: RunRecord): InboxItem {
+  return {
+    runId: run.runId,
+    threadId: run.threadId,
+    agentId: run.agentId,
+    waitingSince: run.updatedAt,
+    ...(run.waiting?.reason ? { reason: run.waiting.reason } : {}),
+    ...(run.waiting?.message ? { message: run.waiting.message } : {}),
+    tickets: run.waiting?.tickets ?? [],
+  };
+}
+
+type Query = { cursor?: string | undefined; limit?: number | undefined; agentId?: string | undefined };
+
+/** One page of runs of `status`; the agent filter applies to the page read (a page may come back short). */
+async function runsOf(c: { var: HttpEnv['Variables'] }, status: RunStatus, query: Query) {
+  const page = await c.var.service.stores.threadRuns.listRunsByStatus(status, {
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+    ...(query.limit ? { limit: query.limit } : {}),
+  });
+  const items = query.agentId ? page.items.filter((run) => run.agentId === query.agentId) : page.items;
+  return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+export interface InboxRouteOptions {
+  keepAliveMs: number;
+  /** How often an open inbox stream re-reads the first page of the waiting index. Default 1000 ms. */
+  checkMs?: number;
+}
+
+/**
+ * The console's tenant-wide views: the approval inbox (every waiting run and its tickets, read from
+ * the store's status index, never by scanning runs), its live stream, and the runs of one status.
+ * The inbox stream re-reads one indexed page per `checkMs` on the server (whichever process moved
+ * a run) and sends it only when it changed; clients never poll.
+ */
+export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRouteOptions): void {
+  app.openapi(listInbox, async (c) => {
+    const page = await runsOf(c, 'waiting', c.req.valid('query'));
+    return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
+  });
+
+  app.openapi(listTenantRuns, async (c) => {
+    const { status, ...query } = c.req.valid('query');
+    const page = await runsOf(c, status, query);
+    return c.json({ ...page, items: page.items.map(toRunView) }, 200);
+  });
+
+  app.openapi(inboxEvents, async (c) => {
+    const query = c.req.valid('query');
+    const signal = c.req.raw.signal;
+    const encoder = new TextEncoder();
+    const checkMs = options.checkMs ?? 1000;
+    let last = '';
+    let quietSince = Date.now();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('retry: 2000\n: awaken inbox stream\n\n'));
+      },
+      async pull(controller) {
+        for (;;) {
+          if (signal.aborted) return controller.close();
+          const page = await runsOf(c, 'waiting', query);
+          const items = page.items.map(toInboxItem);
+          const key = JSON.stringify(items);
+          if (key !== last) {
+            last = key;
+            quietSince = Date.now();
+            const data = JSON.stringify({
+              items,
+              ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+            });
+            controller.enqueue(encoder.encode(`event: inbox\ndata: ${data}\n\n`));
+            return;
+          }
+          if (Date.now() - quietSince >= options.keepAliveMs) {
+            quietSince = Date.now();
+            controller.enqueue(encoder.encode(': keep-alive\n\n'));
+            return;
+          }
+          await delay(checkMs, signal);
+        }
+      },
+    });
+    return new Response(body, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      },
+    }) as never;
+  });
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
