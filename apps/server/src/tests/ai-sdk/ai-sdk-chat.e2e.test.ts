@@ -167,7 +167,11 @@ describe('useChat (ai@6 AbstractChat + DefaultChatTransport) against the referen
   it('stop: chat.stop() only drops the connection; the documented cancel call ends the run', async () => {
     const { chat, errors } = createChatClient({ url: app.url, id: `chat-${randomUUID()}` });
     const sending = chat.sendMessage({ text: 'count to 500' });
-    await vi.waitFor(() => expect(lastText(chat).length).toBeGreaterThan(5), WAIT);
+    // the assistant's own text (the user's message is the last one until the reply starts)
+    await vi.waitFor(() => {
+      expect(chat.lastMessage?.role).toBe('assistant');
+      expect(lastText(chat).length).toBeGreaterThan(5);
+    }, WAIT);
     await chat.stop();
     await sending;
     const runId = chat.lastMessage!.id;
