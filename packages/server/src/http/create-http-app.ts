@@ -14,9 +14,11 @@ import { capStreams, startsStream } from './middleware/cap-streams';
 import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
+import { requireScope } from './middleware/require-scope';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
+import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
@@ -147,6 +149,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       services: tenants,
     }),
   );
+  app.use('/v1/*', requireScope());
   // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
   app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
   const slots = new StreamSlots(options.maxStreamsPerTenant ?? 100);
@@ -163,6 +166,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
+  registerDecisionRecordRoutes(app);
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
   registerAiSdkRoutes(app, {

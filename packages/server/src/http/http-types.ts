@@ -2,18 +2,28 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { MailboxService } from '../types';
 
+/** What a token may do: read (GET), run (start, message, cancel…), decide (decisions, approval links). */
+export type TokenScope = 'read' | 'run' | 'decide';
+
 /** One bearer token the operator configured, and the tenant it acts for. */
 export interface HttpToken {
   token: string;
   tenant: string;
   /** Who the token identifies (recorded as the caller of runs and decisions). Default `tenant`. */
   subject?: string;
+  /**
+   * What the token may do. Default: every scope. A route needing a scope the token lacks answers
+   * 403 `forbidden_scope`; e.g. `['decide']` for an approver's token that can only answer tickets.
+   */
+  scopes?: readonly TokenScope[];
 }
 
 /** Who sent a request: recorded in logs, and as run and decision context. */
 export interface Caller {
   tenant: string;
   subject: string;
+  /** The scopes of the caller's token (every scope on an open server). */
+  scopes: readonly TokenScope[];
   /** The request id (from `x-request-id`, or generated). */
   requestId: string;
 }
