@@ -18,6 +18,9 @@ import { requireScope } from './middleware/require-scope';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
+import { registerIssueLinkRoute } from './links/issue-link-route';
+import { registerLinkAnswerRoutes } from './links/link-answer-routes';
+import { createLinkSigner } from './links/link-signer';
 import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
@@ -167,6 +170,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
   registerDecisionRecordRoutes(app);
+  const signer = createLinkSigner(options.links?.secret);
+  registerIssueLinkRoute(app, {
+    signer,
+    ...(options.links?.publicUrl ? { publicUrl: options.links.publicUrl } : {}),
+  });
+  registerLinkAnswerRoutes(app, { signer, tenants });
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
   registerAiSdkRoutes(app, {

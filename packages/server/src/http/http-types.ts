@@ -71,6 +71,13 @@ export interface HttpAppOptions {
    * Default: none (no CORS headers; same-origin and non-browser clients only).
    */
   corsOrigins?: readonly string[] | '*';
+  /**
+   * Approval links (`POST /v1/runs/:runId/tickets/:ticketId/links`, pages under `/links/…`):
+   * `secret` is the HMAC key (at least 32 characters; every process of a deployment needs the same);
+   * without it each process draws a random key, so its links die when it restarts. `publicUrl` is
+   * the base of the URLs handed out (default: the origin of the request that issued the link).
+   */
+  links?: { secret?: string; publicUrl?: string };
   /** The AI SDK (`useChat`) routes: the agent of `/v1/ai-sdk/chat` when a request names none. */
   aiSdk?: { defaultAgentId?: string };
   /** Title and version of the OpenAPI document. */
