@@ -20,7 +20,7 @@ const issueBodySchema = z
     ttlSeconds: z
       .number()
       .int()
-      .min(60)
+      .min(1)
       .max(30 * DAY_SECONDS)
       .optional()
       .openapi({ description: 'How long the link works (default one day; never past the ticket expiry)' }),
