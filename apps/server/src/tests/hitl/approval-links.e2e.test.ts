@@ -1,5 +1,4 @@
 import { launchChromium } from '@awaken/vitest-setup/chromium';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppProcess, api, readSse, startAppProcess } from '../../../test-support/app-process';
 
@@ -8,7 +7,7 @@ const BOB = 'bob-token-0123456789ab';
 const SECRET = 'a-link-secret-of-at-least-32-characters';
 
 let app: AppProcess;
-let browser: Browser;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
 beforeAll(async () => {
   [app, browser] = await Promise.all([
     startAppProcess({
