@@ -189,5 +189,10 @@ describe('approval links in a real browser', () => {
     expect(approved.status).toBe(200);
     await vi.waitFor(async () => expect((await runOf(runId)).status).toBe('done'), WAIT);
     expect((await issue(runId, ticketId)).status).toBe(409);
+    // a client tool's ticket asks for an output, not approve / deny: no link for it
+    const color = await waitingRun('pick a color');
+    const refused = await issue(color.runId, color.ticketId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('not an approval');
   });
 });

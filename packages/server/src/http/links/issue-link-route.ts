@@ -1,4 +1,4 @@
-import { AwakenError, runStarterOf } from '@awaken/contract';
+import { AwakenError, runStarterOf, validateJsonSchema } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
@@ -57,7 +57,7 @@ export interface LinkOptions {
 /**
  * `POST /v1/runs/:runId/tickets/:ticketId/links`: a link that answers this ticket, signed over the
  * tenant, run, ticket, expiry, approver and issuer — never a token in the URL. Unknown run or ticket
- * → 404; a ticket that no longer waits → 409; a link a four-eyes ticket would refuse (its identity is
+ * → 404; a ticket that no longer waits, or that is not an approval (a client tool's output) → 409; a link a four-eyes ticket would refuse (its identity is
  * the run's starter) → 403 `self_approval_forbidden`.
  */
 export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkOptions): void {
@@ -71,16 +71,24 @@ export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkO
     if ('missing' in waiting) throw notFound(`ticket ${ticketId} of run ${runId}`);
     if ('answered' in waiting)
       throw new AwakenError('conflict', `ticket ${ticketId} no longer waits for an answer`);
+    const { ticket } = waiting.call;
+    // the page answers approve / deny: a ticket that asks for something else cannot take it
+    const schema = ticket.suspension.responseSchema;
+    if (
+      ticket.resumeMode !== 'replay_tool_call' ||
+      (schema && validateJsonSchema(schema, { approved: true }).length > 0)
+    )
+      throw new AwakenError('conflict', `ticket ${ticketId} is not an approval: answer it with a decision`);
     const { caller } = c.var;
     const approver = body.approver;
     const identity = approver ?? caller.subject;
-    if (waiting.call.ticket.suspension.requiresDistinctApprover && identity === runStarterOf(record)) {
+    if (ticket.suspension.requiresDistinctApprover && identity === runStarterOf(record)) {
       const message = `ticket ${ticketId} needs an approver other than ${identity}, who started the run: name another approver`;
       // an error response the route's typed 201 does not describe (listed in commonErrors)
       return c.json(errorBody('self_approval_forbidden', message), 403) as never;
     }
     const ttlMs = (body.ttlSeconds ?? DAY_SECONDS) * 1000;
-    const ticketExpiry = waiting.call.ticket.expiresAt;
+    const ticketExpiry = ticket.expiresAt;
     const expiresAt = Math.min(Date.now() + ttlMs, ticketExpiry ?? Number.POSITIVE_INFINITY);
     const claims = {
       tenant: caller.tenant,
