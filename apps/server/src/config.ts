@@ -11,18 +11,39 @@ const int = (name: string, fallback: number, min: number, max: number) =>
     .max(max, `${name} must be at most ${max}`)
     .default(fallback);
 
-/** One entry of `AWAKEN_TOKENS`: `token:tenant` or `token:tenant:subject`. */
+const SCOPES = ['read', 'run', 'decide'] as const;
+type Scope = (typeof SCOPES)[number];
+
+/** `read+decide` → the scopes; undefined when a name is not a scope (or the list is empty). */
+function parseScopes(text: string): Scope[] | undefined {
+  const names = text.split('+');
+  if (!names.every((name): name is Scope => (SCOPES as readonly string[]).includes(name))) return undefined;
+  return [...new Set(names)];
+}
+
+/**
+ * One entry of `AWAKEN_TOKENS`: `token:tenant`, `token:tenant:subject` or
+ * `token:tenant:subject:scopes` (scopes joined by `+`, e.g. `decide` or `read+decide`; default all).
+ */
 const tokenEntry = z.string().transform((entry, context) => {
-  const [token = '', tenant = '', subject, ...rest] = entry.split(':');
+  const [token = '', tenant = '', subject, scopeText, ...rest] = entry.split(':');
+  const scopes = scopeText === undefined ? undefined : parseScopes(scopeText);
   if (token.length < 16 || !TENANT.test(tenant) || rest.length > 0 || subject === '') {
     context.addIssue({
       code: 'custom',
       message:
-        'AWAKEN_TOKENS: each entry is token:tenant[:subject], the token at least 16 characters, the tenant lowercase letters, digits, - or _',
+        'AWAKEN_TOKENS: each entry is token:tenant[:subject[:scopes]], the token at least 16 characters, the tenant lowercase letters, digits, - or _',
     });
     return z.NEVER;
   }
-  return { token, tenant, ...(subject ? { subject } : {}) };
+  if (scopeText !== undefined && !scopes) {
+    context.addIssue({
+      code: 'custom',
+      message: `AWAKEN_TOKENS: scopes are read, run and decide joined by + (e.g. read+decide), not ${JSON.stringify(scopeText)}`,
+    });
+    return z.NEVER;
+  }
+  return { token, tenant, ...(subject ? { subject } : {}), ...(scopes ? { scopes } : {}) };
 });
 
 /** The environment the reference server reads, validated; every error names its variable. */
@@ -69,6 +90,16 @@ export const appConfigSchema = z
             ),
         ),
       ),
+    /**
+     * The HMAC key of approval links (at least 32 characters). Unset: a random key per process, so
+     * links stop working when the process restarts and work only on the process that issued them.
+     */
+    AWAKEN_LINK_SECRET: z.string().min(32, 'AWAKEN_LINK_SECRET: at least 32 characters').optional(),
+    /** The public base URL approval links start with, e.g. `https://agents.example.com`. */
+    AWAKEN_PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'AWAKEN_PUBLIC_URL: an http(s) URL')
+      .optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     AWAKEN_MODEL: z.string().min(1).optional(),

@@ -56,6 +56,10 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
       : {}),
     aiSdk: { defaultAgentId: 'demo' },
+    links: {
+      ...(config.AWAKEN_LINK_SECRET ? { secret: config.AWAKEN_LINK_SECRET } : {}),
+      ...(config.AWAKEN_PUBLIC_URL ? { publicUrl: config.AWAKEN_PUBLIC_URL } : {}),
+    },
     logger,
   });
   // the web console at `/` (the API stays under /v1, /health, /reference)
@@ -73,6 +77,11 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     logger.warn(
       { host: config.HOST },
       'no AWAKEN_TOKENS configured: the API is open to every local user (loopback only)',
+    );
+  }
+  if (!config.AWAKEN_LINK_SECRET) {
+    logger.info(
+      'no AWAKEN_LINK_SECRET: approval links are signed with a key of this process and stop working when it restarts',
     );
   }
   logger.info(

@@ -96,6 +96,14 @@ export type {
   ToolCallResumeMode,
 } from './hitl/suspension';
 export {
+  decisionRecordOf,
+  decisionRecordSchema,
+  readDecisionRecords,
+  runStarterOf,
+} from './hitl/decision-record';
+export type { DecisionRecord } from './hitl/decision-record';
+export {
+  decisionChannelSchema,
   decisionRejectionReasonSchema,
   resumeDecisionActionSchema,
   toolCallDecisionInputSchema,
@@ -113,6 +121,7 @@ export {
   readToolCallStates,
 } from './run/read-run-state';
 export type {
+  DecisionChannel,
   DecisionReceipt,
   DecisionRejectionReason,
   ResumeDecisionAction,

@@ -42,6 +42,8 @@ export interface PermissionDecision {
   rule?: string;
   /** A sentence naming the rule (or the default) that decided, for the model and for humans. */
   reason: string;
+  /** Four-eyes: the `ask` rule that decided requires an approver other than the run's starter. */
+  requireDistinctApprover?: true;
 }
 
 /** A compiled configuration. Pure: evaluating never changes it. */
@@ -87,7 +89,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
   // Run-time rules come from state as text; parse each distinct one once.
   const runtimeCache = new Map<string, CompiledRule>();
   function compileCached(rule: PermissionRuleConfig): CompiledRule {
-    const key = `${rule.behavior}\u0000${rule.tool}`;
+    const key = `${rule.behavior}\u0000${rule.requireDistinctApprover === true}\u0000${rule.tool}`;
     let compiled = runtimeCache.get(key);
     if (compiled === undefined) {
       compiled = compileRule(rule, 'override', 0);
@@ -121,8 +123,11 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
         source: winner.compiled.source,
         rule: winner.compiled.rule.text,
         reason: reasonFor(behavior, winner),
+        ...(winner.compiled.requireDistinctApprover ? { requireDistinctApprover: true as const } : {}),
       };
-      return behavior === 'ask' ? applyGrants(decision, call, primary, runtimeRules.grants) : decision;
+      // a four-eyes ask is asked every time: a remembered approval never stands in for the other eyes
+      if (behavior !== 'ask' || decision.requireDistinctApprover) return decision;
+      return applyGrants(decision, call, primary, runtimeRules.grants);
     }
     const fallback: PermissionDecision = {
       behavior: config.defaultBehavior,

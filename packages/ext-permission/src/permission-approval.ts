@@ -71,6 +71,7 @@ export function buildApprovalSuspension(
       reason: decision.reason,
     },
     responseSchema: PERMISSION_APPROVAL_JSON_SCHEMA,
+    ...(decision.requireDistinctApprover ? { requiresDistinctApprover: true } : {}),
   };
 }
 

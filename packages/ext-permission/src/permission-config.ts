@@ -17,11 +17,22 @@ const ruleTextSchema = z
       });
   });
 
-/** One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches. */
-export const permissionRuleConfigSchema = z.object({
-  tool: ruleTextSchema,
-  behavior: permissionBehaviorSchema,
-});
+/**
+ * One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches.
+ * `requireDistinctApprover` (an `ask` rule only): four-eyes — the ticket is answered only by an
+ * identified approver other than the subject who started the run (others are refused
+ * `self_approval_forbidden`), and a remembered approval never turns it into an allow.
+ */
+export const permissionRuleConfigSchema = z
+  .object({
+    tool: ruleTextSchema,
+    behavior: permissionBehaviorSchema,
+    requireDistinctApprover: z.boolean().optional(),
+  })
+  .refine((rule) => !rule.requireDistinctApprover || rule.behavior === 'ask', {
+    message: 'requireDistinctApprover applies to an ask rule only',
+    path: ['requireDistinctApprover'],
+  });
 export type PermissionRuleConfig = z.infer<typeof permissionRuleConfigSchema>;
 
 /**

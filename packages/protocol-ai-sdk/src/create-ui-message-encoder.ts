@@ -137,6 +137,7 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
       if (state.openStep?.step === event.step) closeStep(state, out);
       return;
     case 'state_snapshot':
+    case 'decision_recorded':
       return;
     case 'error':
       // only an error that ends the run reaches the client (at `finish`): a rejected decision or a

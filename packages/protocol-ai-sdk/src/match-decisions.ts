@@ -26,6 +26,7 @@ import type { ProposedDecision } from './read-chat-turn';
  * - `input_changed`: the part's input is not the stored arguments: the human saw something else;
  * - `invalid_value`: the answer cannot be stored as JSON (nested too deep, a lone surrogate);
  * - `already_decided`: the call already has another answer, accepted and not yet applied;
+ * - `self_approval_forbidden`: the ticket needs an approver other than the run's starter (four-eyes);
  * - `duplicate`: a second proposal for a call in the same request, giving the same answer;
  * - `conflicting`: two proposals for one call giving different answers: neither is taken, and the
  *   request should be refused as a whole ({@link MatchedDecisions.conflicts}).
@@ -37,6 +38,7 @@ export type ProposalRejectionReason =
   | 'input_changed'
   | 'invalid_value'
   | 'already_decided'
+  | 'self_approval_forbidden'
   | 'duplicate'
   | 'conflicting';
 
@@ -56,6 +58,8 @@ export interface MatchDecisionsOptions {
   run: DecisionView;
   /** Who decided (identity, tenant, request metadata), stored with each decision. */
   context?: RunContext;
+  /** The authenticated subject answering (the audit trail's `decidedBy`; four-eyes tickets need it). */
+  decidedBy?: string;
 }
 
 export interface MatchedDecisions {
@@ -112,6 +116,7 @@ function ticketFor(
 
 function decisionFor(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: RunContext) {
   const options = { decisionId: 'pending', ...(context === undefined ? {} : { context }) };
+
   switch (proposal.kind) {
     case 'approval':
       return proposal.approved
@@ -138,6 +143,7 @@ const JUDGED: Record<DecisionRejectionReason, ProposalRejectionReason> = {
   not_live: 'not_waiting',
   invalid_payload: 'invalid_value',
   duplicate_conflict: 'already_decided',
+  self_approval_forbidden: 'self_approval_forbidden',
 };
 
 /**
@@ -150,7 +156,11 @@ function decide(
   ticket: RunWaitingTicket,
   options: MatchDecisionsOptions,
 ): { decision: ToolCallDecisionInput } | { rejection: Omit<RejectedProposal, 'proposal'> } {
-  const draft = decisionFor(proposal, ticket, options.context);
+  const draft = {
+    ...decisionFor(proposal, ticket, options.context),
+    channel: 'ai-sdk' as const,
+    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+  };
   const issue = findJsonIssue({ result: draft.result, reason: draft.reason });
   if (issue) {
     const message = `call "${ticket.toolCallId}": the answer is not JSON that can be stored: ${formatJsonIssue(issue)}`;

@@ -24,7 +24,7 @@ export { createHttpApp } from './http/create-http-app';
 export type { HttpApp } from './http/create-http-app';
 export { httpStatusOf, toHttpError } from './http/error-table';
 export type { HttpErrorBody, HttpErrorCode, HttpOnlyErrorCode } from './http/error-table';
-export type { Caller, HttpAppOptions, HttpEnv, HttpToken } from './http/http-types';
+export type { Caller, HttpAppOptions, HttpEnv, HttpToken, TokenScope } from './http/http-types';
 export type { HttpMetrics } from './http/http-metrics';
 export { sseFrame } from './http/sse/sse-response';
 export { createTracingPlugin } from './tracing/create-tracing-plugin';

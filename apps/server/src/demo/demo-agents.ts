@@ -17,6 +17,8 @@ export function createDemoAgents(options: { model: ModelExecutor; deleted: strin
       { tool: 'get_weather', behavior: 'allow' },
       { tool: 'choose_color', behavior: 'allow' },
       { tool: 'delete_file(/etc/**)', behavior: 'deny' },
+      // four-eyes: whoever started the run cannot approve deleting under /srv
+      { tool: 'delete_file(/srv/**)', behavior: 'ask', requireDistinctApprover: true },
     ],
   });
   return [

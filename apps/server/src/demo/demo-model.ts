@@ -56,12 +56,15 @@ function describe(content: unknown): string {
 
 /** The answer after a tool result: success, denial (cancelled), or failure. */
 function afterTool(result: ToolMessage): Plan {
-  const content = result.content as Record<string, unknown> | string | undefined;
+  const raw = result.content as Record<string, unknown> | string | undefined;
+  // a call a human approved with edited arguments: the result is inside, the edit beside it
+  const edited = typeof raw === 'object' && raw !== null && 'argumentsEditedByHuman' in raw;
+  const content = (edited ? raw.result : raw) as Record<string, unknown> | string | undefined;
   const field = (key: string) => (typeof content === 'object' && content ? content[key] : undefined);
   if (result.outcome === 'cancelled' || result.outcome === 'failed') {
     return {
       kind: 'text',
-      text: `I did not run ${result.toolName}: ${describe(result.content ?? 'no reason given')}.`,
+      text: `I did not run ${result.toolName}: ${describe(content ?? 'no reason given')}.`,
     };
   }
   switch (result.toolName) {
@@ -73,9 +76,9 @@ function afterTool(result: ToolMessage): Plan {
     case 'delete_file':
       return { kind: 'text', text: `Done: I deleted ${field('deleted')}.` };
     case 'choose_color':
-      return { kind: 'text', text: `You chose ${describe(field('color') ?? result.content)}. Nice choice!` };
+      return { kind: 'text', text: `You chose ${describe(field('color') ?? content)}. Nice choice!` };
     default:
-      return { kind: 'text', text: `${result.toolName} answered ${describe(result.content)}.` };
+      return { kind: 'text', text: `${result.toolName} answered ${describe(content)}.` };
   }
 }
 

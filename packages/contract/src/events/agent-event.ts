@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolCallDecisionSchema } from '../hitl/decision';
+import { decisionRecordSchema } from '../hitl/decision-record';
 import { suspendTicketSchema } from '../hitl/suspension';
 import { tokenUsageSchema } from '../model/token-usage';
 import { runStatusSchema } from '../run/run-status';
@@ -54,6 +55,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   }),
   event('tool_call_suspended', { toolCallId: z.string(), toolName: z.string(), ticket: suspendTicketSchema }),
   event('tool_call_resumed', { toolCallId: z.string(), decision: toolCallDecisionSchema }),
+  /** The audit record of a decision just applied (right after its `tool_call_resumed`). */
+  event('decision_recorded', { record: decisionRecordSchema }),
   event('tool_call_done', {
     toolCallId: z.string(),
     toolName: z.string(),

@@ -3,6 +3,7 @@ import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { ToolCallState } from '../tool/tool-call-state';
 import type { ToolCallDecision } from './decision';
+import { runStarterOf } from './decision-record';
 
 /**
  * What {@link judgeDecision} needs to know of a run: the same small view whether it comes from the
@@ -24,14 +25,20 @@ export interface DecisionView {
    * of one is a duplicate, and a different answer for the same call is refused.
    */
   pending: readonly ToolCallDecision[];
+  /** The subject who started the run, when known: a four-eyes ticket refuses an answer from them. */
+  startedBy?: string;
 }
 
 /**
  * The view of a run as stored: its checkpointed call states, applied decision ids and the decisions
  * it holds accepted. A finished run shows no calls (it takes no decision).
  */
-export function decisionViewOf(record: Pick<RunRecord, 'runId' | 'status' | 'state'>): DecisionView {
+export function decisionViewOf(
+  record: Pick<RunRecord, 'runId' | 'status' | 'state'> & Partial<Pick<RunRecord, 'context'>>,
+): DecisionView {
+  const startedBy = runStarterOf(record);
   return {
+    ...(startedBy === undefined ? {} : { startedBy }),
     runId: record.runId,
     status: record.status,
     calls: record.status === 'done' ? [] : readToolCallStates(record),

@@ -7,6 +7,13 @@ export const resumeDecisionActionSchema = z.enum(['resume', 'cancel']);
 export type ResumeDecisionAction = z.infer<typeof resumeDecisionActionSchema>;
 
 /**
+ * The way a decision reached the run: the HTTP API, an AI SDK chat, AG-UI, A2A, an approval link, or
+ * in-process code (`runtime`). Recorded with the decision in the run's audit trail.
+ */
+export const decisionChannelSchema = z.enum(['api', 'ai-sdk', 'ag-ui', 'a2a', 'link', 'runtime']);
+export type DecisionChannel = z.infer<typeof decisionChannelSchema>;
+
+/**
  * A human's decision for one suspended call (`ToolCallResume`). `decisionId` is the
  * idempotency key: delivering the same decision twice applies it once. `result` must be a value JSON
  * holds faithfully (no BigInt, NaN, cycle, or nesting beyond the depth limit), so whatever is
@@ -20,6 +27,14 @@ export const toolCallResumeSchema = z.object({
   reason: z.string().optional(),
   updatedAt: z.number().int().nonnegative(),
   context: runContextSchema.optional(),
+  /**
+   * Who decided: the authenticated subject of the sender (the server sets it from the bearer token,
+   * a client cannot claim it), or the identity an approval link was issued for. A ticket that requires
+   * an approver other than the run's starter refuses a decision without one.
+   */
+  decidedBy: z.string().min(1).max(256).optional(),
+  /** How the decision arrived; recorded in the audit trail. */
+  channel: decisionChannelSchema.optional(),
 });
 export type ToolCallResume = z.infer<typeof toolCallResumeSchema>;
 
@@ -55,7 +70,9 @@ export type ToolCallDecisionInput = z.infer<typeof toolCallDecisionInputSchema>;
 /**
  * Why a decision was not applied; returned to the sender, never applied to another call.
  * `not_live`: the run is waiting but has no live activation on this handle (deliver the decision
- * with a resume instead).
+ * with a resume instead). `self_approval_forbidden`: the ticket requires an approver other than the
+ * subject who started the run (four-eyes), and the decision came from that subject or from nobody
+ * identified.
  */
 export const decisionRejectionReasonSchema = z.enum([
   'unknown_tool_call',
@@ -64,6 +81,7 @@ export const decisionRejectionReasonSchema = z.enum([
   'duplicate_conflict',
   'run_finished',
   'not_live',
+  'self_approval_forbidden',
 ]);
 export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
 

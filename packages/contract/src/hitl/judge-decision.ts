@@ -78,6 +78,10 @@ function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCal
   if (view.pending.some((queued) => queued.toolCallId === call.callId)) {
     return refuse(named, 'duplicate_conflict', `tool call ${call.callId} already has a decision`);
   }
+  if (call.ticket?.suspension.requiresDistinctApprover) {
+    const refused = fourEyesRefusal(view, input, call);
+    if (refused) return refused;
+  }
   const schema = call.ticket?.suspension.responseSchema;
   if (input.action !== 'resume' || !schema) return undefined;
   const issues = validateJsonSchema(schema, input.result);
@@ -88,6 +92,26 @@ function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCal
     'invalid_payload',
     `decision for ${call.callId} does not match the response schema: ${detail}`,
   );
+}
+
+/** A four-eyes ticket takes an answer only from an identified approver other than the run's starter. */
+function fourEyesRefusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCallState) {
+  const named = { ...input, toolCallId: call.callId };
+  if (input.decidedBy === undefined) {
+    return refuse(
+      named,
+      'self_approval_forbidden',
+      `tool call ${call.callId} needs an approver other than the one who started the run, and this decision names no approver`,
+    );
+  }
+  if (view.startedBy !== undefined && input.decidedBy === view.startedBy) {
+    return refuse(
+      named,
+      'self_approval_forbidden',
+      `tool call ${call.callId} needs an approver other than ${input.decidedBy}, who started the run`,
+    );
+  }
+  return undefined;
 }
 
 function duplicate(input: unknown, toolCallId?: string) {
@@ -105,6 +129,8 @@ function duplicate(input: unknown, toolCallId?: string) {
  *   another call → `invalid_payload`;
  * - the call is not suspended (never asked yet, or already answered) → `not_suspended`; a call that
  *   already has an accepted decision not yet applied → `duplicate_conflict`;
+ * - a ticket with `requiresDistinctApprover` answered by nobody identified or by the run's starter
+ *   (`view.startedBy`) → `self_approval_forbidden` (a cancel too: the starter cannot veto either);
  * - a `resume` result that fails the ticket's response schema → `invalid_payload`;
  * - otherwise `accepted`, addressed to the call and bound to its current ticket.
  * It never redirects a decision to a call other than the one it names, and it accepts an answer only

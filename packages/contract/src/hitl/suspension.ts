@@ -18,6 +18,12 @@ export const suspensionSchema = z.object({
   message: z.string(),
   parameters: z.unknown().optional(),
   responseSchema: jsonSchemaSchema.optional(),
+  /**
+   * Four-eyes: only a decision whose `decidedBy` is set and differs from the subject who started the
+   * run (`context.caller.subject` of the run record) may answer it; any other is refused
+   * `self_approval_forbidden` by the decision judge, on every path.
+   */
+  requiresDistinctApprover: z.boolean().optional(),
 });
 export type Suspension = z.infer<typeof suspensionSchema>;
 

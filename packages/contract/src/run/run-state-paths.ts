@@ -7,6 +7,8 @@ export const RUN_STATE_PATHS = {
   run: '__run',
   toolCallScope: '__tool_call_scope',
   resumeDecisions: '__resume_decisions',
+  /** The audit trail: one `DecisionRecord` per applied decision, oldest first. */
+  decisionRecords: '__decision_records',
 } as const;
 
 /**

@@ -27,6 +27,8 @@ export interface CompiledRule {
   /** Declaration order; breaks specificity ties (lower first). */
   order: number;
   specificity: [number, number, number];
+  /** Four-eyes: an ask of this rule needs an approver other than the run's starter. */
+  requireDistinctApprover: boolean;
   matchTool(name: string): boolean;
   matchArguments(args: unknown, primary: PrimaryLookup): ArgumentMatch;
 }
@@ -45,6 +47,7 @@ export function compileRule(
     source,
     order,
     specificity: ruleSpecificity(rule),
+    requireDistinctApprover: config.requireDistinctApprover === true,
     matchTool: compileToolMatcher(rule.tool),
     matchArguments: compileArgumentMatcher(rule.arguments, pathReadingFor(config.behavior)),
   };

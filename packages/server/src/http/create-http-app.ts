@@ -14,10 +14,15 @@ import { capStreams, startsStream } from './middleware/cap-streams';
 import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
+import { requireScope } from './middleware/require-scope';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAgUiRoutes } from './routes/ag-ui-routes';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
+import { registerIssueLinkRoute } from './links/issue-link-route';
+import { registerLinkAnswerRoutes } from './links/link-answer-routes';
+import { createLinkSigner } from './links/link-signer';
+import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerInboxRoutes } from './routes/inbox-routes';
@@ -149,6 +154,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       services: tenants,
     }),
   );
+  app.use('/v1/*', requireScope());
   // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
   app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
   const slots = new StreamSlots(options.maxStreamsPerTenant ?? 100);
@@ -170,6 +176,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerThreadRoutes(app);
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
+  registerDecisionRecordRoutes(app);
+  const signer = createLinkSigner(options.links?.secret);
+  registerIssueLinkRoute(app, {
+    signer,
+    ...(options.links?.publicUrl ? { publicUrl: options.links.publicUrl } : {}),
+  });
+  registerLinkAnswerRoutes(app, { signer, tenants });
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
   registerInboxRoutes(app, { keepAliveMs });

@@ -8,7 +8,11 @@ export type HttpOnlyErrorCode =
   | 'unsupported_media_type'
   | 'route_not_found'
   | 'method_not_allowed'
-  | 'too_many_streams';
+  | 'too_many_streams'
+  | 'forbidden_scope'
+  | 'self_approval_forbidden'
+  | 'link_invalid'
+  | 'link_expired';
 
 /** Every `code` an error response of the HTTP API may carry. */
 export type HttpErrorCode = AwakenErrorCode | HttpOnlyErrorCode;
@@ -23,6 +27,10 @@ export function httpStatusOf(code: HttpErrorCode): number {
       return 400;
     case 'unauthorized':
       return 401;
+    case 'forbidden_scope':
+    case 'self_approval_forbidden':
+    case 'link_invalid':
+      return 403;
     case 'not_found':
     case 'route_not_found':
       return 404;
@@ -38,6 +46,8 @@ export function httpStatusOf(code: HttpErrorCode): number {
     case 'cancelled':
     case 'run_busy':
       return 409;
+    case 'link_expired':
+      return 410;
     case 'payload_too_large':
       return 413;
     case 'unsupported_media_type':

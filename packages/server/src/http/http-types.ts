@@ -2,18 +2,28 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { MailboxService } from '../types';
 
+/** What a token may do: read (GET), run (start, message, cancel…), decide (decisions, approval links). */
+export type TokenScope = 'read' | 'run' | 'decide';
+
 /** One bearer token the operator configured, and the tenant it acts for. */
 export interface HttpToken {
   token: string;
   tenant: string;
   /** Who the token identifies (recorded as the caller of runs and decisions). Default `tenant`. */
   subject?: string;
+  /**
+   * What the token may do. Default: every scope. A route needing a scope the token lacks answers
+   * 403 `forbidden_scope`; e.g. `['decide']` for an approver's token that can only answer tickets.
+   */
+  scopes?: readonly TokenScope[];
 }
 
 /** Who sent a request: recorded in logs, and as run and decision context. */
 export interface Caller {
   tenant: string;
   subject: string;
+  /** The scopes of the caller's token (every scope on an open server). */
+  scopes: readonly TokenScope[];
   /** The request id (from `x-request-id`, or generated). */
   requestId: string;
 }
@@ -61,6 +71,13 @@ export interface HttpAppOptions {
    * Default: none (no CORS headers; same-origin and non-browser clients only).
    */
   corsOrigins?: readonly string[] | '*';
+  /**
+   * Approval links (`POST /v1/runs/:runId/tickets/:ticketId/links`, pages under `/links/…`):
+   * `secret` is the HMAC key (at least 32 characters; every process of a deployment needs the same);
+   * without it each process draws a random key, so its links die when it restarts. `publicUrl` is
+   * the base of the URLs handed out (default: the origin of the request that issued the link).
+   */
+  links?: { secret?: string; publicUrl?: string };
   /** The AI SDK (`useChat`) routes: the agent of `/v1/ai-sdk/chat` when a request names none. */
   aiSdk?: { defaultAgentId?: string };
   /** Title and version of the OpenAPI document. */

@@ -59,6 +59,7 @@ function build(
     messages,
     calls: decoded.calls,
     pendingDecisions: decoded.pendingDecisions,
+    decisionRecords: decoded.decisionRecords,
     bookkeeping: decoded.bookkeeping,
     threadState,
   });

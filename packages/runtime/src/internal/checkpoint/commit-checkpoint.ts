@@ -106,6 +106,7 @@ async function writeCheckpoint(
       // only the current batch: earlier calls are answered by committed tool messages
       calls: session.batch.calls,
       pendingDecisions: session.decisions.pending,
+      decisionRecords: session.decisions.records,
       bookkeeping: {
         ...session.run.bookkeeping,
         // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume

@@ -1,12 +1,14 @@
 import {
   RUNTIME_STATE_PATH,
   RUN_STATE_PATHS,
+  type DecisionRecord,
   type RunLifecycleState,
   type RunRecord,
   type ToolCallDecision,
   type ToolCallState,
   type UserMessage,
   readAppliedDecisionIds,
+  readDecisionRecords,
   readQueuedDecisions,
   readToolCallStates,
 } from '@awaken/contract';
@@ -36,6 +38,7 @@ export const RUNTIME_STATE_KEY = RUNTIME_STATE_PATH;
 export interface DecodedRunState {
   calls: Map<string, ToolCallState>;
   pendingDecisions: ToolCallDecision[];
+  decisionRecords: DecisionRecord[];
   bookkeeping: RuntimeBookkeeping;
 }
 
@@ -58,6 +61,7 @@ export function decodeRunState(record: RunRecord): DecodedRunState {
   return {
     calls,
     pendingDecisions,
+    decisionRecords: readDecisionRecords(record),
     bookkeeping: {
       lastSeq: raw.lastSeq ?? 0,
       decisionIds: raw.decisionIds ?? [],
@@ -75,6 +79,8 @@ export interface EncodeRunStateInput {
   lifecycle: RunLifecycleState;
   calls: Iterable<ToolCallState>;
   pendingDecisions: readonly ToolCallDecision[];
+  /** The audit trail; omitted (and not written) while the run has applied no decision. */
+  decisionRecords?: readonly DecisionRecord[];
   bookkeeping: RuntimeBookkeeping;
   pluginState: Record<string, unknown>;
 }
@@ -99,6 +105,9 @@ export function encodeRunState(input: EncodeRunStateInput): Record<string, unkno
     [RUN_STATE_PATHS.run]: input.lifecycle,
     [RUN_STATE_PATHS.toolCallScope]: scope,
     [RUN_STATE_PATHS.resumeDecisions]: decisions,
+    ...(input.decisionRecords?.length
+      ? { [RUN_STATE_PATHS.decisionRecords]: [...input.decisionRecords] }
+      : {}),
     [RUNTIME_STATE_KEY]: rest.inputCommitted ? rest : { ...rest, input: requestInput },
   };
 }

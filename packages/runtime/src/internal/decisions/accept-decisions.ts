@@ -5,13 +5,16 @@ import {
   type ToolCallDecisionInput,
   judgeDecision,
   rejectedReceipt,
+  runStarterOf,
 } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
 import { putDecision } from './put-decision';
 
 /** The run as the judge sees it now: this session's calls, applied ids and accepted decisions. */
 function liveView(session: RunSession): DecisionView {
+  const startedBy = runStarterOf(session.run.record);
   return {
+    ...(startedBy === undefined ? {} : { startedBy }),
     runId: session.runId,
     status: session.run.status,
     ...(session.activation.runController.signal.aborted ? { closing: 'being cancelled' } : {}),

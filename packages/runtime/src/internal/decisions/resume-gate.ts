@@ -3,6 +3,7 @@ import {
   type ToolCallDecisionInput,
   type ToolCallState,
   declinedCallMessage,
+  decisionRecordOf,
   readApproval,
 } from '@awaken/contract';
 import { validateDecision } from './accept-decisions';
@@ -13,7 +14,8 @@ import type { RunSession } from '../session/run-session';
 import { moveCall } from '../tools/move-call';
 
 /**
- * Applies one accepted decision to its suspended call: `cancel` cancels it (the model reads the
+ * Applies one accepted decision to its suspended call and appends its audit record (stored by the
+ * checkpoint that records the decision as applied, announced by `decision_recorded`): `cancel` cancels it (the model reads the
  * reason); `resume` moves it to `resuming`, so the next tool round replays it. The contract's
  * approval payload holds for every plugin's replayed ticket: a refusal never runs the call, and
  * edited arguments replace the model's for this and every later execution.
@@ -22,7 +24,11 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
   const { toolCallId, ticketId: _ticketId, ...resume } = decision;
   state.resume = resume;
   session.decisions.applied.add(decision.decisionId);
+  // the audit record shows the call as the human saw it, so it is taken before the decision changes it
+  const record = decisionRecordOf(state, decision, session.now());
+  session.decisions.records.push(record);
   await session.events.emit({ type: 'tool_call_resumed', toolCallId, decision });
+  await session.events.emit({ type: 'decision_recorded', record });
   if (decision.action === 'cancel') {
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;

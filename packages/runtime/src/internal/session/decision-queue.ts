@@ -1,4 +1,4 @@
-import type { ToolCallDecision } from '@awaken/contract';
+import type { DecisionRecord, ToolCallDecision } from '@awaken/contract';
 
 /**
  * The decisions part of a session: the accepted decisions waiting for the next RESUME gate (stored
@@ -7,10 +7,13 @@ import type { ToolCallDecision } from '@awaken/contract';
 export class DecisionQueue {
   pending: ToolCallDecision[];
   readonly applied: Set<string>;
+  /** The audit trail: a record of every decision applied, stored with each checkpoint. */
+  readonly records: DecisionRecord[];
 
-  constructor(pending: ToolCallDecision[], applied: Iterable<string>) {
+  constructor(pending: ToolCallDecision[], applied: Iterable<string>, records: DecisionRecord[] = []) {
     this.pending = pending;
     this.applied = new Set(applied);
+    this.records = records;
   }
 
   /** Takes every waiting decision (the gate applies or drops each). */

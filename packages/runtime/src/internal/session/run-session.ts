@@ -1,5 +1,6 @@
 import type {
   AgentEvent,
+  DecisionRecord,
   Message,
   RunControlInbox,
   RunEventLog,
@@ -43,6 +44,8 @@ export interface RunSessionInit {
   messages: Message[];
   calls: Map<string, ToolCallState>;
   pendingDecisions: ToolCallDecision[];
+  /** The run's audit trail so far (`__decision_records`). */
+  decisionRecords?: DecisionRecord[];
   bookkeeping: RuntimeBookkeeping;
   threadState: Record<string, unknown>;
   channel: EventChannel<AgentEvent>;
@@ -85,7 +88,11 @@ export class RunSession {
       plugins: { run: new Map(), thread: memory, storedThread: init.threadState },
     });
     this.batch = new ToolBatch(init.calls);
-    this.decisions = new DecisionQueue(init.pendingDecisions, init.bookkeeping.decisionIds);
+    this.decisions = new DecisionQueue(
+      init.pendingDecisions,
+      init.bookkeeping.decisionIds,
+      init.decisionRecords,
+    );
     this.activation = new Activation(init.record.runId, init);
     this.events = new RunEvents({
       runId: init.record.runId,

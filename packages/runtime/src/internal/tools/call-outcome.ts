@@ -4,7 +4,7 @@ import { runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { moveCall } from './move-call';
 import { callFields } from './prepare-arguments';
-import { toolContent } from './tool-content';
+import { committedContent, toolContent } from './tool-content';
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
 export async function settleCall(
@@ -26,7 +26,10 @@ export async function settleCall(
       toolName: state.toolName,
       status: state.status,
       result,
-      content: toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
+      content: committedContent(
+        state,
+        toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
+      ),
     });
   }
   await runHooks(session, 'afterToolExecute', {

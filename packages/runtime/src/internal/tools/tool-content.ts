@@ -27,6 +27,17 @@ export function toolContent(result: ToolResult | undefined, cancelReason?: strin
   }
 }
 
+/**
+ * The content the model reads for a finished call. A call a human approved with edited arguments
+ * says so, and to what: `{ argumentsEditedByHuman: { from, to }, result }` — the model's history
+ * never claims the model chose arguments it did not (an edit equal to the model's is no edit).
+ */
+export function committedContent(state: ToolCallState, content: unknown): unknown {
+  const edited = state.editedArguments;
+  if (edited === undefined || JSON.stringify(edited) === JSON.stringify(state.arguments)) return content;
+  return { argumentsEditedByHuman: { from: state.arguments ?? null, to: edited }, result: content };
+}
+
 /** The tool message for a terminal call. */
 export function toolMessageFor(state: ToolCallState): ToolMessage {
   const outcome = state.status as ToolMessage['outcome'];
@@ -37,7 +48,7 @@ export function toolMessageFor(state: ToolCallState): ToolMessage {
     toolCallId: state.callId,
     toolName: state.toolName,
     outcome,
-    content: toolContent(state.result, cancelReason),
+    content: committedContent(state, toolContent(state.result, cancelReason)),
   };
 }
 

@@ -35,6 +35,8 @@ function comparable(events: readonly AgentEvent[]) {
     const copy = { ...rest } as Record<string, unknown>;
     if ('messageId' in copy) copy.messageId = 'm';
     if ('durationMs' in copy) copy.durationMs = 0;
+    // when a decision was applied is a time, like `at`
+    if (copy.type === 'decision_recorded') copy.record = { ...(copy.record as object), appliedAt: 0 };
     return copy;
   });
 }

@@ -81,6 +81,7 @@ export async function continueTurn(
     proposals: turn.proposals,
     run: decisionViewOf(record),
     context: { caller: callerOf(c) },
+    decidedBy: c.var.caller.subject,
   });
   // a request answering one call two ways is refused whole: nothing of it is applied
   if (conflicts.length > 0)

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { errorBody } from '../error-table';
-import type { HttpEnv, HttpToken } from '../http-types';
+import type { HttpEnv, HttpToken, TokenScope } from '../http-types';
 import { constantTimeEqual } from './constant-time-equal';
+import { ALL_SCOPES } from './require-scope';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -17,7 +18,8 @@ export function matchToken(tokens: readonly HttpToken[], presented: string): Htt
 
 /**
  * Resolves the caller's tenant: from the bearer token when tokens are configured (missing or wrong
- * → 401), else the open tenant. Sets `caller` and the tenant's `service`.
+ * → 401), else the open tenant (with every scope). Sets `caller` (with the token's scopes) and the
+ * tenant's `service`.
  */
 export function authenticate(options: {
   tokens: readonly HttpToken[];
@@ -28,6 +30,7 @@ export function authenticate(options: {
     const requestId = c.get('caller')?.requestId ?? '';
     let tenant = options.openTenant;
     let subject = options.openTenant;
+    let scopes: readonly TokenScope[] = ALL_SCOPES;
     if (options.tokens.length > 0) {
       const match = BEARER.exec(c.req.header('authorization') ?? '');
       const entry = match?.[1] ? matchToken(options.tokens, match[1]) : undefined;
@@ -37,10 +40,11 @@ export function authenticate(options: {
       }
       tenant = entry.tenant;
       subject = entry.subject ?? entry.tenant;
+      scopes = entry.scopes ?? ALL_SCOPES;
     }
     const service = options.services[tenant];
     if (!service) return c.json(errorBody('unauthorized', 'the token names no configured tenant'), 401);
-    c.set('caller', { tenant, subject, requestId });
+    c.set('caller', { tenant, subject, scopes, requestId });
     c.set('service', service);
     c.get('log').setBindings({ tenant, subject });
     await next();

@@ -18,7 +18,7 @@ export function requestLog(logger: Logger, metrics: HttpMetrics): MiddlewareHand
     const header = c.req.header('x-request-id');
     const requestId = header && REQUEST_ID.test(header) ? header : randomUUID();
     c.header('x-request-id', requestId);
-    c.set('caller', { tenant: '', subject: '', requestId });
+    c.set('caller', { tenant: '', subject: '', scopes: [], requestId });
     c.set('log', logger.child({ requestId }));
     c.set('ids', {});
     await next();

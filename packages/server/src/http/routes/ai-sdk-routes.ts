@@ -13,6 +13,7 @@ import { NothingToDo, continueTurn, startTurn } from '../ai-sdk/chat-turns';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
+import { missingScope } from '../middleware/require-scope';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
 
 const tags = ['AI SDK (useChat)'];
@@ -89,8 +90,12 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
   let chunks: AsyncIterable<UiMessageChunk>;
   try {
     const turn = readChatTurn(request);
-    if (turn.type === 'continue') chunks = await continueTurn(c, request, turn);
-    else {
+    if (turn.type === 'continue') {
+      // answering approvals is deciding
+      const refused = missingScope(c, 'decide');
+      if (refused) return refused;
+      chunks = await continueTurn(c, request, turn);
+    } else {
       const agent = agentId ?? options.defaultAgentId;
       if (!agent)
         throw new AwakenError('validation_failed', 'agentId: name the agent in the body or the path');
@@ -98,8 +103,12 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
     }
   } catch (error) {
     // a request with nothing new (nothing answered, only rejected proposals, no message) is a 400
-    if (error instanceof NothingToDo)
+    if (error instanceof NothingToDo) {
+      const rejected = (error.details?.rejected ?? []) as Array<{ reason?: string }>;
+      if (rejected.length > 0 && rejected.every((entry) => entry.reason === 'self_approval_forbidden'))
+        return c.json(errorBody('self_approval_forbidden', error.message, error.details), 403);
       return c.json(errorBody('validation_failed', error.message, error.details), 400);
+    }
     if (AwakenError.hasCode(error, 'validation_failed'))
       return c.json(errorBody('validation_failed', error.message, error.details), 400);
     throw error;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AwakenError, type ToolCallDecisionInput } from '@awaken/contract';
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { callerOf } from '../internal/run-context';
 import type { RunTarget } from '../../types';
@@ -64,6 +65,8 @@ export function toDecision(c: Context<HttpEnv>, body: DecisionBody): ToolCallDec
     ...(body.reason === undefined ? {} : { reason: body.reason }),
     updatedAt: Date.now(),
     context: { caller: callerOf(c) },
+    decidedBy: c.var.caller.subject,
+    channel: 'api',
   };
 }
 
@@ -94,6 +97,13 @@ async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBo
     const message = first && 'message' in first ? first.message : 'decision rejected';
     // a payload that fails the ticket's response schema is invalid input (422); the rest conflicts (409)
     const invalid = first && 'reason' in first && first.reason === 'invalid_payload';
+    // four-eyes: the approver is the one who started the run (or nobody identified)
+    if (first && 'reason' in first && first.reason === 'self_approval_forbidden') {
+      return c.json(
+        errorBody('self_approval_forbidden', message, { runId: result.runId, receipts: result.receipts }),
+        403,
+      );
+    }
     throw new AwakenError(invalid ? 'validation_failed' : 'decision_rejected', message, {
       details: { runId: result.runId, receipts: result.receipts },
     });

@@ -67,6 +67,9 @@ const errorResponse = (description: string) => ({
 export const commonErrors = {
   400: errorResponse('Malformed JSON'),
   401: errorResponse('Missing or wrong bearer token'),
+  403: errorResponse(
+    'The token lacks the scope (`forbidden_scope`), or a four-eyes ticket refuses this approver (`self_approval_forbidden`)',
+  ),
   404: errorResponse('Unknown id (or one of another tenant)'),
   413: errorResponse('Body over the configured limit'),
   422: errorResponse('Invalid input; the message names the field'),

@@ -1,0 +1,116 @@
+import { AwakenError, runStarterOf, validateJsonSchema } from '@awaken/contract';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { errorBody } from '../error-table';
+import type { HttpEnv } from '../http-types';
+import { notFound } from '../internal/views';
+import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+import { type LinkSigner, linkPath } from './link-signer';
+import { waitingCallOf } from './waiting-call';
+
+const DAY_SECONDS = 86_400;
+
+const issueBodySchema = z
+  .object({
+    approver: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({ description: 'The approver the link is for: recorded as who decided' }),
+    ttlSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * DAY_SECONDS)
+      .optional()
+      .openapi({ description: 'How long the link works (default one day; never past the ticket expiry)' }),
+  })
+  .strict();
+
+const issuedSchema = z.object({
+  url: z.string(),
+  path: z.string(),
+  runId: z.string(),
+  ticketId: z.string(),
+  expiresAt: z.number().int(),
+  approver: z.string().optional(),
+});
+
+const issueLink = createRoute({
+  method: 'post',
+  path: '/v1/runs/{runId}/tickets/{ticketId}/links',
+  tags: ['Decisions'],
+  summary: 'Issue a signed, expiring approval link for one waiting ticket (scope decide)',
+  request: {
+    params: z.object({ runId: idSchema, ticketId: z.string().min(1).max(512) }),
+    body: jsonBody(issueBodySchema, false),
+  },
+  responses: { 201: json(issuedSchema, 'The link'), ...commonErrors, ...conflictError },
+});
+
+export interface LinkOptions {
+  signer: LinkSigner;
+  /** Base of the absolute URL (`https://agents.example.com`); default: the request's origin. */
+  publicUrl?: string;
+}
+
+/**
+ * `POST /v1/runs/:runId/tickets/:ticketId/links`: a link that answers this ticket, signed over the
+ * tenant, run, ticket, expiry, approver and issuer — never a token in the URL. Unknown run or ticket
+ * → 404; a ticket that no longer waits, or that is not an approval (a client tool's output) → 409; a link a four-eyes ticket would refuse (its identity is
+ * the run's starter) → 403 `self_approval_forbidden`.
+ */
+export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkOptions): void {
+  app.openapi(issueLink, async (c) => {
+    const { runId, ticketId } = c.req.valid('param');
+    const body: z.infer<typeof issueBodySchema> = c.req.valid('json') ?? {};
+    c.var.ids.runId = runId;
+    const record = await c.var.service.stores.threadRuns.getRun(runId);
+    if (!record) throw notFound(`run ${runId}`);
+    const waiting = waitingCallOf(record, ticketId);
+    if ('missing' in waiting) throw notFound(`ticket ${ticketId} of run ${runId}`);
+    if ('answered' in waiting)
+      throw new AwakenError('conflict', `ticket ${ticketId} no longer waits for an answer`);
+    const { ticket } = waiting.call;
+    // the page answers approve / deny: a ticket that asks for something else cannot take it
+    const schema = ticket.suspension.responseSchema;
+    if (
+      ticket.resumeMode !== 'replay_tool_call' ||
+      (schema && validateJsonSchema(schema, { approved: true }).length > 0)
+    )
+      throw new AwakenError('conflict', `ticket ${ticketId} is not an approval: answer it with a decision`);
+    const { caller } = c.var;
+    const approver = body.approver;
+    const identity = approver ?? caller.subject;
+    if (ticket.suspension.requiresDistinctApprover && identity === runStarterOf(record)) {
+      const message = `ticket ${ticketId} needs an approver other than ${identity}, who started the run: name another approver`;
+      // an error response the route's typed 201 does not describe (listed in commonErrors)
+      return c.json(errorBody('self_approval_forbidden', message), 403) as never;
+    }
+    const ttlMs = (body.ttlSeconds ?? DAY_SECONDS) * 1000;
+    const ticketExpiry = ticket.expiresAt;
+    const expiresAt = Math.min(Date.now() + ttlMs, ticketExpiry ?? Number.POSITIVE_INFINITY);
+    const claims = {
+      tenant: caller.tenant,
+      runId,
+      ticketId,
+      expiresAt,
+      ...(approver === undefined ? {} : { approver }),
+      issuedBy: caller.subject,
+    };
+    const path = linkPath(claims, options.signer.sign(claims));
+    const base = options.publicUrl ?? new URL(c.req.url).origin;
+    c.var.log.info({ runId, ticketId, approver, expiresAt }, 'approval link issued');
+    return c.json(
+      {
+        url: `${base.replace(/\/$/, '')}${path}`,
+        path,
+        runId,
+        ticketId,
+        expiresAt,
+        ...(approver === undefined ? {} : { approver }),
+      },
+      201,
+    );
+  });
+}
