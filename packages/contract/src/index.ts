@@ -130,6 +130,16 @@ export {
   readApproval,
 } from './hitl/approval';
 export type { ApprovalPayload, ApproveOptions, DecisionOptions, TicketReference } from './hitl/approval';
+export { expiredCallMessage, ticketExpired, ticketExpiresAt } from './hitl/ticket-expiry';
+export {
+  INDETERMINATE_ACTION,
+  INDETERMINATE_ANSWER_JSON_SCHEMA,
+  indeterminateAnswerSchema,
+  indeterminateSuspension,
+  readIndeterminateAnswer,
+  resolveIndeterminate,
+} from './hitl/indeterminate';
+export type { IndeterminateAnswer } from './hitl/indeterminate';
 export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 

@@ -24,14 +24,25 @@ export interface DecisionView {
    * of one is a duplicate, and a different answer for the same call is refused.
    */
   pending: readonly ToolCallDecision[];
+  /**
+   * The time the answer is judged at (epoch ms). With it, an answer for a ticket whose `expiresAt`
+   * has passed is refused `ticket_expired`. Left out only where the answer was already accepted
+   * before (a run applying the decisions its inbox holds): an accepted receipt is always honoured.
+   */
+  now?: number;
 }
 
 /**
  * The view of a run as stored: its checkpointed call states, applied decision ids and the decisions
- * it holds accepted. A finished run shows no calls (it takes no decision).
+ * it holds accepted. A finished run shows no calls (it takes no decision). `now` (epoch ms) lets the
+ * judge refuse an answer to an expired ticket.
  */
-export function decisionViewOf(record: Pick<RunRecord, 'runId' | 'status' | 'state'>): DecisionView {
+export function decisionViewOf(
+  record: Pick<RunRecord, 'runId' | 'status' | 'state'>,
+  now?: number,
+): DecisionView {
   return {
+    ...(now === undefined ? {} : { now }),
     runId: record.runId,
     status: record.status,
     calls: record.status === 'done' ? [] : readToolCallStates(record),

@@ -55,7 +55,8 @@ export type ToolCallDecisionInput = z.infer<typeof toolCallDecisionInputSchema>;
 /**
  * Why a decision was not applied; returned to the sender, never applied to another call.
  * `not_live`: the run is waiting but has no live activation on this handle (deliver the decision
- * with a resume instead).
+ * with a resume instead). `ticket_expired`: the ticket's `expiresAt` has passed (the call resolves,
+ * or resolved, as expired); the answer is never applied.
  */
 export const decisionRejectionReasonSchema = z.enum([
   'unknown_tool_call',
@@ -64,6 +65,7 @@ export const decisionRejectionReasonSchema = z.enum([
   'duplicate_conflict',
   'run_finished',
   'not_live',
+  'ticket_expired',
 ]);
 export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
 
