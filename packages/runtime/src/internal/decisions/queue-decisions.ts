@@ -72,7 +72,9 @@ export async function queueDecisions(
   const lost: string[] = [];
   const judgedAt = clock();
   for (const [index, decision] of stored) {
-    const call = now ? readToolCallStates(now).find((state) => state.callId === decision.toolCallId) : undefined;
+    const call = now
+      ? readToolCallStates(now).find((state) => state.callId === decision.toolCallId)
+      : undefined;
     // the ticket ran out while the decision was being written: too late, never applied
     const late = call?.status === 'suspended' && ticketExpired(call.ticket, judgedAt);
     if (!late && stillApplies(now, decision)) continue;

@@ -94,7 +94,10 @@ function resolveTool(entry: unknown, name: string, where: string): ResolvedTool 
   const input = resolveToolInput(entry[field], `${where}.${field}`, aiSdkStyle ? undefined : override);
   const execute = entry.execute as (args: unknown, context: ToolExecuteContext) => unknown;
   const { approvalTimeout, idempotent } = entry;
-  if (approvalTimeout !== undefined && !(Number.isSafeInteger(approvalTimeout) && (approvalTimeout as number) > 0))
+  if (
+    approvalTimeout !== undefined &&
+    !(Number.isSafeInteger(approvalTimeout) && (approvalTimeout as number) > 0)
+  )
     throw invalid(`${where}.approvalTimeout must be a positive integer (milliseconds)`);
   if (idempotent !== undefined && typeof idempotent !== 'boolean')
     throw invalid(`${where}.idempotent must be a boolean`);
