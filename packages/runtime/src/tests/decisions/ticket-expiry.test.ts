@@ -1,5 +1,5 @@
 import { type AgentEvent, type Plugin, approve, readToolCallStates } from '@awaken/contract';
-import { createManualClock } from '@awaken/testing';
+import { createManualClock, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { approvalPlugin, recordingTool } from '../../../test-support/approval';
 import { collect, createHarness } from '../../../test-support/harness';
@@ -12,14 +12,15 @@ const turns = () => [
 
 function setup(options: { toolTimeout?: number; agent?: Partial<AgentDefinition>; plugins?: Plugin[] } = {}) {
   const clock = createManualClock();
+  const model = createScriptedModel(turns());
   const pay = recordingTool('pay');
   const tool =
     options.toolTimeout === undefined ? pay.tool : { ...pay.tool, approvalTimeout: options.toolTimeout };
   const harness = createHarness(
     { tools: [tool], plugins: options.plugins ?? [approvalPlugin(['pay'])], ...options.agent },
-    { turns: turns(), now: clock.now },
+    { model, now: clock.now },
   );
-  return { ...harness, clock, pay };
+  return { ...harness, model, clock, pay };
 }
 
 async function waitingRun(runtime: ReturnType<typeof setup>['runtime']) {
