@@ -26,6 +26,7 @@ import type { ProposedDecision } from './read-chat-turn';
  * - `input_changed`: the part's input is not the stored arguments: the human saw something else;
  * - `invalid_value`: the answer cannot be stored as JSON (nested too deep, a lone surrogate);
  * - `already_decided`: the call already has another answer, accepted and not yet applied;
+ * - `expired`: the ticket's `expiresAt` passed (the judge's `ticket_expired`): too late, never applied;
  * - `duplicate`: a second proposal for a call in the same request, giving the same answer;
  * - `conflicting`: two proposals for one call giving different answers: neither is taken, and the
  *   request should be refused as a whole ({@link MatchedDecisions.conflicts}).
@@ -37,6 +38,7 @@ export type ProposalRejectionReason =
   | 'input_changed'
   | 'invalid_value'
   | 'already_decided'
+  | 'expired'
   | 'duplicate'
   | 'conflicting';
 
@@ -138,6 +140,7 @@ const JUDGED: Record<DecisionRejectionReason, ProposalRejectionReason> = {
   not_live: 'not_waiting',
   invalid_payload: 'invalid_value',
   duplicate_conflict: 'already_decided',
+  ticket_expired: 'expired',
 };
 
 /**
