@@ -109,6 +109,7 @@ export type { DecisionView } from './hitl/decision-view';
 export { decisionNames, duplicateReceipt, rejectedReceipt } from './hitl/decision-receipts';
 export {
   readAppliedDecisionIds,
+  readExpiredTicketIds,
   readQueuedDecisions,
   readToolCallStates,
 } from './run/read-run-state';

@@ -8,6 +8,7 @@ import type { Counters } from './counters';
  * The agent every service test runs, in the test process and in worker processes alike. Its
  * script is the run's input: turns separated by `then`, each turn's words separated by spaces:
  * - `approve:N` — N calls of `approve_me`, each suspended until a decision;
+ * - `expire:MS` — one call of `approve_me` whose ticket expires MS ms after it is raised;
  * - `plain` — one call of `plain`; `slow:MS` — one call of `slow`, which sleeps MS ms on its first
  *   execution only; `crash` — one call of `crash`, which kills its own process (SIGKILL); `client` —
  *   one call of the client tool `pick_color` (declared by the run request);
@@ -49,6 +50,7 @@ function turnFor(script: Script): ScriptedTurn {
   for (const word of script.turns[script.turn] ?? []) {
     const [kind, value] = word.split(':');
     if (kind === 'approve') for (let index = 0; index < Number(value); index += 1) call('approve_me', index);
+    else if (kind === 'expire') call('approve_me', 0, { ms: Number(value) });
     else if (kind === 'plain') call('plain', 0);
     else if (kind === 'slow') call('slow', 0, { ms: Number(value) });
     else if (kind === 'crash') call('crash', 0);
@@ -111,8 +113,10 @@ const approval: Plugin = {
   hooks: {
     toolGate(context) {
       if (context.call.name !== 'approve_me' || context.resume) return undefined;
+      const { ms } = context.call.arguments as { ms?: number };
       return {
         type: 'suspend',
+        ...(ms === undefined ? {} : { approvalTimeout: ms }),
         suspension: {
           id: `ticket_${context.call.id}`,
           action: 'approve',

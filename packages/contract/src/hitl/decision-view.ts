@@ -1,4 +1,9 @@
-import { readAppliedDecisionIds, readQueuedDecisions, readToolCallStates } from '../run/read-run-state';
+import {
+  readAppliedDecisionIds,
+  readExpiredTicketIds,
+  readQueuedDecisions,
+  readToolCallStates,
+} from '../run/read-run-state';
 import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { ToolCallState } from '../tool/tool-call-state';
@@ -30,6 +35,8 @@ export interface DecisionView {
    * before (a run applying the decisions its inbox holds): an accepted receipt is always honoured.
    */
   now?: number;
+  /** Ids of tickets that expired earlier in the run (their calls may be gone from `calls`). */
+  expired?: ReadonlySet<string>;
 }
 
 /**
@@ -47,6 +54,7 @@ export function decisionViewOf(
     status: record.status,
     calls: record.status === 'done' ? [] : readToolCallStates(record),
     applied: readAppliedDecisionIds(record),
+    expired: readExpiredTicketIds(record),
     pending: readQueuedDecisions(record),
   };
 }

@@ -56,6 +56,9 @@ function resolveCall(
     return refuse(input, 'unknown_tool_call', `run ${view.runId} has no tool call ${toolCallId}${hint}`);
   }
   const call = callWithTicket(calls, ticketId);
+  if (!call && view.expired?.has(ticketId)) {
+    return refuse(input, 'ticket_expired', `ticket ${ticketId} expired`);
+  }
   if (!call) {
     return refuse(input, 'unknown_tool_call', `run ${view.runId} has no tool call with ticket ${ticketId}`);
   }
@@ -109,8 +112,9 @@ function duplicate(input: unknown, toolCallId?: string) {
  * - the run is `done` or closing → rejected `run_finished`;
  * - no call with that tool call id, or no call with that ticket → `unknown_tool_call`; a ticket of
  *   another call → `invalid_payload`;
- * - the call resolved as expired, or its ticket's `expiresAt` is at or before the view's `now` →
- *   `ticket_expired` (never applied, whatever arrives later);
+ * - the call resolved as expired, its ticket's `expiresAt` is at or before the view's `now`, or the
+ *   ticket is one the view lists as expired earlier in the run → `ticket_expired` (never applied,
+ *   whatever arrives later);
  * - the call is not suspended (never asked yet, or already answered) → `not_suspended`; a call that
  *   already has an accepted decision not yet applied → `duplicate_conflict`;
  * - a `resume` result that fails the ticket's response schema → `invalid_payload`;

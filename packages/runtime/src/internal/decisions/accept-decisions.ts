@@ -17,6 +17,7 @@ import { putDecision } from './put-decision';
 function liveView(session: RunSession, clock: boolean): DecisionView {
   return {
     ...(clock ? { now: session.now() } : {}),
+    expired: new Set(session.run.bookkeeping.expiredTicketIds ?? []),
     runId: session.runId,
     status: session.run.status,
     ...(session.activation.runController.signal.aborted ? { closing: 'being cancelled' } : {}),

@@ -52,6 +52,9 @@ async function expireTickets(session: RunSession): Promise<ToolCallState[]> {
     if (state.status !== 'suspended' || !ticketExpired(state.ticket, session.now())) continue;
     await expireCall(session, state);
     expired.push(state);
+    // remembered past this step, so a late answer is still told it came too late
+    const ids = session.run.bookkeeping.expiredTicketIds ?? [];
+    session.run.bookkeeping.expiredTicketIds = [...ids, state.ticket!.suspension.id].slice(-100);
     if (session.agent.onApprovalExpired === 'end_run')
       session.batch.expired ??= `the approval of "${state.toolName}" (${state.callId}) expired`;
   }
