@@ -42,6 +42,8 @@ export interface PermissionDecision {
   rule?: string;
   /** A sentence naming the rule (or the default) that decided, for the model and for humans. */
   reason: string;
+  /** The deciding `ask` rule's `approvalTimeout` (ms), when it sets one. */
+  approvalTimeout?: number;
 }
 
 /** A compiled configuration. Pure: evaluating never changes it. */
@@ -87,7 +89,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
   // Run-time rules come from state as text; parse each distinct one once.
   const runtimeCache = new Map<string, CompiledRule>();
   function compileCached(rule: PermissionRuleConfig): CompiledRule {
-    const key = `${rule.behavior}\u0000${rule.tool}`;
+    const key = `${rule.behavior}\u0000${rule.tool}\u0000${rule.approvalTimeout ?? ''}`;
     let compiled = runtimeCache.get(key);
     if (compiled === undefined) {
       compiled = compileRule(rule, 'override', 0);
@@ -121,6 +123,9 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
         source: winner.compiled.source,
         rule: winner.compiled.rule.text,
         reason: reasonFor(behavior, winner),
+        ...(behavior === 'ask' && winner.compiled.approvalTimeout !== undefined
+          ? { approvalTimeout: winner.compiled.approvalTimeout }
+          : {}),
       };
       return behavior === 'ask' ? applyGrants(decision, call, primary, runtimeRules.grants) : decision;
     }

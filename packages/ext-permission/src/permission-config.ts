@@ -17,10 +17,15 @@ const ruleTextSchema = z
       });
   });
 
-/** One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches. */
+/**
+ * One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches. An `ask`
+ * rule may set `approvalTimeout` (ms): its ticket expires then (the call resolves `expired`, never
+ * run), over the tool's and the agent's timeout.
+ */
 export const permissionRuleConfigSchema = z.object({
   tool: ruleTextSchema,
   behavior: permissionBehaviorSchema,
+  approvalTimeout: z.number().int().positive().optional(),
 });
 export type PermissionRuleConfig = z.infer<typeof permissionRuleConfigSchema>;
 

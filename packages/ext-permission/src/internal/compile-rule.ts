@@ -29,6 +29,8 @@ export interface CompiledRule {
   specificity: [number, number, number];
   matchTool(name: string): boolean;
   matchArguments(args: unknown, primary: PrimaryLookup): ArgumentMatch;
+  /** How long (ms) an `ask` of this rule waits for an answer (`approvalTimeout` of the rule). */
+  approvalTimeout?: number;
 }
 
 /** Parses and compiles one rule; throws `AwakenError('invalid_config')` when it is malformed. */
@@ -47,6 +49,7 @@ export function compileRule(
     specificity: ruleSpecificity(rule),
     matchTool: compileToolMatcher(rule.tool),
     matchArguments: compileArgumentMatcher(rule.arguments, pathReadingFor(config.behavior)),
+    ...(config.approvalTimeout === undefined ? {} : { approvalTimeout: config.approvalTimeout }),
   };
 }
 
