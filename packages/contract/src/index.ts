@@ -117,6 +117,7 @@ export type { DecisionView } from './hitl/decision-view';
 export { decisionNames, duplicateReceipt, rejectedReceipt } from './hitl/decision-receipts';
 export {
   readAppliedDecisionIds,
+  readExpiredTicketIds,
   readQueuedDecisions,
   readToolCallStates,
 } from './run/read-run-state';
@@ -139,6 +140,16 @@ export {
   readApproval,
 } from './hitl/approval';
 export type { ApprovalPayload, ApproveOptions, DecisionOptions, TicketReference } from './hitl/approval';
+export { expiredCallMessage, ticketExpired, ticketExpiresAt } from './hitl/ticket-expiry';
+export {
+  INDETERMINATE_ACTION,
+  INDETERMINATE_ANSWER_JSON_SCHEMA,
+  indeterminateAnswerSchema,
+  indeterminateSuspension,
+  readIndeterminateAnswer,
+  resolveIndeterminate,
+} from './hitl/indeterminate';
+export type { IndeterminateAnswer } from './hitl/indeterminate';
 export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 

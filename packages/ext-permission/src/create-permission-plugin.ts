@@ -135,6 +135,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
           type: 'suspend',
           suspension: buildApprovalSuspension(context.step, context.call, decision),
           resumeMode: 'replay_tool_call',
+          ...(decision.approvalTimeout === undefined ? {} : { approvalTimeout: decision.approvalTimeout }),
         };
       default:
         return assertNever(decision.behavior, 'permission behavior');

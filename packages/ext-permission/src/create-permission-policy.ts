@@ -44,6 +44,8 @@ export interface PermissionDecision {
   reason: string;
   /** Four-eyes: the `ask` rule that decided requires an approver other than the run's starter. */
   requireDistinctApprover?: true;
+  /** The deciding `ask` rule's `approvalTimeout` (ms), when it sets one. */
+  approvalTimeout?: number;
 }
 
 /** A compiled configuration. Pure: evaluating never changes it. */
@@ -89,7 +91,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
   // Run-time rules come from state as text; parse each distinct one once.
   const runtimeCache = new Map<string, CompiledRule>();
   function compileCached(rule: PermissionRuleConfig): CompiledRule {
-    const key = `${rule.behavior}\u0000${rule.requireDistinctApprover === true}\u0000${rule.tool}`;
+    const key = `${rule.behavior}\u0000${rule.requireDistinctApprover === true}\u0000${rule.tool}\u0000${rule.approvalTimeout ?? ''}`;
     let compiled = runtimeCache.get(key);
     if (compiled === undefined) {
       compiled = compileRule(rule, 'override', 0);
@@ -124,6 +126,9 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
         rule: winner.compiled.rule.text,
         reason: reasonFor(behavior, winner),
         ...(winner.compiled.requireDistinctApprover ? { requireDistinctApprover: true as const } : {}),
+        ...(behavior === 'ask' && winner.compiled.approvalTimeout !== undefined
+          ? { approvalTimeout: winner.compiled.approvalTimeout }
+          : {}),
       };
       // a four-eyes ask is asked every time: a remembered approval never stands in for the other eyes
       if (behavior !== 'ask' || decision.requireDistinctApprover) return decision;

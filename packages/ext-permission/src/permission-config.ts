@@ -21,13 +21,16 @@ const ruleTextSchema = z
  * One configured rule: a pattern such as `Bash(npm *)` and what to do with calls it matches.
  * `requireDistinctApprover` (an `ask` rule only): four-eyes — the ticket is answered only by an
  * identified approver other than the subject who started the run (others are refused
- * `self_approval_forbidden`), and a remembered approval never turns it into an allow.
+ * `self_approval_forbidden`), and a remembered approval never turns it into an allow. An `ask` rule
+ * may set `approvalTimeout` (ms): its ticket expires then (the call resolves `expired`, never run),
+ * over the tool's and the agent's timeout.
  */
 export const permissionRuleConfigSchema = z
   .object({
     tool: ruleTextSchema,
     behavior: permissionBehaviorSchema,
     requireDistinctApprover: z.boolean().optional(),
+    approvalTimeout: z.number().int().positive().optional(),
   })
   .refine((rule) => !rule.requireDistinctApprover || rule.behavior === 'ask', {
     message: 'requireDistinctApprover applies to an ask rule only',

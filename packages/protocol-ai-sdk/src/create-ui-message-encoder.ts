@@ -152,6 +152,16 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
   }
 }
 
+/** When each waiting ticket that expires does (ISO 8601), keyed by ticket (approval) id; none → undefined. */
+function expiriesOf(state: EncoderState, ticketIds: readonly string[]): Record<string, string> | undefined {
+  const entries = ticketIds.flatMap((ticketId) => {
+    const callId = state.waiting.get(ticketId);
+    const at = callId === undefined ? undefined : state.tools.get(callId)?.ticket?.expiresAt;
+    return at === undefined ? [] : [[ticketId, new Date(at).toISOString()] as const];
+  });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+}
+
 /** Creates the encoder for one response of the assistant message `messageId`. */
 export function createUiMessageEncoder(options: UiMessageEncoderOptions): UiMessageEncoder {
   const state = createEncoderState();
@@ -200,6 +210,7 @@ export function createUiMessageEncoder(options: UiMessageEncoderOptions): UiMess
       const { termination, waitingFor } = finished;
       if (termination.type === 'error') out.push({ type: 'error', errorText: termination.message });
       const waiting = termination.type === 'suspended';
+      const expiresAt = waiting ? expiriesOf(state, waitingFor) : undefined;
       out.push({
         type: 'finish',
         finishReason: finishReasonOf(termination, state.lastModelReason),
@@ -207,6 +218,7 @@ export function createUiMessageEncoder(options: UiMessageEncoderOptions): UiMess
           status: waiting ? 'waiting' : 'done',
           termination: termination.type,
           ...(waiting ? { waitingFor } : {}),
+          ...(expiresAt ? { expiresAt } : {}),
         }),
       });
       return out;

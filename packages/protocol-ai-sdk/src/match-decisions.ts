@@ -27,6 +27,7 @@ import type { ProposedDecision } from './read-chat-turn';
  * - `invalid_value`: the answer cannot be stored as JSON (nested too deep, a lone surrogate);
  * - `already_decided`: the call already has another answer, accepted and not yet applied;
  * - `self_approval_forbidden`: the ticket needs an approver other than the run's starter (four-eyes);
+ * - `expired`: the ticket's `expiresAt` passed (the judge's `ticket_expired`): too late, never applied;
  * - `duplicate`: a second proposal for a call in the same request, giving the same answer;
  * - `conflicting`: two proposals for one call giving different answers: neither is taken, and the
  *   request should be refused as a whole ({@link MatchedDecisions.conflicts}).
@@ -39,6 +40,7 @@ export type ProposalRejectionReason =
   | 'invalid_value'
   | 'already_decided'
   | 'self_approval_forbidden'
+  | 'expired'
   | 'duplicate'
   | 'conflicting';
 
@@ -144,6 +146,7 @@ const JUDGED: Record<DecisionRejectionReason, ProposalRejectionReason> = {
   invalid_payload: 'invalid_value',
   duplicate_conflict: 'already_decided',
   self_approval_forbidden: 'self_approval_forbidden',
+  ticket_expired: 'expired',
 };
 
 /**

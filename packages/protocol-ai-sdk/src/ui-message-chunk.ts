@@ -52,4 +52,9 @@ export interface AwakenMessageMetadata {
   termination?: string;
   /** The ticket ids the run waits on: an approval's `approvalId`, or a client tool's ticket. */
   waitingFor?: string[];
+  /**
+   * When the waiting tickets that expire stop taking answers (ISO 8601), keyed by ticket id (an
+   * approval's `approvalId`). A ticket not listed never expires. An answer after it is refused.
+   */
+  expiresAt?: Record<string, string>;
 }

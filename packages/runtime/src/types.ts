@@ -48,6 +48,17 @@ export interface AgentDefinition {
   toolExecution?: 'sequential' | 'parallel';
   /** Options every model call starts with (BeforeInference may change them per call). */
   inferenceOptions?: InferenceOptions;
+  /**
+   * The default time (ms) a ticket of this agent waits for an answer (a tool's or a permission
+   * rule's `approvalTimeout` wins). Past it the call resolves as `expired`: it never runs, the model
+   * is told, and a late answer is refused `ticket_expired`. Default: tickets never expire.
+   */
+  approvalTimeout?: number;
+  /**
+   * What an expired ticket does to the run: `continue` (default: the model reads that the approval
+   * expired and the run goes on) or `end_run` (the run ends `stopped { code: 'approval_expired' }`).
+   */
+  onApprovalExpired?: 'continue' | 'end_run';
 }
 
 /** What happens when every remaining tool call of the step waits for a decision. */

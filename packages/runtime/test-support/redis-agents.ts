@@ -13,7 +13,7 @@ type Redis = RedisStores['redis'];
  * tests assert (tool executions, model calls, model requests) lives in Redis so it survives the
  * processes.
  */
-export type ScenarioName = 'approvals' | 'crash' | 'race';
+export type ScenarioName = 'approvals' | 'crash' | 'race' | 'once';
 
 /** Redis keys of the counters, under the test's prefix (tool counters per run and call). */
 export const testKeys = (prefix: string) => ({
@@ -38,6 +38,7 @@ export const SCENARIO_CALLS = {
     { id: 'call_2', name: 'slow', arguments: { target: 'second' } },
   ],
   race: [{ id: 'call_s', name: 'slow', arguments: { target: 'raced' } }],
+  once: [{ id: 'call_p', name: 'pay', arguments: { target: 'invoice-7' } }],
 } as const;
 
 /** The model: tool calls after the user message, a final answer once every call has its result. */
@@ -82,6 +83,7 @@ function countedTool(
  * `approvals`: two calls of the approval-gated `approve_me` and one `plain` call, parallel executor.
  * `crash`: `plain` then the approval-gated `slow` (sleeps `slowMs`, setting `slowStarted` first and
  * `slowAbortedAt` when aborted), sequential executor. `race`: the approval-gated `slow` alone.
+ * `once`: `pay`, a tool that must never run twice (`idempotent: false`), as slow as `slow`, no approval.
  */
 export function scenarioAgent(
   redis: Redis,
@@ -111,6 +113,13 @@ export function scenarioAgent(
     );
     await abortableSleep(options.slowMs ?? 0, signal);
   });
+  if (scenario === 'once') {
+    const pay = countedTool(redis, prefix, 'pay', async (signal) => {
+      await redis.set(testKeys(prefix).slowStarted, '1');
+      await abortableSleep(options.slowMs ?? 0, signal);
+    });
+    return { id: 'agent', model, tools: [{ ...pay, idempotent: false }] };
+  }
   return {
     id: 'agent',
     model,

@@ -8,9 +8,11 @@ import type { Counters } from './counters';
  * The agent every service test runs, in the test process and in worker processes alike. Its
  * script is the run's input: turns separated by `then`, each turn's words separated by spaces:
  * - `approve:N` — N calls of `approve_me`, each suspended until a decision;
+ * - `expire:MS` — one call of `approve_me` whose ticket expires MS ms after it is raised;
  * - `plain` — one call of `plain`; `slow:MS` — one call of `slow`, which sleeps MS ms on its first
  *   execution only; `crash` — one call of `crash`, which kills its own process (SIGKILL); `client` —
- *   one call of the client tool `pick_color` (declared by the run request);
+ *   one call of the client tool `pick_color` (declared by the run request); `payonce` — one call of
+ *   `pay_once`, a tool that must never run twice (`idempotent: false`) and kills its own process;
  * - `transient:K[:AFTER]` — this turn's model call fails with a retryable error (retry after AFTER
  *   ms) K times; `permanent` — it fails with a permanent error;
  * - anything else (e.g. `#id`, which makes the input unique) is ignored.
@@ -49,9 +51,11 @@ function turnFor(script: Script): ScriptedTurn {
   for (const word of script.turns[script.turn] ?? []) {
     const [kind, value] = word.split(':');
     if (kind === 'approve') for (let index = 0; index < Number(value); index += 1) call('approve_me', index);
+    else if (kind === 'expire') call('approve_me', 0, { ms: Number(value) });
     else if (kind === 'plain') call('plain', 0);
     else if (kind === 'slow') call('slow', 0, { ms: Number(value) });
     else if (kind === 'crash') call('crash', 0);
+    else if (kind === 'payonce') call('pay_once', 0);
     else if (kind === 'client') call('pick_color', 0);
   }
   return toolCalls.length > 0
@@ -111,8 +115,10 @@ const approval: Plugin = {
   hooks: {
     toolGate(context) {
       if (context.call.name !== 'approve_me' || context.resume) return undefined;
+      const { ms } = context.call.arguments as { ms?: number };
       return {
         type: 'suspend',
+        ...(ms === undefined ? {} : { approvalTimeout: ms }),
         suspension: {
           id: `ticket_${context.call.id}`,
           action: 'approve',
@@ -140,6 +146,13 @@ export function scenarioAgent(counters: Counters): AgentDefinition {
         process.kill(process.pid, 'SIGKILL');
         await new Promise(() => {});
       }),
+      {
+        ...countedTool(counters, 'pay_once', async () => {
+          process.kill(process.pid, 'SIGKILL');
+          await new Promise(() => {});
+        }),
+        idempotent: false,
+      },
     ],
   };
 }

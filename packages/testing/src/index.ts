@@ -8,3 +8,5 @@ export type { RedisServerHandle, StartRedisOptions } from './redis-server';
 export { countExecutions, echoTool, failingTool, pendingTool, slowTool } from './sample-tools';
 export { createScriptedModel } from './scripted-model';
 export type { ScriptedModel, ScriptedTurn, ScriptedTurnSource } from './scripted-model';
+export { createManualClock } from './manual-clock';
+export type { ManualClock } from './manual-clock';

@@ -2,14 +2,23 @@ import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import type { AgentDefinition } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
-import { chooseColor, createDeleteFile, getWeather } from './demo-tools';
+import { chooseColor, createDeleteFile, createSendInvoice, getWeather, restartService } from './demo-tools';
+
+/** How long the demo's `restart_service` approval waits before it expires (ms). */
+export const RESTART_APPROVAL_MS = 20_000;
 
 /**
- * The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client.
- * Tools a client declares with its request (AG-UI frontend tools) run in the client without an
- * approval first: only delete_file asks.
+ * The demo agent: weather allowed, deleting a file asks a human, restarting a service asks a human
+ * who has {@link RESTART_APPROVAL_MS} to answer, sending an invoice must never happen twice, picking
+ * a color asks the client. Tools a client declares with its request (AG-UI frontend tools) run in the
+ * client without an approval first.
  */
-export function createDemoAgents(options: { model: ModelExecutor; deleted: string[] }): AgentDefinition[] {
+export function createDemoAgents(options: {
+  model: ModelExecutor;
+  deleted: string[];
+  sent?: string[];
+  restartApprovalMs?: number;
+}): AgentDefinition[] {
   const permissions = createPermissionPlugin({
     defaultBehavior: 'allow',
     rules: [
@@ -19,15 +28,27 @@ export function createDemoAgents(options: { model: ModelExecutor; deleted: strin
       { tool: 'delete_file(/etc/**)', behavior: 'deny' },
       // four-eyes: whoever started the run cannot approve deleting under /srv
       { tool: 'delete_file(/srv/**)', behavior: 'ask', requireDistinctApprover: true },
+      { tool: 'send_invoice', behavior: 'allow' },
+      {
+        tool: 'restart_service',
+        behavior: 'ask',
+        approvalTimeout: options.restartApprovalMs ?? RESTART_APPROVAL_MS,
+      },
     ],
   });
   return [
     {
       id: 'demo',
       systemPrompt:
-        'You are the Awaken demo assistant. Use get_weather for weather, delete_file to delete files (a human approves each call) and choose_color to let the user pick a color.',
+        'You are the Awaken demo assistant. Use get_weather for weather, delete_file to delete files (a human approves each call), restart_service to restart a service (a human approves it in time), send_invoice to send an invoice and choose_color to let the user pick a color.',
       model: options.model,
-      tools: [getWeather, createDeleteFile(options.deleted), chooseColor],
+      tools: [
+        getWeather,
+        createDeleteFile(options.deleted),
+        chooseColor,
+        restartService,
+        createSendInvoice(options.sent ?? []),
+      ],
       plugins: [createTracingPlugin(), permissions],
       // parallel calls (two deletions) each wait for their own approval and resolve independently
       toolExecution: 'parallel',

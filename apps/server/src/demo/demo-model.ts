@@ -18,6 +18,14 @@ export const DEMO_PROMPTS = [
     prompt: 'delete /tmp/a.txt and /tmp/b.txt',
     what: 'two parallel delete_file calls, each waiting for its own approval (answer them one at a time)',
   },
+  {
+    prompt: 'restart nginx',
+    what: 'calls restart_service, whose approval expires after 20 s; unanswered, the agent says so',
+  },
+  {
+    prompt: 'send invoice 42',
+    what: 'calls send_invoice, a tool that must never run twice (kill the server while it runs to see)',
+  },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
   {
     prompt: 'use the confirm tool with {"question":"ok?"}',
@@ -61,6 +69,9 @@ function afterTool(result: ToolMessage): Plan {
   const edited = typeof raw === 'object' && raw !== null && 'argumentsEditedByHuman' in raw;
   const content = (edited ? raw.result : raw) as Record<string, unknown> | string | undefined;
   const field = (key: string) => (typeof content === 'object' && content ? content[key] : undefined);
+  if (result.outcome === 'expired') {
+    return { kind: 'text', text: `Nobody approved ${result.toolName} in time, so I did not run it.` };
+  }
   if (result.outcome === 'cancelled' || result.outcome === 'failed') {
     return {
       kind: 'text',
@@ -75,6 +86,10 @@ function afterTool(result: ToolMessage): Plan {
       };
     case 'delete_file':
       return { kind: 'text', text: `Done: I deleted ${field('deleted')}.` };
+    case 'restart_service':
+      return { kind: 'text', text: `Done: I restarted ${field('restarted')}.` };
+    case 'send_invoice':
+      return { kind: 'text', text: `Done: invoice ${field('sent')} is sent.` };
     case 'choose_color':
       return { kind: 'text', text: `You chose ${describe(field('color') ?? content)}. Nice choice!` };
     default:
@@ -119,6 +134,11 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
+  const restart = /\brestart\s+([\w.-]{1,60})/i.exec(text);
+  if (restart?.[1])
+    return { kind: 'call', name: 'restart_service', args: { service: restart[1] }, text: 'Asking first. ' };
+  const invoice = /\bsend\s+invoice\s+([\w-]{1,40})/i.exec(text);
+  if (invoice?.[1]) return { kind: 'call', name: 'send_invoice', args: { invoice: invoice[1] } };
   const deletion = /\b(?:delete|remove)\s+(\S{1,300})(?:\s+and\s+(\S{1,300}))?/i.exec(text);
   if (deletion?.[1]) {
     const second = deletion[2];

@@ -63,3 +63,45 @@ export const chooseColor = defineTool({
       'use_decision_as_tool_result',
     ),
 });
+
+/**
+ * Asks a human, and the question expires quickly (the permission rule's `approvalTimeout`): nobody
+ * answering within it resolves the call `expired`, and the run goes on without restarting anything.
+ */
+export const restartService = defineTool({
+  name: 'restart_service',
+  description: 'Restarts a service (in this demo, only pretends to)',
+  parameters: z.object({ service: z.string().min(1).max(60) }),
+  execute: ({ service }) => ({ restarted: service }),
+});
+
+/** How long `send_invoice` takes: long enough to stop the server while it runs. */
+export const SEND_INVOICE_MS = 3_000;
+
+/**
+ * A tool that must never run twice (`idempotent: false`): if the process dies while it "sends", the
+ * resumed run does not send again but asks a human whether it was sent (an `indeterminate` ticket).
+ */
+export function createSendInvoice(sent: string[]) {
+  return defineTool({
+    name: 'send_invoice',
+    description: 'Sends an invoice to the customer (in this demo, only pretends to)',
+    parameters: z.object({ invoice: z.string().min(1).max(40) }),
+    idempotent: false,
+    execute: async ({ invoice }, context) => {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, SEND_INVOICE_MS);
+        context.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(context.signal.reason);
+          },
+          { once: true },
+        );
+      });
+      sent.push(invoice);
+      return { sent: invoice };
+    },
+  });
+}

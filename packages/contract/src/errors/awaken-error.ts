@@ -20,6 +20,8 @@ export type AwakenErrorCode =
   | 'stale_append'
   | 'stale_version'
   | 'decision_rejected'
+  /** A decision for a ticket whose `expiresAt` passed: never applied. */
+  | 'ticket_expired'
   | 'run_busy'
   | 'detached'
   | 'model_transient'

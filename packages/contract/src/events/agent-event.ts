@@ -60,7 +60,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   event('tool_call_done', {
     toolCallId: z.string(),
     toolName: z.string(),
-    status: z.enum(['succeeded', 'failed', 'cancelled']),
+    status: z.enum(['succeeded', 'failed', 'cancelled', 'expired']),
     result: toolResultSchema.optional(),
     /** The content committed to the tool message the model reads. */
     content: z.unknown().optional(),

@@ -1,4 +1,9 @@
-import { readAppliedDecisionIds, readQueuedDecisions, readToolCallStates } from '../run/read-run-state';
+import {
+  readAppliedDecisionIds,
+  readExpiredTicketIds,
+  readQueuedDecisions,
+  readToolCallStates,
+} from '../run/read-run-state';
 import type { RunRecord } from '../run/run-record';
 import type { RunStatus } from '../run/run-status';
 import type { ToolCallState } from '../tool/tool-call-state';
@@ -27,22 +32,34 @@ export interface DecisionView {
   pending: readonly ToolCallDecision[];
   /** The subject who started the run, when known: a four-eyes ticket refuses an answer from them. */
   startedBy?: string;
+  /**
+   * The time the answer is judged at (epoch ms). With it, an answer for a ticket whose `expiresAt`
+   * has passed is refused `ticket_expired`. Left out only where the answer was already accepted
+   * before (a run applying the decisions its inbox holds): an accepted receipt is always honoured.
+   */
+  now?: number;
+  /** Ids of tickets that expired earlier in the run (their calls may be gone from `calls`). */
+  expired?: ReadonlySet<string>;
 }
 
 /**
  * The view of a run as stored: its checkpointed call states, applied decision ids and the decisions
- * it holds accepted. A finished run shows no calls (it takes no decision).
+ * it holds accepted. A finished run shows no calls (it takes no decision). `now` (epoch ms) lets the
+ * judge refuse an answer to an expired ticket.
  */
 export function decisionViewOf(
   record: Pick<RunRecord, 'runId' | 'status' | 'state'> & Partial<Pick<RunRecord, 'context'>>,
+  now?: number,
 ): DecisionView {
   const startedBy = runStarterOf(record);
   return {
     ...(startedBy === undefined ? {} : { startedBy }),
+    ...(now === undefined ? {} : { now }),
     runId: record.runId,
     status: record.status,
     calls: record.status === 'done' ? [] : readToolCallStates(record),
     applied: readAppliedDecisionIds(record),
+    expired: readExpiredTicketIds(record),
     pending: readQueuedDecisions(record),
   };
 }

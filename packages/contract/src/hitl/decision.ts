@@ -73,6 +73,8 @@ export type ToolCallDecisionInput = z.infer<typeof toolCallDecisionInputSchema>;
  * with a resume instead). `self_approval_forbidden`: the ticket requires an approver other than the
  * subject who started the run (four-eyes), and the decision came from that subject or from nobody
  * identified.
+ * with a resume instead). `ticket_expired`: the ticket's `expiresAt` has passed (the call resolves,
+ * or resolved, as expired); the answer is never applied.
  */
 export const decisionRejectionReasonSchema = z.enum([
   'unknown_tool_call',
@@ -82,6 +84,7 @@ export const decisionRejectionReasonSchema = z.enum([
   'run_finished',
   'not_live',
   'self_approval_forbidden',
+  'ticket_expired',
 ]);
 export type DecisionRejectionReason = z.infer<typeof decisionRejectionReasonSchema>;
 

@@ -9,6 +9,7 @@ import {
 } from './decision';
 import { duplicateReceipt, rejectedReceipt } from './decision-receipts';
 import type { DecisionView } from './decision-view';
+import { ticketExpired } from './ticket-expiry';
 
 /**
  * What the judge says of one decision: its receipt, and for an accepted one the decision addressed
@@ -55,6 +56,9 @@ function resolveCall(
     return refuse(input, 'unknown_tool_call', `run ${view.runId} has no tool call ${toolCallId}${hint}`);
   }
   const call = callWithTicket(calls, ticketId);
+  if (!call && view.expired?.has(ticketId)) {
+    return refuse(input, 'ticket_expired', `ticket ${ticketId} expired`);
+  }
   if (!call) {
     return refuse(input, 'unknown_tool_call', `run ${view.runId} has no tool call with ticket ${ticketId}`);
   }
@@ -72,6 +76,11 @@ function resolveCall(
 function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCallState): Refusal | undefined {
   const named = { ...input, toolCallId: call.callId };
   if (call.resume?.decisionId === input.decisionId) return { receipt: duplicate(input, call.callId) };
+  // expiry: a call already resolved as expired, or one whose ticket's time ran out but that the run
+  // has not resolved yet (nobody resumed it since), takes no answer — it would come too late
+  if (call.status === 'expired' || ticketExpired(call.ticket, view.now)) {
+    return refuse(named, 'ticket_expired', `the ticket of tool call ${call.callId} expired`);
+  }
   if (call.status !== 'suspended') {
     return refuse(named, 'not_suspended', `tool call ${call.callId} is ${call.status}, not suspended`);
   }
@@ -127,6 +136,9 @@ function duplicate(input: unknown, toolCallId?: string) {
  * - the run is `done` or closing → rejected `run_finished`;
  * - no call with that tool call id, or no call with that ticket → `unknown_tool_call`; a ticket of
  *   another call → `invalid_payload`;
+ * - the call resolved as expired, its ticket's `expiresAt` is at or before the view's `now`, or the
+ *   ticket is one the view lists as expired earlier in the run → `ticket_expired` (never applied,
+ *   whatever arrives later);
  * - the call is not suspended (never asked yet, or already answered) → `not_suspended`; a call that
  *   already has an accepted decision not yet applied → `duplicate_conflict`;
  * - a ticket with `requiresDistinctApprover` answered by nobody identified or by the run's starter

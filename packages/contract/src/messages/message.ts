@@ -21,14 +21,14 @@ export const assistantMessageSchema = z.object({
 
 /**
  * The one result of one tool call. `outcome` tells the model whether the call succeeded, failed
- * (error, invalid arguments, unknown tool, blocked) or was cancelled (a human rejected it; `content`
- * then carries the reason).
+ * (error, invalid arguments, unknown tool, blocked), was cancelled (a human rejected it; `content`
+ * then carries the reason) or expired (nobody answered its approval in time; it never ran).
  */
 export const toolMessageSchema = z.object({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string(),
-  outcome: z.enum(['succeeded', 'failed', 'cancelled']),
+  outcome: z.enum(['succeeded', 'failed', 'cancelled', 'expired']),
   content: z.unknown().optional(),
 });
 

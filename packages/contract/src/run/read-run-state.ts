@@ -34,3 +34,13 @@ export function readAppliedDecisionIds(record: Pick<RunRecord, 'state'>): Set<st
   const ids = Array.isArray(raw?.decisionIds) ? raw.decisionIds : [];
   return new Set(ids.filter((id): id is string => typeof id === 'string'));
 }
+
+/**
+ * The ids of the tickets that expired in a stored run (the latest ones, bounded): an answer naming
+ * one is refused `ticket_expired` even after the run moved past its call.
+ */
+export function readExpiredTicketIds(record: Pick<RunRecord, 'state'>): Set<string> {
+  const raw = record.state[RUNTIME_STATE_PATH] as { expiredTicketIds?: unknown } | undefined;
+  const ids = Array.isArray(raw?.expiredTicketIds) ? raw.expiredTicketIds : [];
+  return new Set(ids.filter((id): id is string => typeof id === 'string'));
+}

@@ -8,7 +8,8 @@ import {
   transitionToolCall,
 } from './tool-call-status';
 
-// Seed 001 layer 2, written out independently of the implementation's table.
+// Seed 001 layer 2, written out independently of the implementation's table, plus `expired` (a
+// suspension nobody answered in time: terminal, reached only from `suspended`).
 const ALLOWED = new Set([
   'new>running',
   'new>suspended',
@@ -18,6 +19,7 @@ const ALLOWED = new Set([
   'running>cancelled',
   'suspended>resuming',
   'suspended>cancelled',
+  'suspended>expired',
   'resuming>running',
   'resuming>suspended',
   'resuming>succeeded',
@@ -26,12 +28,22 @@ const ALLOWED = new Set([
   'succeeded>succeeded',
   'failed>failed',
   'cancelled>cancelled',
+  'expired>expired',
 ]);
 const ALL: ToolCallStatus[] = toolCallStatusSchema.options;
 
 describe('ToolCallStatus transitions', () => {
-  it('has the seven states of seed 001', () => {
-    expect(ALL).toEqual(['new', 'running', 'suspended', 'resuming', 'succeeded', 'failed', 'cancelled']);
+  it('has the seven states of seed 001 and expired', () => {
+    expect(ALL).toEqual([
+      'new',
+      'running',
+      'suspended',
+      'resuming',
+      'succeeded',
+      'failed',
+      'cancelled',
+      'expired',
+    ]);
   });
 
   for (const from of ALL) {
@@ -45,13 +57,13 @@ describe('ToolCallStatus transitions', () => {
     }
   }
 
-  it('lets a suspended call move only to resuming or cancelled', () => {
+  it('lets a suspended call move only to resuming, cancelled or expired', () => {
     const targets = ALL.filter((to) => canTransitionToolCall('suspended', to));
-    expect(targets).toEqual(['resuming', 'cancelled']);
+    expect(targets).toEqual(['resuming', 'cancelled', 'expired']);
   });
 
-  it('marks exactly succeeded, failed and cancelled as terminal', () => {
-    expect(ALL.filter(isTerminalToolCallStatus)).toEqual(['succeeded', 'failed', 'cancelled']);
+  it('marks exactly succeeded, failed, cancelled and expired as terminal', () => {
+    expect(ALL.filter(isTerminalToolCallStatus)).toEqual(['succeeded', 'failed', 'cancelled', 'expired']);
   });
 
   it('raises an AwakenError with code invalid_transition', () => {

@@ -44,6 +44,19 @@ export interface Tool<Args = any, Output = unknown> {
   parameters: z.ZodType<Args> | ToolInputSchema<Args>;
   /** Overrides the JSON Schema derived from `parameters` for the model. */
   jsonSchema?: JsonSchema;
+  /**
+   * How long (ms) a ticket raised for a call of this tool waits for an answer; past it the call
+   * resolves as `expired` (the model is told, the call never ran). A permission rule's
+   * `approvalTimeout` wins over it; it wins over the agent's default.
+   */
+  approvalTimeout?: number;
+  /**
+   * `false` when running the tool twice would repeat a side effect (a payment, an email). A run
+   * resumed after a crash while such a call was running, with no result recorded, never runs it
+   * again by itself: the call suspends with an `indeterminate` ticket and a human answers retry,
+   * result or fail. Default `true` (the call simply runs again).
+   */
+  idempotent?: boolean;
   execute(args: Args, context: ToolExecuteContext): Promise<Output> | Output;
 }
 
@@ -67,6 +80,8 @@ export function defineTool<S extends z.ZodType | ToolInputSchema, Output = unkno
   description: string;
   parameters: S;
   jsonSchema?: JsonSchema;
+  approvalTimeout?: number;
+  idempotent?: boolean;
   execute(args: InferToolInput<S>, context: ToolExecuteContext): Promise<Output> | Output;
 }): Tool<InferToolInput<S>, Output> {
   return tool as Tool<InferToolInput<S>, Output>;

@@ -31,6 +31,8 @@ export interface CompiledRule {
   requireDistinctApprover: boolean;
   matchTool(name: string): boolean;
   matchArguments(args: unknown, primary: PrimaryLookup): ArgumentMatch;
+  /** How long (ms) an `ask` of this rule waits for an answer (`approvalTimeout` of the rule). */
+  approvalTimeout?: number;
 }
 
 /** Parses and compiles one rule; throws `AwakenError('invalid_config')` when it is malformed. */
@@ -50,6 +52,7 @@ export function compileRule(
     requireDistinctApprover: config.requireDistinctApprover === true,
     matchTool: compileToolMatcher(rule.tool),
     matchArguments: compileArgumentMatcher(rule.arguments, pathReadingFor(config.behavior)),
+    ...(config.approvalTimeout === undefined ? {} : { approvalTimeout: config.approvalTimeout }),
   };
 }
 

@@ -158,6 +158,12 @@ export function toolDone(
     case 'cancelled':
       out.push(cancelledChunk(event, part));
       return;
+    case 'expired': {
+      // not a denial: nobody answered in time; the client shows the runtime's words
+      const errorText = result?.status === 'error' ? result.message : 'the approval for this call expired';
+      out.push({ type: 'tool-output-error', toolCallId: event.toolCallId, errorText, ...dynamic });
+      return;
+    }
     default:
       assertNever(event.status, 'tool call status');
   }

@@ -7,6 +7,8 @@ export const MISSING_RESULT_TEXT = 'The tool call has no result: it did not comp
 
 const CANCELLED_TEXT = 'The tool call was cancelled and did not run.';
 
+const EXPIRED_TEXT = 'The approval for this tool call expired before anyone answered; it did not run.';
+
 /**
  * Maps one tool message to the V3 tool result output the provider sends to the model.
  *
@@ -14,7 +16,8 @@ const CANCELLED_TEXT = 'The tool call was cancelled and did not run.';
  * - `failed`: `error-text` / `error-json`, so providers that flag errors (Anthropic `is_error`) do so;
  * - `cancelled`: `execution-denied` with a reason that says the call did not run and why (the content
  *   itself when a string, else its `reason` or `message` field, else its JSON). Every AI SDK
- *   provider renders it as text the model reads; it is what `generateText` itself sends for a denial.
+ *   provider renders it as text the model reads; it is what `generateText` itself sends for a denial;
+ * - `expired`: `error-text` saying the approval expired (not a denial: nobody answered in time).
  */
 export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolResultOutput {
   switch (message.outcome) {
@@ -32,6 +35,10 @@ export function toToolResultOutput(message: ToolMessage): LanguageModelV3ToolRes
         type: 'execution-denied',
         reason: reason === '' ? CANCELLED_TEXT : `${CANCELLED_TEXT} Reason: ${reason}`,
       };
+    }
+    case 'expired': {
+      const reason = cancelReasonOf(message.content).trim();
+      return { type: 'error-text', value: reason === '' ? EXPIRED_TEXT : reason };
     }
     default:
       return assertNever(message.outcome, 'tool outcome');

@@ -39,6 +39,7 @@ export function httpStatusOf(code: HttpErrorCode): number {
     case 'conflict':
     case 'dedupe_conflict':
     case 'decision_rejected':
+    case 'ticket_expired':
     case 'invalid_transition':
     case 'stale_claim':
     case 'stale_append':

@@ -30,6 +30,11 @@ export interface RuntimeBookkeeping {
   consecutiveErrors: number;
   /** `name:args` signatures of the latest finished calls, oldest first (loop_detection), bounded. */
   recentCalls: string[];
+  /**
+   * Ids of the tickets that expired in this run (the latest, bounded): an answer to one of them is
+   * refused `ticket_expired` even once the run has moved past its call (`readExpiredTicketIds`).
+   */
+  expiredTicketIds?: string[];
 }
 
 export const RUNTIME_STATE_KEY = RUNTIME_STATE_PATH;
@@ -71,6 +76,7 @@ export function decodeRunState(record: RunRecord): DecodedRunState {
       stepEnded: raw.stepEnded ?? 0,
       consecutiveErrors: raw.consecutiveErrors ?? 0,
       recentCalls: raw.recentCalls ?? [],
+      ...(raw.expiredTicketIds ? { expiredTicketIds: raw.expiredTicketIds } : {}),
     },
   };
 }

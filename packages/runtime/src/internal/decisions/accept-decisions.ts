@@ -10,11 +10,17 @@ import {
 import type { RunSession } from '../session/run-session';
 import { putDecision } from './put-decision';
 
-/** The run as the judge sees it now: this session's calls, applied ids and accepted decisions. */
-function liveView(session: RunSession): DecisionView {
+/**
+ * The run as the judge sees it now: this session's calls, applied ids and accepted decisions. With
+ * `clock`, the judge also refuses answers to expired tickets (a new answer); without it (a decision
+ * accepted before, applied now) an accepted receipt is honoured even if the ticket expired since.
+ */
+function liveView(session: RunSession, clock: boolean): DecisionView {
   const startedBy = runStarterOf(session.run.record);
   return {
     ...(startedBy === undefined ? {} : { startedBy }),
+    ...(clock ? { now: session.now() } : {}),
+    expired: new Set(session.run.bookkeeping.expiredTicketIds ?? []),
     runId: session.runId,
     status: session.run.status,
     ...(session.activation.runController.signal.aborted ? { closing: 'being cancelled' } : {}),
@@ -24,9 +30,16 @@ function liveView(session: RunSession): DecisionView {
   };
 }
 
-/** Judges one decision against the run as this session holds it (`judgeDecision`). */
-export function validateDecision(session: RunSession, input: unknown): DecisionJudgement {
-  return judgeDecision(liveView(session), input);
+/**
+ * Judges one decision against the run as this session holds it (`judgeDecision`); `clock: false`
+ * for a decision that was accepted before (expiry is not judged again).
+ */
+export function validateDecision(
+  session: RunSession,
+  input: unknown,
+  options: { clock: boolean } = { clock: true },
+): DecisionJudgement {
+  return judgeDecision(liveView(session, options.clock), input);
 }
 
 /**

@@ -68,7 +68,7 @@ export async function deliverDecisions(
       );
     }
     const receipts = await queueDecisions(
-      { store: services.store, inbox: services.inbox },
+      { store: services.store, inbox: services.inbox, now: services.now },
       record,
       decisions,
     );

@@ -10,6 +10,7 @@ import {
   readToolCallStates,
   duplicateReceipt,
   rejectedReceipt,
+  ticketExpired,
 } from '@awaken/contract';
 import { type DecisionDesk, deskOf } from './decision-desk';
 import { putDecision } from './put-decision';
@@ -18,6 +19,8 @@ import { putDecision } from './put-decision';
 export interface DecisionStores {
   store: Pick<ThreadRunStore, 'getRun'>;
   inbox: RunControlInbox;
+  /** The clock expiry is judged on (epoch ms; `Date.now` by default). */
+  now?: () => number;
 }
 
 /**
@@ -43,7 +46,8 @@ function stillApplies(record: RunRecord | null | undefined, decision: ToolCallDe
  * the run as stored after the write. A receipt is `accepted` only if the decision will be applied:
  * two different answers for one call never both get one, in one process or many. A decision that
  * lost the race is taken back out of the inbox (its owner would drop it anyway) and answered
- * `duplicate_conflict` when another answer won, `run_finished` when the run ended meanwhile.
+ * `duplicate_conflict` when another answer won, `run_finished` when the run ended meanwhile,
+ * `ticket_expired` when the ticket's `expiresAt` passed (judged on `stores.now`).
  * Decisions for one run take turns within a process, each judged on the run as read in its turn,
  * so any number of identical decisions get one `accepted` (see {@link DecisionDesk}).
  */
@@ -72,7 +76,8 @@ async function deliver(
   const desk = deskOf(stores.inbox);
   const receipts: DecisionReceipt[] = [];
   const stored = new Map<number, ToolCallDecision>();
-  const view = decisionViewOf(record);
+  const clock = stores.now ?? Date.now;
+  const view = decisionViewOf(record, clock());
   for (const input of decisions) {
     const judged = judgeDecision(view, input);
     const decision = judged.decision;
@@ -91,11 +96,18 @@ async function deliver(
   if (stored.size === 0) return receipts;
   const now = await stores.store.getRun(record.runId);
   const lost: string[] = [];
+  const judgedAt = clock();
   for (const [index, decision] of stored) {
-    if (stillApplies(now, decision)) continue;
+    const call = now
+      ? readToolCallStates(now).find((state) => state.callId === decision.toolCallId)
+      : undefined;
+    // the ticket ran out while the decision was being written: too late, never applied
+    const late = call?.status === 'suspended' && ticketExpired(call.ticket, judgedAt);
+    if (!late && stillApplies(now, decision)) continue;
     lost.push(decision.decisionId);
-    receipts[index] =
-      now?.status === 'done'
+    receipts[index] = late
+      ? rejectedReceipt(decision, 'ticket_expired', `the ticket of tool call ${decision.toolCallId} expired`)
+      : now?.status === 'done'
         ? rejectedReceipt(decision, 'run_finished', `run ${record.runId} finished before the decision`)
         : rejectedReceipt(
             decision,

@@ -5,13 +5,15 @@ import {
   declinedCallMessage,
   decisionRecordOf,
   readApproval,
+  ticketExpired,
 } from '@awaken/contract';
 import { validateDecision } from './accept-decisions';
-import { cancelCall } from '../tools/call-outcome';
+import { cancelCall, expireCall } from '../tools/call-outcome';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 import { readControls, removeControls } from '../inbox/run-controls';
 import type { RunSession } from '../session/run-session';
 import { moveCall } from '../tools/move-call';
+import { applyIndeterminateAnswer } from '../tools/indeterminate-calls';
 
 /**
  * Applies one accepted decision to its suspended call and appends its audit record (stored by the
@@ -33,6 +35,8 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
   }
+  // an `indeterminate` ticket answered `result` or `fail` resolves here, never running the tool
+  if (await applyIndeterminateAnswer(session, state, decision)) return;
   const approval =
     state.ticket?.resumeMode === 'replay_tool_call' ? readApproval(decision.result) : undefined;
   if (approval?.approved === false) {
@@ -44,13 +48,34 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
 }
 
 /**
+ * Resolves every call still waiting on a ticket whose `expiresAt` has passed as `expired` (after the
+ * decisions accepted in time were applied). With `onApprovalExpired: 'end_run'` the batch records
+ * it, and the tool round ends the run `stopped { code: 'approval_expired' }`.
+ */
+async function expireTickets(session: RunSession): Promise<ToolCallState[]> {
+  const expired: ToolCallState[] = [];
+  for (const state of session.batch.calls) {
+    if (state.status !== 'suspended' || !ticketExpired(state.ticket, session.now())) continue;
+    await expireCall(session, state);
+    expired.push(state);
+    // remembered past this step, so a late answer is still told it came too late
+    const ids = session.run.bookkeeping.expiredTicketIds ?? [];
+    session.run.bookkeeping.expiredTicketIds = [...ids, state.ticket!.suspension.id].slice(-100);
+    if (session.agent.onApprovalExpired === 'end_run')
+      session.batch.expired ??= `the approval of "${state.toolName}" (${state.callId}) expired`;
+  }
+  return expired;
+}
+
+/**
  * The RESUME_TOOL_CALL gate: takes the queued decisions and those in the run-control inbox (which
  * may name their call by tool call id or ticket id, like the ones given to `decide`), validates each
  * against the run as it is now (bound to its ticket) and applies it. Decisions that no longer match
  * are dropped with an `error` event, never redirected. Inbox entries are only peeked: the ones
  * applied are recorded by a checkpoint before exactly the entries read are removed, so a process that
  * dies in between loses nothing, and a decision that arrived after the peek stays for the next gate.
- * A cancel found in the inbox aborts the run. Returns the calls that changed.
+ * A cancel found in the inbox aborts the run. Calls whose ticket expired meanwhile then resolve as
+ * `expired`. Returns the calls that changed.
  */
 export async function resumeGate(session: RunSession): Promise<ToolCallState[]> {
   const candidates: ToolCallDecisionInput[] = session.decisions.take();
@@ -60,7 +85,8 @@ export async function resumeGate(session: RunSession): Promise<ToolCallState[]> 
   const changed: ToolCallState[] = [];
   for (const candidate of candidates) {
     if (session.decisions.applied.has(candidate.decisionId)) continue;
-    const { receipt, decision, call: state } = validateDecision(session, candidate);
+    // accepted before (by `decide` or into the inbox): honoured even if its ticket expired since
+    const { receipt, decision, call: state } = validateDecision(session, candidate, { clock: false });
     if (!decision) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
       await session.events.emit({ type: 'error', code: 'decision_rejected', message });
@@ -69,6 +95,7 @@ export async function resumeGate(session: RunSession): Promise<ToolCallState[]> 
     await apply(session, state, decision);
     changed.push(state);
   }
+  changed.push(...(await expireTickets(session)));
   if (changed.length > 0 && read.length > 0) await commitCheckpoint(session, 'tool_results_committed');
   await removeControls(
     session,

@@ -94,6 +94,27 @@ export async function waitForDecision(session: RunSession): Promise<void> {
   ) {
     const woken = session.activation.wake.wait();
     if (await hasInboxDecisions(session)) return;
-    await woken;
+    // a waiting ticket that expires wakes the run then: its next activation resolves it `expired`
+    const expiresAt = earliestExpiry(session);
+    if (expiresAt !== undefined && expiresAt <= session.now()) return;
+    const timer =
+      expiresAt === undefined
+        ? undefined
+        : setTimeout(() => session.activation.wake.notify(), expiresAt - session.now());
+    try {
+      await woken;
+    } finally {
+      clearTimeout(timer);
+    }
   }
+}
+
+/** The earliest `expiresAt` of the tickets the batch waits on. */
+function earliestExpiry(session: RunSession): number | undefined {
+  let earliest: number | undefined;
+  for (const call of session.batch.calls) {
+    const at = call.status === 'suspended' ? call.ticket?.expiresAt : undefined;
+    if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
+  }
+  return earliest;
 }

@@ -10,6 +10,7 @@ import { resumeGate } from '../decisions/resume-gate';
 import type { RunSession } from '../session/run-session';
 import { stepEnd } from './stop-conditions';
 import { loadBatch } from '../tools/load-batch';
+import { suspendCallsInDoubt } from '../tools/indeterminate-calls';
 import { runToolRound } from '../tools/tool-round';
 
 /**
@@ -117,6 +118,8 @@ async function continueOpenStep(session: RunSession): Promise<TerminationReason 
   batch.calls = loadBatch(session);
   if (run.bookkeeping.stepEnded >= run.record.steps) return undefined;
   await session.events.emit({ type: 'step_start', step: run.record.steps });
+  // a tool that must never run twice, found running with no result: ask, never re-run
+  await suspendCallsInDoubt(session);
   let resumed: ToolCallState[] = [];
   if (batch.isOpen()) {
     activation.throwIfHalted();
@@ -139,19 +142,26 @@ async function toolRounds(
   const { activation, batch } = session;
   let changed = resumed.length > 0;
   const parallel = session.agent.toolExecution === 'parallel';
-  while (batch.hasRunnable(parallel)) {
+  while (batch.expired === undefined && batch.hasRunnable(parallel)) {
     if (activation.signal.aborted) return activation.abortTermination();
     activation.throwIfHalted();
     await runToolRound(session);
     await commitCheckpoint(session, 'tool_results_committed');
     if (batch.blocked !== undefined) return { type: 'blocked', reason: batch.blocked };
+    if (batch.expired !== undefined) return expiryEnd(batch.expired);
     if (activation.signal.aborted) return activation.abortTermination();
     activation.throwIfHalted();
     changed = (await resumeGate(session)).length > 0;
   }
   if (activation.signal.aborted) return activation.abortTermination();
   if (changed || batch.isUnflushed()) await commitCheckpoint(session, 'tool_results_committed');
+  if (batch.expired !== undefined) return expiryEnd(batch.expired);
   return batch.hasSuspended() ? { type: 'suspended' } : undefined;
+}
+
+/** The run ends because a ticket expired and the agent says an expiry ends the run. */
+function expiryEnd(detail: string): TerminationReason {
+  return { type: 'stopped', code: 'approval_expired', detail };
 }
 
 /** A step that ends the run before its tool round: its StepEnd runs without the stop conditions. */

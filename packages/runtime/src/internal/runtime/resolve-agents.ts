@@ -25,6 +25,8 @@ export interface ResolvedAgent {
   descriptors: ToolDescriptor[];
   stopConditions: StopConditionSpec[];
   toolExecution: 'sequential' | 'parallel';
+  approvalTimeout?: number;
+  onApprovalExpired: 'continue' | 'end_run';
 }
 
 function invalid(message: string): AwakenError {
@@ -59,9 +61,19 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
   if (toolExecution !== 'sequential' && toolExecution !== 'parallel') {
     throw invalid(`agent "${definition.id}" toolExecution must be "sequential" or "parallel"`);
   }
+  const { approvalTimeout } = definition;
+  if (approvalTimeout !== undefined && !(Number.isSafeInteger(approvalTimeout) && approvalTimeout > 0)) {
+    throw invalid(`agent "${definition.id}" approvalTimeout must be a positive integer (milliseconds)`);
+  }
+  const onApprovalExpired = definition.onApprovalExpired ?? 'continue';
+  if (onApprovalExpired !== 'continue' && onApprovalExpired !== 'end_run') {
+    throw invalid(`agent "${definition.id}" onApprovalExpired must be "continue" or "end_run"`);
+  }
   return {
     definition,
     id: definition.id,
+    ...(approvalTimeout === undefined ? {} : { approvalTimeout }),
+    onApprovalExpired,
     model,
     tools,
     descriptors: [...tools.values()].map((tool) => tool.descriptor),

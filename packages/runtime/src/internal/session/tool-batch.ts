@@ -11,6 +11,8 @@ export class ToolBatch {
   calls: ToolCallState[] = [];
   /** Set by a ToolGate `block` without `continueRun`. */
   blocked: string | undefined;
+  /** Set when a ticket expired and the agent ends the run on expiry (`onApprovalExpired: 'end_run'`). */
+  expired: string | undefined;
 
   constructor(readonly byId: Map<string, ToolCallState>) {}
 

@@ -1,10 +1,18 @@
-import { type SuspendTicket, type ToolCallState, type ToolResult, toolFailure } from '@awaken/contract';
+import {
+  INDETERMINATE_ACTION,
+  type SuspendTicket,
+  type ToolCallState,
+  type ToolResult,
+  expiredCallMessage,
+  ticketExpiresAt,
+  toolFailure,
+} from '@awaken/contract';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 import { runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { moveCall } from './move-call';
 import { callFields } from './prepare-arguments';
-import { committedContent, toolContent } from './tool-content';
+import { committedContent, expiredContent, toolContent } from './tool-content';
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
 export async function settleCall(
@@ -19,17 +27,25 @@ export async function settleCall(
       toolName: state.toolName,
       ticket: state.ticket,
     });
-  } else if (state.status === 'succeeded' || state.status === 'failed' || state.status === 'cancelled') {
+  } else if (
+    state.status === 'succeeded' ||
+    state.status === 'failed' ||
+    state.status === 'cancelled' ||
+    state.status === 'expired'
+  ) {
     await session.events.emit({
       type: 'tool_call_done',
       toolCallId: state.callId,
       toolName: state.toolName,
       status: state.status,
       result,
-      content: committedContent(
-        state,
-        toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
-      ),
+      content:
+        state.status === 'expired'
+          ? expiredContent(result)
+          : committedContent(
+              state,
+              toolContent(result, state.status === 'cancelled' ? cancelReason(state, result) : undefined),
+            ),
     });
   }
   await runHooks(session, 'afterToolExecute', {
@@ -44,17 +60,39 @@ function cancelReason(state: ToolCallState, result: ToolResult): string {
   return result.status === 'error' ? result.message : 'cancelled';
 }
 
-/** Applies a result: success/warning → succeeded, error → failed, pending → suspended with a ticket. */
+/**
+ * When a ticket raised now for this call expires: the gate's (a permission rule's) timeout, else the
+ * tool's, else the agent's default. An `indeterminate` ticket never expires by a tool's or agent's
+ * timeout: whether a side effect happened is not a question that may go unanswered by default.
+ */
+function expiryOf(
+  session: RunSession,
+  state: ToolCallState,
+  result: Extract<ToolResult, { status: 'pending' }>,
+  gateTimeout: number | undefined,
+): number | undefined {
+  if (result.suspension.action === INDETERMINATE_ACTION) return undefined;
+  const tool = session.agent.tools.get(state.toolName);
+  return ticketExpiresAt(session.now(), gateTimeout, tool?.approvalTimeout, session.agent.approvalTimeout);
+}
+
+/**
+ * Applies a result: success/warning → succeeded, error → failed, pending → suspended with a ticket
+ * (expiring per `options.approvalTimeout`, the tool's or the agent's timeout).
+ */
 export async function applyResult(
   session: RunSession,
   state: ToolCallState,
   result: ToolResult,
+  options: { approvalTimeout?: number } = {},
 ): Promise<void> {
   if (result.status === 'pending') {
+    const expiresAt = expiryOf(session, state, result, options.approvalTimeout);
     const ticket: SuspendTicket = {
       suspension: result.suspension,
       pending: { id: state.callId, name: state.toolName, arguments: state.arguments },
       resumeMode: result.resumeMode ?? 'replay_tool_call',
+      ...(expiresAt === undefined ? {} : { expiresAt }),
     };
     state.ticket = ticket;
     state.result = undefined;
@@ -66,6 +104,18 @@ export async function applyResult(
     state.result = result;
     moveCall(session, state, result.status === 'error' ? 'failed' : 'succeeded');
   }
+  await settleCall(session, state, result);
+}
+
+/**
+ * Resolves a suspended call whose ticket expired: `expired`, never run; the model reads
+ * {@link expiredCallMessage} (a failure result, distinct from a denial by the call's status, the
+ * tool message's `outcome` and the `tool_call_done` event).
+ */
+export async function expireCall(session: RunSession, state: ToolCallState): Promise<void> {
+  const result = toolFailure(expiredCallMessage(state.toolName));
+  state.result = result;
+  moveCall(session, state, 'expired');
   await settleCall(session, state, result);
 }
 

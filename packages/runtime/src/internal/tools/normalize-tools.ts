@@ -13,6 +13,10 @@ export interface ResolvedTool {
   descriptor: ToolDescriptor;
   /** Validates (and, for schemas that transform, converts) the arguments the model sent. */
   check(raw: unknown): Promise<ArgumentsCheck>;
+  /** How long (ms) a ticket of a call of this tool waits (`Tool.approvalTimeout`). */
+  approvalTimeout?: number;
+  /** False when the tool must never run twice by itself (`Tool.idempotent`). */
+  idempotent: boolean;
   execute(args: unknown, context: ToolExecuteContext): Promise<unknown>;
 }
 
@@ -89,8 +93,18 @@ function resolveTool(entry: unknown, name: string, where: string): ResolvedTool 
   const field = aiSdkStyle ? 'inputSchema' : 'parameters';
   const input = resolveToolInput(entry[field], `${where}.${field}`, aiSdkStyle ? undefined : override);
   const execute = entry.execute as (args: unknown, context: ToolExecuteContext) => unknown;
+  const { approvalTimeout, idempotent } = entry;
+  if (
+    approvalTimeout !== undefined &&
+    !(Number.isSafeInteger(approvalTimeout) && (approvalTimeout as number) > 0)
+  )
+    throw invalid(`${where}.approvalTimeout must be a positive integer (milliseconds)`);
+  if (idempotent !== undefined && typeof idempotent !== 'boolean')
+    throw invalid(`${where}.idempotent must be a boolean`);
   return {
     name,
+    ...(approvalTimeout === undefined ? {} : { approvalTimeout: approvalTimeout as number }),
+    idempotent: idempotent !== false,
     descriptor: { name, description, parameters: input.jsonSchema },
     check: input.check,
     execute: (args, context) => settleOutput(execute.call(entry, args, context)),

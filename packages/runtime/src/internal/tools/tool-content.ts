@@ -38,8 +38,17 @@ export function committedContent(state: ToolCallState, content: unknown): unknow
   return { argumentsEditedByHuman: { from: state.arguments ?? null, to: edited }, result: content };
 }
 
+/** The content of an expired call's tool message: says so in words, never reads as a denial. */
+export function expiredContent(result: ToolResult | undefined): unknown {
+  return { expired: true, reason: result?.status === 'error' ? result.message : 'the approval expired' };
+}
+
 /** The tool message for a terminal call. */
 export function toolMessageFor(state: ToolCallState): ToolMessage {
+  if (state.status === 'expired') {
+    const content = expiredContent(state.result);
+    return { role: 'tool', toolCallId: state.callId, toolName: state.toolName, outcome: 'expired', content };
+  }
   const outcome = state.status as ToolMessage['outcome'];
   const cancelReason =
     state.status === 'cancelled' ? (state.resume?.reason ?? cancelledReasonOf(state)) : undefined;

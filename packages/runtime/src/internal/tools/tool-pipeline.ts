@@ -13,6 +13,7 @@ import type { RunSession } from '../session/run-session';
 import { callFields, clientToolSuspension, prepareArguments } from './prepare-arguments';
 import { moveCall } from './move-call';
 import { jsonOutput } from './tool-content';
+import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 
 /** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */
 function enterRunning(session: RunSession, state: ToolCallState): void {
@@ -75,11 +76,16 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       }
       return true;
     case 'suspend':
-      await applyResult(session, state, {
-        status: 'pending',
-        suspension: decision.suspension,
-        ...(decision.resumeMode ? { resumeMode: decision.resumeMode } : {}),
-      });
+      await applyResult(
+        session,
+        state,
+        {
+          status: 'pending',
+          suspension: decision.suspension,
+          ...(decision.resumeMode ? { resumeMode: decision.resumeMode } : {}),
+        },
+        { approvalTimeout: decision.approvalTimeout },
+      );
       return false;
     case 'block':
       enterRunning(session, state);
@@ -108,6 +114,9 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   await runHooks(session, 'beforeToolExecute', callFields(state));
   const signal = session.activation.signal;
   state.executions += 1;
+  // a tool that must never run twice: that it started is stored before its body runs, so a process
+  // dying inside it leaves a `running` call with no result, which the next activation asks about
+  if (!tool.idempotent) await commitCheckpoint(session, 'tool_results_committed', { midRound: true });
   let result: ToolResult;
   let threw = false;
   try {

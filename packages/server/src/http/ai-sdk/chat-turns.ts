@@ -79,7 +79,8 @@ export async function continueTurn(
   if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);
   const { decisions, rejected, conflicts } = matchDecisions({
     proposals: turn.proposals,
-    run: decisionViewOf(record),
+    // judged at this moment: an approval whose ticket expired is reported `expired`
+    run: decisionViewOf(record, Date.now()),
     context: { caller: callerOf(c) },
     decidedBy: c.var.caller.subject,
   });

@@ -96,15 +96,22 @@ async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBo
     const first = result.receipts[0];
     const message = first && 'message' in first ? first.message : 'decision rejected';
     // a payload that fails the ticket's response schema is invalid input (422); the rest conflicts (409)
-    const invalid = first && 'reason' in first && first.reason === 'invalid_payload';
+    const reason = first && 'reason' in first ? first.reason : undefined;
+    const invalid = reason === 'invalid_payload';
     // four-eyes: the approver is the one who started the run (or nobody identified)
-    if (first && 'reason' in first && first.reason === 'self_approval_forbidden') {
+    if (reason === 'self_approval_forbidden') {
       return c.json(
         errorBody('self_approval_forbidden', message, { runId: result.runId, receipts: result.receipts }),
         403,
       );
     }
-    throw new AwakenError(invalid ? 'validation_failed' : 'decision_rejected', message, {
+    // an answer to an expired ticket has its own code (still a 409): too late, never applied
+    const code = invalid
+      ? 'validation_failed'
+      : reason === 'ticket_expired'
+        ? 'ticket_expired'
+        : 'decision_rejected';
+    throw new AwakenError(code, message, {
       details: { runId: result.runId, receipts: result.receipts },
     });
   }

@@ -1,6 +1,7 @@
 import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
 import { pendingWork } from '../resume/pending-work';
+import { hasExpiredTicket } from '../resume/schedule-expiry';
 import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
@@ -49,7 +50,7 @@ async function acquireUnderClaim(
 /**
  * Executes the run of a claimed dispatch under the claim: takes the run's lease (its fence guards
  * every checkpoint and event the activation writes) and hands it to the runtime. A run that is
- * done, or waits with an empty inbox, needs nothing. A run that suspends while commands already wait
+ * done, or waits with an empty inbox and no expired ticket, needs nothing. A run that suspends while commands already wait
  * in its inbox is resumed again under the same claim, so nothing that raced the suspension is left
  * without a dispatch. Input injected too late for a run that ended becomes the thread's next run.
  */
@@ -69,6 +70,7 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
     }
     if (
       record.status === 'waiting' &&
+      !hasExpiredTicket(record, Date.now()) &&
       pendingWork(record, await context.stores.inbox.peek(record.runId)).length === 0
     ) {
       return { type: 'skipped', record };

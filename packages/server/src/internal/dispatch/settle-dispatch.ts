@@ -2,6 +2,7 @@
 // record says is the runtime's; a dead-lettered run it did not finish is ended by end-dead-lettered-run.ts.
 import { type ClaimProof, type RunDispatch, assertNever } from '@awaken/contract';
 import { enqueueResume } from '../resume/enqueue-resume';
+import { scheduleExpiry } from '../resume/schedule-expiry';
 import type { ServiceContext } from '../service/service-context';
 import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { endDeadLetteredRun } from './end-dead-lettered-run';
@@ -30,7 +31,11 @@ export async function settleDispatch(
         // a decision that arrived after the activation last looked at the inbox, while this dispatch
         // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free
         const record = await context.stores.threadRuns.getRun(dispatch.runId);
-        if (record?.status === 'waiting') await enqueueResume(context, record);
+        if (record?.status === 'waiting') {
+          await enqueueResume(context, record);
+          // a ticket that expires moves the run on at its expiresAt, with or without a live process
+          await scheduleExpiry(context, record);
+        }
       }
       return;
     case 'retry': {
