@@ -27,7 +27,8 @@ import { type AgUiInputMessage, type ResumeEntry, contentText, parseMaybeJson } 
  * - `invalid_payload`: the payload fails the interrupt's `responseSchema` or cannot be stored;
  * - `ticket_expired`: the interrupt expired (only `cancelled` is still accepted);
  * - `conflicting_resume`: one interrupt answered twice, differently, in one request;
- * - `run_finished`: the run takes no more answers.
+ * - `run_finished`: the run takes no more answers;
+ * - `self_approval_forbidden`: a four-eyes interrupt answered by whoever started the run.
  */
 export type ResumeErrorCode =
   | 'unknown_interrupt'
@@ -35,7 +36,8 @@ export type ResumeErrorCode =
   | 'invalid_payload'
   | 'ticket_expired'
   | 'conflicting_resume'
-  | 'run_finished';
+  | 'run_finished'
+  | 'self_approval_forbidden';
 
 export interface ResumeError {
   code: ResumeErrorCode;
@@ -51,6 +53,8 @@ export interface JudgeResumeOptions {
   messages?: readonly AgUiInputMessage[];
   /** Who decided, stored with every decision. */
   context?: RunContext;
+  /** The authenticated subject answering (recorded as `decidedBy`; four-eyes tickets need it). */
+  decidedBy?: string;
   /** Epoch ms to judge expiry against. Default `Date.now()`. */
   now?: number;
 }
@@ -71,6 +75,8 @@ const JUDGED: Record<DecisionRejectionReason, ResumeErrorCode> = {
   invalid_payload: 'invalid_payload',
   run_finished: 'run_finished',
   not_live: 'interrupt_resolved',
+  ticket_expired: 'ticket_expired',
+  self_approval_forbidden: 'self_approval_forbidden',
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -131,7 +137,13 @@ export function judgeResume(options: JudgeResumeOptions): JudgedResume | { error
   const decisions: ToolCallDecisionInput[] = [];
   const duplicates: string[] = [];
   const seen = new Map<string, string>();
-  const judge = (ticketId: string, decision: ToolCallDecisionInput): ResumeError | undefined => {
+  // who answers, for the audit trail and four-eyes tickets: the caller's subject, never the client's claim
+  const attribution = {
+    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+    channel: 'ag-ui' as const,
+  };
+  const judge = (ticketId: string, given: ToolCallDecisionInput): ResumeError | undefined => {
+    const decision: ToolCallDecisionInput = { ...given, ...attribution };
     const earlier = seen.get(ticketId);
     if (earlier !== undefined) {
       if (earlier === decision.decisionId) return undefined;

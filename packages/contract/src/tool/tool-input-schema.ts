@@ -41,7 +41,9 @@ export type JsonSchemaInputValidation<Output> =
  * Schema validator, then by `validate` when one is given.
  */
 export interface JsonSchemaInput<Output = unknown> {
-  readonly jsonSchema: JsonSchema | PromiseLike<JsonSchema>;
+  // `object`, not `JsonSchema`: AI SDK types it as `JSONSchema7` (no index signature) when
+  // `@types/json-schema` is installed, and both must stay assignable here
+  readonly jsonSchema: object | PromiseLike<object>;
   readonly validate?: (
     value: unknown,
   ) => JsonSchemaInputValidation<Output> | PromiseLike<JsonSchemaInputValidation<Output>>;

@@ -108,7 +108,8 @@ async function resumeRun(
   const { service } = c.var;
   c.var.ids.runId = record.runId;
   const ids = { threadId: input.threadId, runId: input.runId };
-  const view = decisionViewOf(record);
+  // judged at this moment: an answer to an expired ticket is refused `ticket_expired`
+  const view = decisionViewOf(record, Date.now());
   const open = openTicketsOf(view);
   const interruptIds = open.filter((ticket) => !isFrontendTicket(ticket)).map((ticket) => ticket.ticketId);
   const judged = judgeResume({
@@ -116,6 +117,7 @@ async function resumeRun(
     resume: resumeEntriesOf(input, interruptIds),
     messages: input.messages,
     context: { caller: callerOf(c) },
+    decidedBy: c.var.caller.subject,
   });
   if ('error' in judged) return toAsync(agUiErrorEvents(ids, judged.error));
   if (judged.decisions.length === 0 && judged.duplicates.length === 0) {
