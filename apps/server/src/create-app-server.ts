@@ -1,6 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type HttpApp, type MailboxService, createHttpApp, createMailboxService } from '@awaken/server';
+import {
+  type HttpApp,
+  type MailboxService,
+  a2aAgentsOf,
+  createHttpApp,
+  createMailboxService,
+} from '@awaken/server';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
 import { createModel } from './create-model';
@@ -55,6 +61,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       ? { corsOrigins: config.AWAKEN_CORS_ORIGINS.includes('*') ? '*' : config.AWAKEN_CORS_ORIGINS }
       : {}),
     aiSdk: { defaultAgentId: 'demo' },
+    a2a: { agents: a2aAgentsOf(agents), defaultAgentId: 'demo' },
     logger,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

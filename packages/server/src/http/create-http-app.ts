@@ -15,6 +15,7 @@ import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
 import { traceRequests } from './middleware/trace-requests';
+import { registerA2aRoutes } from './routes/a2a-routes';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
@@ -169,5 +170,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     keepAliveMs,
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });
+  if (options.a2a) registerA2aRoutes(app, { keepAliveMs, slots, ...options.a2a });
   return { app, fetch: (request) => app.fetch(request), metrics };
 }
