@@ -49,6 +49,7 @@ const configuration = z
   .optional();
 
 const TASK_STATES = [
+  'TASK_STATE_UNSPECIFIED',
   'TASK_STATE_SUBMITTED',
   'TASK_STATE_WORKING',
   'TASK_STATE_INPUT_REQUIRED',
@@ -57,7 +58,7 @@ const TASK_STATES = [
   'TASK_STATE_CANCELED',
   'TASK_STATE_FAILED',
   'TASK_STATE_REJECTED',
-] as const satisfies readonly TaskState[];
+] as const satisfies readonly (TaskState | 'TASK_STATE_UNSPECIFIED')[];
 
 const schemas = {
   get: z.looseObject({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() }),

@@ -170,7 +170,10 @@ export async function subscribeTask(c: Context<HttpEnv>, taskId: string): Promis
   const record = await loadRun(service, taskId);
   Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
   if (isTerminal(record))
-    throw new A2aError('unsupported_operation', `task ${taskId} is in a terminal state: nothing to subscribe to`);
+    throw new A2aError(
+      'unsupported_operation',
+      `task ${taskId} is in a terminal state: nothing to subscribe to`,
+    );
   const ids = { taskId, contextId: record.threadId };
   const projection = new TaskProjection(ids);
   const afterSeq = await foldLog(c, taskId, projection);

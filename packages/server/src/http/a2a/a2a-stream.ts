@@ -1,10 +1,4 @@
-import {
-  A2aError,
-  type A2aVersion,
-  sseErrorFrame,
-  sseResultFrame,
-  streamResult,
-} from '@awaken/protocol-a2a';
+import { A2aError, type A2aVersion, sseErrorFrame, sseResultFrame, streamResult } from '@awaken/protocol-a2a';
 import type { Logger } from 'pino';
 import type { TaskFlow } from './a2a-flows';
 
@@ -51,17 +45,27 @@ export function taskStreamResponse(
     async pull(controller) {
       if (closed || !iterator) return;
       try {
-        const next = await iterator.next();
-        if (next.done) return finish(controller);
-        quiet = false;
-        for (const update of flow.projection.apply(next.value)) controller.enqueue(frame(update));
-        if (next.value.type === 'run_finish') {
-          await iterator.return?.();
-          finish(controller);
+        // a pull that enqueues nothing is not called again: read until an event makes a frame
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done || closed) return finish(controller);
+          const updates = flow.projection.apply(next.value);
+          for (const update of updates) controller.enqueue(frame(update));
+          if (next.value.type === 'run_finish') {
+            await iterator.return?.();
+            return finish(controller);
+          }
+          if (updates.length > 0) {
+            quiet = false;
+            return;
+          }
         }
       } catch (error) {
         options.log.error({ runId: flow.runId, err: error }, 'a2a stream failed');
-        const failure = new A2aError('internal_error', 'the task stream failed; resubscribe with SubscribeToTask');
+        const failure = new A2aError(
+          'internal_error',
+          'the task stream failed; resubscribe with SubscribeToTask',
+        );
         if (!closed) controller.enqueue(encoder.encode(sseErrorFrame(rpc.id, failure)));
         finish(controller);
       }

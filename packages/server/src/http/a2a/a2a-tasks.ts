@@ -34,9 +34,13 @@ export async function taskOf(
 export async function cancelTask(service: MailboxService, taskId: string): Promise<A2aTask> {
   const record = await loadRun(service, taskId);
   if (record.status === 'done')
-    throw new A2aError('task_not_cancelable', `task ${taskId} is ${taskStateOf(record)} and cannot be canceled`, {
-      taskId,
-    });
+    throw new A2aError(
+      'task_not_cancelable',
+      `task ${taskId} is ${taskStateOf(record)} and cannot be canceled`,
+      {
+        taskId,
+      },
+    );
   const cancelled = await service.commands.cancelRun(taskId, 'canceled over A2A');
   return taskOf(service, cancelled, 0);
 }
@@ -78,14 +82,20 @@ export async function listTasks(
 ): Promise<{ tasks: A2aTask[]; nextPageToken: string; pageSize: number; totalSize: number }> {
   const offset = params.pageToken ? Number(params.pageToken) : 0;
   if (!Number.isSafeInteger(offset) || offset < 0)
-    throw new A2aError('invalid_params', 'invalid params: params.pageToken: not a token this listing returned', {
-      field: 'params.pageToken',
-    });
+    throw new A2aError(
+      'invalid_params',
+      'invalid params: params.pageToken: not a token this listing returned',
+      {
+        field: 'params.pageToken',
+      },
+    );
+  // UNSPECIFIED (what a client sends for no filter) filters nothing
+  const status = params.status === 'TASK_STATE_UNSPECIFIED' ? undefined : params.status;
   const threads = await threadIdsOf(service, params.contextId);
   const runs = (await Promise.all(threads.map((threadId) => runsOf(service, threadId)))).flat();
   const matching = runs
     .filter((run) => agentId === undefined || run.agentId === agentId)
-    .filter((run) => params.status === undefined || taskStateOf(run) === params.status)
+    .filter((run) => status === undefined || taskStateOf(run) === status)
     .sort((a, b) => b.updatedAt - a.updatedAt || (a.runId < b.runId ? -1 : 1));
   const pageSize = params.pageSize ?? 50;
   const page = matching.slice(offset, offset + pageSize);

@@ -74,18 +74,20 @@ async function dispatch(
   const { service } = c.var;
   const { id, version, params } = request;
   const stream = (flow: TaskFlow) =>
-    taskStreamResponse(flow, { id, version }, {
-      keepAliveMs: options.keepAliveMs,
-      log: c.var.log,
-      headers: idHeaders({ threadId: flow.snapshot.contextId, runId: flow.runId }),
-    });
+    taskStreamResponse(
+      flow,
+      { id, version },
+      {
+        keepAliveMs: options.keepAliveMs,
+        log: c.var.log,
+        headers: idHeaders({ threadId: flow.snapshot.contextId, runId: flow.runId }),
+      },
+    );
   switch (request.operation) {
     case 'send':
     case 'stream': {
       const send = readSendParams(params, version);
-      const flow = send.message.taskId
-        ? await continueTask(c, send)
-        : await startTask(c, agent.id, send);
+      const flow = send.message.taskId ? await continueTask(c, send) : await startTask(c, agent.id, send);
       if (request.operation === 'stream') return stream(flow);
       if (send.returnImmediately) return c.json(rpcResultResponse(id, sendResult(flow.snapshot, version)));
       await drain(flow);
@@ -155,7 +157,8 @@ async function asksForStream(c: Context<HttpEnv>): Promise<boolean> {
  */
 export function registerA2aRoutes(app: OpenAPIHono<HttpEnv>, options: A2aRouteOptions): void {
   const bearer = true;
-  for (const path of ['/v1/a2a', '/v1/a2a/agents/:agentId']) app.use(path, capStreams(options.slots, asksForStream));
+  for (const path of ['/v1/a2a', '/v1/a2a/agents/:agentId'])
+    app.use(path, capStreams(options.slots, asksForStream));
   for (const file of CARD_PATHS) {
     app.get(`/.well-known/${file}`, (c) => {
       const agent = agentOf(options, undefined);
