@@ -36,7 +36,18 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   });
   const { model, label } = createModel(config);
   const deleted: string[] = [];
-  const agents = createDemoAgents({ model, deleted });
+  const agents = createDemoAgents({
+    model,
+    deleted,
+    ...(config.AWAKEN_A2A_REMOTE_URL
+      ? {
+          remote: {
+            url: config.AWAKEN_A2A_REMOTE_URL,
+            ...(config.AWAKEN_A2A_REMOTE_TOKEN ? { token: config.AWAKEN_A2A_REMOTE_TOKEN } : {}),
+          },
+        }
+      : {}),
+  });
   const services: Record<string, MailboxService> = {};
   for (const tenant of tenants) {
     const log = logger.child({ tenant });

@@ -48,3 +48,8 @@ export { artifactsOf, historyOf, taskOfRun, taskStatusOf } from './task/task-of-
 export { readAnswers } from './hitl/read-answers';
 export type { TicketAnswer } from './hitl/read-answers';
 export { decideAnswers } from './hitl/decide-answers';
+
+export { a2aAgentTool, remoteContextIdOf, REMOTE_APPROVAL_ACTION } from './client/a2a-agent-tool';
+export type { A2aAgentToolOptions, A2aAgentToolOutput } from './client/a2a-agent-tool';
+export { A2aRemoteError, A2aRpcClient } from './client/a2a-rpc-client';
+export type { A2aRpcClientOptions } from './client/a2a-rpc-client';

@@ -1,11 +1,20 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
+import { a2aAgentTool } from '@awaken/protocol-a2a';
 import type { AgentDefinition } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
 import { chooseColor, createDeleteFile, getWeather } from './demo-tools';
 
-/** The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client. */
-export function createDemoAgents(options: { model: ModelExecutor; deleted: string[] }): AgentDefinition[] {
+/**
+ * The demo agent: weather allowed, deleting a file asks a human, picking a color asks the client.
+ * With a remote A2A agent, also `delegate`: its `ask_remote` tool asks that agent, and the remote
+ * agent's approvals become this agent's tickets.
+ */
+export function createDemoAgents(options: {
+  model: ModelExecutor;
+  deleted: string[];
+  remote?: { url: string; token?: string };
+}): AgentDefinition[] {
   const permissions = createPermissionPlugin({
     defaultBehavior: 'ask',
     rules: [
@@ -14,7 +23,26 @@ export function createDemoAgents(options: { model: ModelExecutor; deleted: strin
       { tool: 'delete_file(/etc/**)', behavior: 'deny' },
     ],
   });
+  const remote = options.remote;
+  const delegate: AgentDefinition[] = remote
+    ? [
+        {
+          id: 'delegate',
+          systemPrompt: 'You delegate to a remote A2A agent with ask_remote.',
+          model: options.model,
+          tools: [
+            a2aAgentTool({
+              url: remote.url,
+              name: 'ask_remote',
+              ...(remote.token ? { headers: { authorization: `Bearer ${remote.token}` } } : {}),
+            }),
+          ],
+          plugins: [createTracingPlugin()],
+        },
+      ]
+    : [];
   return [
+    ...delegate,
     {
       id: 'demo',
       systemPrompt:

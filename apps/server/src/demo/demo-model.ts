@@ -63,6 +63,8 @@ function afterTool(result: ToolMessage): Plan {
       };
     case 'delete_file':
       return { kind: 'text', text: `Done: I deleted ${field('deleted')}.` };
+    case 'ask_remote':
+      return { kind: 'text', text: `The remote agent says: ${field('text')}` };
     case 'choose_color':
       return { kind: 'text', text: `You chose ${describe(field('color') ?? result.content)}. Nice choice!` };
     default:
@@ -89,6 +91,9 @@ function plan(messages: readonly Message[], delayMs: number): Plan {
     return { kind: 'text', text: texts.join(' ') };
   }
   const text = lastUserText(messages).trim();
+  // the delegate agent's prompt (with AWAKEN_A2A_REMOTE_URL): ask the remote A2A agent
+  const ask = /^ask remote:\s*(.{1,2000})$/is.exec(text);
+  if (ask?.[1]) return { kind: 'call', name: 'ask_remote', args: { message: ask[1].trim() } };
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };

@@ -59,7 +59,9 @@ describe('A2A tasks on two server processes sharing one Redis', () => {
 
   it('the server restarts while a task waits; another process continues the same task', async () => {
     const onA = await a2aClient(a.url);
-    const asked = taskJson((await onA.sendMessage(sendParams([{ text: 'delete /tmp/restart.txt' }]))) as never);
+    const asked = taskJson(
+      (await onA.sendMessage(sendParams([{ text: 'delete /tmp/restart.txt' }]))) as never,
+    );
     expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     await a.stop();
     a = await startAppProcess(env);
@@ -76,7 +78,9 @@ describe('A2A tasks on two server processes sharing one Redis', () => {
     const [ticket] = ticketsOf(asked);
     const answer = { approved: true, approvalId: ticket?.approvalId, toolCallId: ticket?.toolCallId };
     const done = await collect(
-      onRestarted.sendMessageStream(sendParams([{ data: answer }], { taskId: asked.id, contextId: asked.contextId })),
+      onRestarted.sendMessageStream(
+        sendParams([{ data: answer }], { taskId: asked.id, contextId: asked.contextId }),
+      ),
     );
     expect(done[0]?.task.id).toBe(asked.id);
     expect(lastStatus(done)?.state).toBe('TASK_STATE_COMPLETED');
