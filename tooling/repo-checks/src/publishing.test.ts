@@ -19,6 +19,7 @@ describe('packages that publish', () => {
       '@awaken/contract',
       '@awaken/ext-permission',
       '@awaken/mcp',
+      '@awaken/protocol-a2a',
       '@awaken/protocol-ai-sdk',
       '@awaken/provider-ai-sdk',
       '@awaken/runtime',
