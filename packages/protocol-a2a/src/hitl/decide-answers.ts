@@ -33,8 +33,10 @@ function ticketOf(answer: TicketAnswer, tickets: readonly OpenTicket[]): OpenTic
   return ticket;
 }
 
-function draftOf(answerOf: TicketAnswer, ticket: OpenTicket, context?: RunContext): ToolCallDecisionInput {
+function draftOf(answerOf: TicketAnswer, open: OpenTicket, context?: RunContext): ToolCallDecisionInput {
   const base = { decisionId: 'draft', ...(context ? { context } : {}) };
+  // the call the answer names, so the judge refuses a ticket of another call instead of ignoring it
+  const ticket = { ticketId: open.ticketId, toolCallId: answerOf.toolCallId ?? open.toolCallId };
   if (answerOf.kind === 'output') return answer(ticket, answerOf.output, base);
   if (!answerOf.approved) return deny(ticket, answerOf.reason, base);
   return approve(ticket, {
