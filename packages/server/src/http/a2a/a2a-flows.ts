@@ -1,4 +1,4 @@
-import { type AgentEvent, AwakenError, decisionViewOf } from '@awaken/contract';
+import { AwakenError, decisionViewOf } from '@awaken/contract';
 import {
   A2aError,
   type A2aMessage,
@@ -20,14 +20,15 @@ const PAGE = 256;
 
 /**
  * What a send or a subscription streams: the task as it stands (the first event), the fold that
- * turns the run's next events into updates, and those events (up to the activation's `run_finish`),
- * or none when the task is interrupted and nothing more comes now.
+ * turns the run's next events into updates, and where those events start in the run's event log
+ * (read up to the activation's `run_finish`) — none when the task is interrupted and nothing more
+ * comes now.
  */
 export interface TaskFlow {
   runId: string;
   snapshot: A2aTask;
   projection: TaskProjection;
-  events?: AsyncIterable<AgentEvent>;
+  afterSeq?: number;
 }
 
 /** Folds a run's event log, from its start, into a projection; returns the last seq read. */
@@ -93,7 +94,7 @@ export async function startTask(c: Context<HttpEnv>, agentId: string, params: Se
     history: [{ ...message, ...ids }],
     metadata: { agentId },
   };
-  return { runId: run.runId, snapshot, projection, events: run.events({ signal: c.req.raw.signal }) };
+  return { runId: run.runId, snapshot, projection, afterSeq: 0 };
 }
 
 /**
@@ -147,16 +148,11 @@ export async function continueTask(c: Context<HttpEnv>, params: SendParams): Pro
     id: taskId,
     contextId: record.threadId,
     status: taskStatusOf(record),
-    artifacts: projection.artifacts(),
+    ...(projection.artifacts().length > 0 ? { artifacts: projection.artifacts() } : {}),
     history: [{ ...message, ...ids }],
     metadata: { agentId: record.agentId },
   };
-  return {
-    runId: taskId,
-    snapshot,
-    projection,
-    events: service.follow(taskId, { afterSeq, signal: c.req.raw.signal }),
-  };
+  return { runId: taskId, snapshot, projection, afterSeq };
 }
 
 /**
@@ -181,15 +177,10 @@ export async function subscribeTask(c: Context<HttpEnv>, taskId: string): Promis
     id: taskId,
     contextId: record.threadId,
     status: projection.status,
-    artifacts: projection.artifacts(),
+    ...(projection.artifacts().length > 0 ? { artifacts: projection.artifacts() } : {}),
     metadata: { agentId: record.agentId },
   };
   if (projection.status.state !== 'TASK_STATE_SUBMITTED' && projection.status.state !== 'TASK_STATE_WORKING')
     return { runId: taskId, snapshot, projection };
-  return {
-    runId: taskId,
-    snapshot,
-    projection,
-    events: service.follow(taskId, { afterSeq, signal: c.req.raw.signal }),
-  };
+  return { runId: taskId, snapshot, projection, afterSeq };
 }

@@ -1,31 +1,82 @@
+import type { AgentEvent } from '@awaken/contract';
 import { A2aError, type A2aVersion, sseErrorFrame, sseResultFrame, streamResult } from '@awaken/protocol-a2a';
 import type { Logger } from 'pino';
+import type { MailboxService } from '../../types';
 import type { TaskFlow } from './a2a-flows';
 
 const encoder = new TextEncoder();
+/** Events read from the log at a time: a client that stops reading holds one page. */
+const PAGE = 256;
+
+/**
+ * Reads a run's events after `afterSeq` from the store's event log, a page at a time (whichever
+ * process executes the run), until the activation's `run_finish`; a page is `[]` when nothing came
+ * within `waitMs`; `undefined` once there is nothing more to read.
+ */
+export function eventPages(
+  service: MailboxService,
+  runId: string,
+  afterSeq: number,
+  options: { waitMs: number; signal: AbortSignal },
+): () => Promise<AgentEvent[] | undefined> {
+  const { eventLog } = service.stores;
+  let seq = afterSeq;
+  let ended = false;
+  return async () => {
+    if (ended || options.signal.aborted) return undefined;
+    const events = await eventLog.tail(runId, {
+      afterSeq: seq,
+      waitMs: options.waitMs,
+      limit: PAGE,
+      signal: options.signal,
+    });
+    const page: AgentEvent[] = [];
+    for (const event of events) {
+      if (event.seq <= seq) continue;
+      seq = event.seq;
+      page.push(event);
+      if (event.type === 'run_finish') {
+        ended = true;
+        break;
+      }
+    }
+    if (page.length === 0 && (await eventLog.isFinished(runId)) && (await eventLog.lastSeq(runId)) <= seq) {
+      ended = true;
+      return undefined;
+    }
+    return page;
+  };
+}
 
 /**
  * A task flow as an A2A SSE response: the task snapshot first, then one frame per status or
- * artifact update, every frame a JSON-RPC response carrying the request's id in the request's
- * version; the stream closes after the interrupted or terminal status (no `[DONE]`). A comment goes
- * out every `keepAliveMs` while nothing else does. A client going away stops the reader, never the run.
+ * artifact update — a page of the event log per write — every frame a JSON-RPC response carrying
+ * the request's id in the request's version; the stream closes after the interrupted or terminal
+ * status (no `[DONE]`). A comment goes out every `keepAliveMs` while nothing else does. A client
+ * going away stops the reader, never the run.
  */
 export function taskStreamResponse(
+  service: MailboxService,
   flow: TaskFlow,
   rpc: { id: string | number | null; version: A2aVersion },
-  options: { keepAliveMs: number; log: Logger; headers?: Record<string, string> },
+  options: { keepAliveMs: number; log: Logger; signal: AbortSignal; headers?: Record<string, string> },
 ): Response {
-  const iterator = flow.events?.[Symbol.asyncIterator]();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let closed = false;
-  // set by each keep-alive tick, cleared by each write: a comment goes out only after a quiet tick
-  let quiet = false;
+  const reader = new AbortController();
+  const stop = () => reader.abort();
+  options.signal.addEventListener('abort', stop, { once: true });
+  const next =
+    flow.afterSeq === undefined
+      ? undefined
+      : eventPages(service, flow.runId, flow.afterSeq, {
+          waitMs: options.keepAliveMs,
+          signal: reader.signal,
+        });
   const frame = (response: Parameters<typeof streamResult>[0]) =>
-    encoder.encode(sseResultFrame(rpc.id, streamResult(response, rpc.version)));
-  const finish = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    if (closed) return;
+    sseResultFrame(rpc.id, streamResult(response, rpc.version));
+  let closed = false;
+  const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     closed = true;
-    clearInterval(timer);
+    options.signal.removeEventListener('abort', stop);
     try {
       controller.close();
     } catch {
@@ -34,46 +85,34 @@ export function taskStreamResponse(
   };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(frame({ task: flow.snapshot }));
-      timer = setInterval(() => {
-        if (closed) return;
-        if (quiet) controller.enqueue(encoder.encode(': keep-alive\n\n'));
-        quiet = true;
-      }, options.keepAliveMs);
-      if (!iterator) finish(controller);
+      controller.enqueue(encoder.encode(frame({ task: flow.snapshot })));
+      if (!next) close(controller);
     },
     async pull(controller) {
-      if (closed || !iterator) return;
+      if (closed || !next) return;
       try {
-        // a pull that enqueues nothing is not called again: read until an event makes a frame
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done || closed) return finish(controller);
-          const updates = flow.projection.apply(next.value);
-          for (const update of updates) controller.enqueue(frame(update));
-          if (next.value.type === 'run_finish') {
-            await iterator.return?.();
-            return finish(controller);
-          }
-          if (updates.length > 0) {
-            quiet = false;
-            return;
-          }
-        }
+        const page = await next();
+        if (page === undefined) return close(controller);
+        // a pull must enqueue something or it is not called again: a quiet page sends a comment
+        if (page.length === 0) return controller.enqueue(encoder.encode(': keep-alive\n\n'));
+        let chunk = '';
+        for (const event of page) for (const update of flow.projection.apply(event)) chunk += frame(update);
+        controller.enqueue(encoder.encode(chunk || ': progress\n\n'));
+        if (page.at(-1)?.type === 'run_finish') close(controller);
       } catch (error) {
+        if (reader.signal.aborted) return close(controller);
         options.log.error({ runId: flow.runId, err: error }, 'a2a stream failed');
         const failure = new A2aError(
           'internal_error',
           'the task stream failed; resubscribe with SubscribeToTask',
         );
-        if (!closed) controller.enqueue(encoder.encode(sseErrorFrame(rpc.id, failure)));
-        finish(controller);
+        controller.enqueue(encoder.encode(sseErrorFrame(rpc.id, failure)));
+        close(controller);
       }
     },
-    async cancel() {
+    cancel() {
       closed = true;
-      clearInterval(timer);
-      await iterator?.return?.();
+      stop();
     },
   });
   return new Response(body, {
@@ -88,10 +127,11 @@ export function taskStreamResponse(
   });
 }
 
-/** A blocking send: waits for the flow's events to end (interrupted or terminal), then resolves. */
-export async function drain(flow: TaskFlow): Promise<void> {
-  if (!flow.events) return;
-  for await (const event of flow.events) {
-    if (event.type === 'run_finish') break;
+/** A blocking send: reads the flow's events until the activation ends (interrupted or terminal). */
+export async function drain(service: MailboxService, flow: TaskFlow, signal: AbortSignal): Promise<void> {
+  if (flow.afterSeq === undefined) return;
+  const next = eventPages(service, flow.runId, flow.afterSeq, { waitMs: 1_000, signal });
+  while ((await next()) !== undefined) {
+    // pages are only waited through; the stored run answers
   }
 }

@@ -75,11 +75,13 @@ async function dispatch(
   const { id, version, params } = request;
   const stream = (flow: TaskFlow) =>
     taskStreamResponse(
+      service,
       flow,
       { id, version },
       {
         keepAliveMs: options.keepAliveMs,
         log: c.var.log,
+        signal: c.req.raw.signal,
         headers: idHeaders({ threadId: flow.snapshot.contextId, runId: flow.runId }),
       },
     );
@@ -90,7 +92,7 @@ async function dispatch(
       const flow = send.message.taskId ? await continueTask(c, send) : await startTask(c, agent.id, send);
       if (request.operation === 'stream') return stream(flow);
       if (send.returnImmediately) return c.json(rpcResultResponse(id, sendResult(flow.snapshot, version)));
-      await drain(flow);
+      await drain(service, flow, c.req.raw.signal);
       const record = await loadRun(service, flow.runId);
       const task = await taskOf(service, record, send.historyLength);
       return c.json(rpcResultResponse(id, sendResult(task, version)));
