@@ -100,7 +100,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       '*',
       cors({
         origin: origins === '*' ? '*' : [...origins],
-        allowHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'],
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          'last-event-id',
+          'x-request-id',
+          'a2a-version',
+          'a2a-extensions',
+        ],
         exposeHeaders: ['x-run-id', 'x-thread-id', 'x-request-id', 'retry-after'],
         maxAge: 600,
       }),
