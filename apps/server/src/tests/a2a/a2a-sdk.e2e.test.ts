@@ -139,6 +139,17 @@ describe('the @a2a-js/sdk client against the server', () => {
     await expect(a2a.sendMessage(late)).rejects.toMatchObject({ envelopeCode: -32004 });
   });
 
+  it('cancels a working task: the run ends cancelled, its stream closes CANCELED', async () => {
+    const a2a = await client();
+    const stream = a2a.sendMessageStream(sendParams([{ text: 'count to 2000' }]));
+    const first = await stream.next();
+    const task = taskJson((first.value as any).payload.value);
+    const rest = collect({ [Symbol.asyncIterator]: () => stream });
+    const cancelled = taskJson(await a2a.cancelTask({ tenant: '', id: task.id, metadata: undefined }));
+    expect(cancelled.status.state).toBe('TASK_STATE_CANCELED');
+    expect(lastStatus(await rest)?.state).toBe('TASK_STATE_CANCELED');
+  });
+
   it('GetTask and ListTasks; a follow-up on the context is a new task on the same thread', async () => {
     const a2a = await client();
     const first = taskJson((await a2a.sendMessage(sendParams([{ text: 'weather in Paris' }]))) as never);
