@@ -140,6 +140,9 @@ describe('JSON-RPC errors with the spec codes', () => {
       code: -32602,
       message: expect.stringMatching(/contextId/),
     });
+    // a new message on the context while its task waits: refused, the waiting task named
+    const busy = await rpc(endpoint, send('weather in Rome', { contextId: task.contextId }), V1);
+    expect(busy.body.error).toMatchObject({ code: -32004, message: expect.stringContaining(task.id) });
     const still = await rpc(
       endpoint,
       { jsonrpc: '2.0', id: 9, method: 'GetTask', params: { id: task.id } },
