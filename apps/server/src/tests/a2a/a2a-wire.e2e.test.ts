@@ -106,6 +106,19 @@ describe('JSON-RPC errors with the spec codes', () => {
     expect(missing.body.error.code).toBe(-32001);
   });
 
+  it('ListTasks of an unknown context is empty; a bad page token names the field', async () => {
+    const list = (params: object) =>
+      rpc(endpoint, { jsonrpc: '2.0', id: 8, method: 'ListTasks', params }, V1);
+    expect((await list({ contextId: 'no-such-context' })).body.result).toMatchObject({
+      tasks: [],
+      totalSize: 0,
+    });
+    expect((await list({ pageToken: 'x' })).body.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/params\.pageToken/),
+    });
+  });
+
   it('a text reply to a waiting task is refused and the task keeps waiting', async () => {
     const asked = await rpc(endpoint, send('delete /tmp/w.txt'), V1);
     const task = asked.body.result.task;

@@ -1,4 +1,4 @@
-import type { RunRecord } from '@awaken/contract';
+import { AwakenError, type RunRecord } from '@awaken/contract';
 import {
   A2aError,
   type A2aTask,
@@ -63,7 +63,12 @@ async function runsOf(service: MailboxService, threadId: string): Promise<RunRec
   do {
     const page = await service.stores.threadRuns
       .listRuns(threadId, { limit: 200, ...(cursor ? { cursor } : {}) })
-      .catch(() => ({ items: [] as RunRecord[], nextCursor: undefined }));
+      .catch((error: unknown) => {
+        // an unknown context has no tasks; any other failure is the store's, and is not hidden
+        if (AwakenError.hasCode(error, 'not_found'))
+          return { items: [] as RunRecord[], nextCursor: undefined };
+        throw error;
+      });
     runs.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor && runs.length < SCAN_LIMIT);
