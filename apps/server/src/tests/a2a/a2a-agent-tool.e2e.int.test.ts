@@ -44,6 +44,15 @@ describe('a2aAgentTool: a remote A2A agent as a tool', () => {
     expect(ticket).toMatchObject({ type: 'tool-approval-request', toolName: 'ask_remote' });
     expect(asked.status.message.parts[0].text).toMatch(/Approve ask_remote/);
     expect(ticket?.message).toBe('Approve delete_file({"path":"/tmp/remote.txt"})?');
+    // an agent's endpoint sees only its own tasks; the default endpoint sees the tenant's
+    const get = (path: string) =>
+      rpc(
+        `${ours.url}${path}`,
+        { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: asked.id } },
+        { 'a2a-version': '1.0' },
+      );
+    expect((await get('/v1/a2a/agents/demo')).body.error.code).toBe(-32001);
+    expect((await get('/v1/a2a')).body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const [waiting] = await remoteTasksOf(asked.id);
     expect(waiting?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(ticket?.approvalId).toBe(`a2a:${waiting?.id}:${ticketsOf(waiting!)[0]?.approvalId}`);

@@ -103,11 +103,15 @@ export async function startTask(c: Context<HttpEnv>, agentId: string, params: Se
  * answers of the message's data parts (see `readAnswers`, `decideAnswers`) and continues — the same
  * task, streamed from the task as it stands.
  */
-export async function continueTask(c: Context<HttpEnv>, params: SendParams): Promise<TaskFlow> {
+export async function continueTask(
+  c: Context<HttpEnv>,
+  params: SendParams,
+  agentId?: string,
+): Promise<TaskFlow> {
   const { service } = c.var;
   const { message } = params;
   const taskId = message.taskId as string;
-  const record = await loadRun(service, taskId);
+  const record = await loadRun(service, taskId, agentId);
   Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
   if (message.contextId !== undefined && message.contextId !== record.threadId)
     throw new A2aError(
@@ -161,9 +165,13 @@ export async function continueTask(c: Context<HttpEnv>, params: SendParams): Pro
  * sharing the stores, nothing lost or repeated. An interrupted task answers its snapshot only; a
  * finished one is `-32004`.
  */
-export async function subscribeTask(c: Context<HttpEnv>, taskId: string): Promise<TaskFlow> {
+export async function subscribeTask(
+  c: Context<HttpEnv>,
+  taskId: string,
+  agentId?: string,
+): Promise<TaskFlow> {
   const { service } = c.var;
-  const record = await loadRun(service, taskId);
+  const record = await loadRun(service, taskId, agentId);
   Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
   if (isTerminal(record))
     throw new A2aError(

@@ -12,10 +12,14 @@ import type { MailboxService } from '../../types';
 /** Threads (and runs per thread) `ListTasks` looks at. */
 const SCAN_LIMIT = 1000;
 
-/** The stored run of a task id: `-32001 TaskNotFound` when this tenant's stores have none. */
-export async function loadRun(service: MailboxService, taskId: string): Promise<RunRecord> {
+/**
+ * The stored run of a task id: `-32001 TaskNotFound` when this tenant's stores have none, or when
+ * it is another agent's task and `agentId` (an agent's own endpoint) is given.
+ */
+export async function loadRun(service: MailboxService, taskId: string, agentId?: string): Promise<RunRecord> {
   const record = await service.stores.threadRuns.getRun(taskId);
-  if (!record) throw new A2aError('task_not_found', `task ${taskId} not found`, { taskId });
+  if (!record || (agentId !== undefined && record.agentId !== agentId))
+    throw new A2aError('task_not_found', `task ${taskId} not found`, { taskId });
   return record;
 }
 
@@ -31,8 +35,12 @@ export async function taskOf(
 }
 
 /** `CancelTask`: a finished task is `-32002 TaskNotCancelable`; otherwise the run is cancelled. */
-export async function cancelTask(service: MailboxService, taskId: string): Promise<A2aTask> {
-  const record = await loadRun(service, taskId);
+export async function cancelTask(
+  service: MailboxService,
+  taskId: string,
+  agentId?: string,
+): Promise<A2aTask> {
+  const record = await loadRun(service, taskId, agentId);
   if (record.status === 'done')
     throw new A2aError(
       'task_not_cancelable',

@@ -73,6 +73,8 @@ async function dispatch(
 ): Promise<Response> {
   const { service } = c.var;
   const { id, version, params } = request;
+  // an agent's own endpoint sees only that agent's tasks; the default endpoint sees the tenant's
+  const only = scoped ? agent.id : undefined;
   const stream = (flow: TaskFlow) =>
     taskStreamResponse(
       service,
@@ -89,7 +91,9 @@ async function dispatch(
     case 'send':
     case 'stream': {
       const send = readSendParams(params, version);
-      const flow = send.message.taskId ? await continueTask(c, send) : await startTask(c, agent.id, send);
+      const flow = send.message.taskId
+        ? await continueTask(c, send, only)
+        : await startTask(c, agent.id, send);
       if (request.operation === 'stream') return stream(flow);
       if (send.returnImmediately) return c.json(rpcResultResponse(id, sendResult(flow.snapshot, version)));
       await drain(service, flow, c.req.raw.signal);
@@ -99,19 +103,19 @@ async function dispatch(
     }
     case 'get': {
       const { id: taskId, historyLength } = readGetTaskParams(params);
-      const task = await taskOf(service, await loadRun(service, taskId), historyLength);
+      const task = await taskOf(service, await loadRun(service, taskId, only), historyLength);
       return c.json(rpcResultResponse(id, taskResult(task, version)));
     }
     case 'list': {
-      const listed = await listTasks(service, readListTasksParams(params), scoped ? agent.id : undefined);
+      const listed = await listTasks(service, readListTasksParams(params), only);
       return c.json(rpcResultResponse(id, listed));
     }
     case 'cancel': {
-      const task = await cancelTask(service, readCancelTaskParams(params).id);
+      const task = await cancelTask(service, readCancelTaskParams(params).id, only);
       return c.json(rpcResultResponse(id, taskResult(task, version)));
     }
     case 'subscribe':
-      return stream(await subscribeTask(c, readSubscribeParams(params).id));
+      return stream(await subscribeTask(c, readSubscribeParams(params).id, only));
     case 'push_config':
       throw new A2aError('push_notification_not_supported', 'push notifications are not supported');
     case 'extended_card':
