@@ -110,6 +110,13 @@ export const appConfigSchema = z
     AWAKEN_MAX_STREAMS: int('AWAKEN_MAX_STREAMS', 100, 1, 100_000),
     AWAKEN_SHUTDOWN_GRACE_MS: int('AWAKEN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     AWAKEN_DEMO_DELAY_MS: int('AWAKEN_DEMO_DELAY_MS', 40, 0, 10_000),
+    /** A remote A2A agent: adds the `delegate` demo agent, whose `ask_remote` tool calls it. */
+    AWAKEN_A2A_REMOTE_URL: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'AWAKEN_A2A_REMOTE_URL: an http(s) URL of an A2A agent')
+      .optional(),
+    /** The bearer token sent to AWAKEN_A2A_REMOTE_URL. */
+    AWAKEN_A2A_REMOTE_TOKEN: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((config, context) => {

@@ -1,7 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { mountConsole } from '@awaken/console';
 import { serve } from '@hono/node-server';
-import { type HttpApp, type MailboxService, createHttpApp, createMailboxService } from '@awaken/server';
+import {
+  type HttpApp,
+  type MailboxService,
+  a2aAgentsOf,
+  createHttpApp,
+  createMailboxService,
+} from '@awaken/server';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
 import { createModel } from './create-model';
@@ -31,7 +37,18 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   });
   const { model, label } = createModel(config);
   const deleted: string[] = [];
-  const agents = createDemoAgents({ model, deleted });
+  const agents = createDemoAgents({
+    model,
+    deleted,
+    ...(config.AWAKEN_A2A_REMOTE_URL
+      ? {
+          remote: {
+            url: config.AWAKEN_A2A_REMOTE_URL,
+            ...(config.AWAKEN_A2A_REMOTE_TOKEN ? { token: config.AWAKEN_A2A_REMOTE_TOKEN } : {}),
+          },
+        }
+      : {}),
+  });
   const services: Record<string, MailboxService> = {};
   for (const tenant of tenants) {
     const log = logger.child({ tenant });
@@ -60,6 +77,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       ...(config.AWAKEN_LINK_SECRET ? { secret: config.AWAKEN_LINK_SECRET } : {}),
       ...(config.AWAKEN_PUBLIC_URL ? { publicUrl: config.AWAKEN_PUBLIC_URL } : {}),
     },
+    a2a: { agents: a2aAgentsOf(agents), defaultAgentId: 'demo' },
     logger,
   });
   // the web console at `/` (the API stays under /v1, /health, /reference)

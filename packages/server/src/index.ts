@@ -20,6 +20,8 @@ export type {
   SubmittedRun,
   RequeuedRun,
 } from './types';
+export { a2aAgentsOf } from './http/a2a/a2a-agents';
+export type { A2aAgentInfo, A2aOptions } from './http/a2a/a2a-agents';
 export { createHttpApp } from './http/create-http-app';
 export type { HttpApp } from './http/create-http-app';
 export { httpStatusOf, toHttpError } from './http/error-table';

@@ -21,6 +21,7 @@ describe('packages that publish', () => {
       '@awaken/ext-permission',
       '@awaken/mcp',
       '@awaken/protocol-ag-ui',
+      '@awaken/protocol-a2a',
       '@awaken/protocol-ai-sdk',
       '@awaken/provider-ai-sdk',
       '@awaken/runtime',

@@ -1,5 +1,6 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
+import { a2aAgentTool } from '@awaken/protocol-a2a';
 import type { AgentDefinition } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
 import { chooseColor, createDeleteFile, createSendInvoice, getWeather, restartService } from './demo-tools';
@@ -11,13 +12,15 @@ export const RESTART_APPROVAL_MS = 20_000;
  * The demo agent: weather allowed, deleting a file asks a human, restarting a service asks a human
  * who has {@link RESTART_APPROVAL_MS} to answer, sending an invoice must never happen twice, picking
  * a color asks the client. Tools a client declares with its request (AG-UI frontend tools) run in the
- * client without an approval first.
+ * client without an approval first. With a remote A2A agent, also `delegate`: its `ask_remote` tool
+ * asks that agent, and the remote agent's approvals become this agent's tickets.
  */
 export function createDemoAgents(options: {
   model: ModelExecutor;
   deleted: string[];
   sent?: string[];
   restartApprovalMs?: number;
+  remote?: { url: string; token?: string };
 }): AgentDefinition[] {
   const permissions = createPermissionPlugin({
     defaultBehavior: 'allow',
@@ -36,7 +39,26 @@ export function createDemoAgents(options: {
       },
     ],
   });
+  const remote = options.remote;
+  const delegate: AgentDefinition[] = remote
+    ? [
+        {
+          id: 'delegate',
+          systemPrompt: 'You delegate to a remote A2A agent with ask_remote.',
+          model: options.model,
+          tools: [
+            a2aAgentTool({
+              url: remote.url,
+              name: 'ask_remote',
+              ...(remote.token ? { headers: { authorization: `Bearer ${remote.token}` } } : {}),
+            }),
+          ],
+          plugins: [createTracingPlugin()],
+        },
+      ]
+    : [];
   return [
+    ...delegate,
     {
       id: 'demo',
       systemPrompt:

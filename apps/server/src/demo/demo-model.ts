@@ -90,6 +90,8 @@ function afterTool(result: ToolMessage): Plan {
       return { kind: 'text', text: `Done: I restarted ${field('restarted')}.` };
     case 'send_invoice':
       return { kind: 'text', text: `Done: invoice ${field('sent')} is sent.` };
+    case 'ask_remote':
+      return { kind: 'text', text: `The remote agent says: ${field('text')}` };
     case 'choose_color':
       return { kind: 'text', text: `You chose ${describe(field('color') ?? content)}. Nice choice!` };
     default:
@@ -131,6 +133,9 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
   const text = lastUserText(messages).trim();
   const frontend = frontendCall(text, declared);
   if (frontend) return frontend;
+  // the delegate agent's prompt (with AWAKEN_A2A_REMOTE_URL): ask the remote A2A agent
+  const ask = /^ask remote:\s*(.{1,2000})$/is.exec(text);
+  if (ask?.[1]) return { kind: 'call', name: 'ask_remote', args: { message: ask[1].trim() } };
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };

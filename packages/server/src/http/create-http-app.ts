@@ -17,6 +17,7 @@ import { requestLog } from './middleware/request-log';
 import { requireScope } from './middleware/require-scope';
 import { traceRequests } from './middleware/trace-requests';
 import { registerAgUiRoutes } from './routes/ag-ui-routes';
+import { registerA2aRoutes } from './routes/a2a-routes';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerIssueLinkRoute } from './links/issue-link-route';
@@ -106,7 +107,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       '*',
       cors({
         origin: origins === '*' ? '*' : [...origins],
-        allowHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'],
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          'last-event-id',
+          'x-request-id',
+          'a2a-version',
+          'a2a-extensions',
+        ],
         exposeHeaders: ['x-run-id', 'x-thread-id', 'x-request-id', 'retry-after'],
         maxAge: 600,
       }),
@@ -191,5 +199,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });
   registerAgUiRoutes(app, { keepAliveMs, defaultAgentId: options.aiSdk?.defaultAgentId });
+  if (options.a2a) registerA2aRoutes(app, { keepAliveMs, slots, ...options.a2a });
   return { app, fetch: (request) => app.fetch(request), metrics };
 }

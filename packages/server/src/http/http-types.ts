@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { MailboxService } from '../types';
+import type { A2aOptions } from './a2a/a2a-agents';
 
 /** What a token may do: read (GET), run (start, message, cancel…), decide (decisions, approval links). */
 export type TokenScope = 'read' | 'run' | 'decide';
@@ -80,6 +81,11 @@ export interface HttpAppOptions {
   links?: { secret?: string; publicUrl?: string };
   /** The AI SDK (`useChat`) routes: the agent of `/v1/ai-sdk/chat` when a request names none. */
   aiSdk?: { defaultAgentId?: string };
+  /**
+   * The A2A routes (JSON-RPC at `/v1/a2a`, agent cards at `/.well-known/agent-card.json`): the agents
+   * served and the default one. Absent: no A2A routes.
+   */
+  a2a?: A2aOptions;
   /** Title and version of the OpenAPI document. */
   info?: { title?: string; version?: string };
 }

@@ -23,7 +23,11 @@ async function awaken(): Promise<void> {
     concurrency: 4,
   });
   await service.start();
-  const http = createHttpApp({ tenants: { default: service }, keepAliveMs: 15_000 });
+  const http = createHttpApp({
+    tenants: { default: service },
+    keepAliveMs: 15_000,
+    a2a: { agents: [{ id: 'stream' }], defaultAgentId: 'stream' },
+  });
   const server = serve({ fetch: http.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
   process.on('SIGINT', () => process.exit(0));
   process.on('SIGTERM', () => {

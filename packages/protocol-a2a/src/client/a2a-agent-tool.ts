@@ -1,0 +1,164 @@
+import {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  type Tool,
+  type ToolExecuteContext,
+  type ToolResult,
+  readApproval,
+  toolFailure,
+  toolPending,
+  toolSuccess,
+} from '@awaken/contract';
+import { z } from 'zod';
+import { APPROVAL_REQUEST_TYPE } from '../task/input-required-message';
+import type { A2aStreamResponse, A2aTask } from '../wire/a2a-types';
+import { A2aRemoteError, A2aRpcClient } from './a2a-rpc-client';
+import { RemoteTask } from './remote-task';
+
+export interface A2aAgentToolOptions {
+  /** The remote agent's base URL (its card is `${url}/.well-known/agent-card.json`). */
+  url: string;
+  /** Sent with every request to the remote agent, e.g. `{ authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>;
+  /** The tool name the model calls. Default `a2a_agent`. */
+  name?: string;
+  description?: string;
+  fetch?: typeof fetch;
+}
+
+/** What the call returns once the remote task completed. */
+export interface A2aAgentToolOutput {
+  taskId: string;
+  contextId: string;
+  /** The text of the remote task's artifacts. */
+  text: string;
+  /** The data parts of its artifacts (e.g. its tool results). */
+  data: unknown[];
+}
+
+/** The action of the tickets a remote approval becomes. */
+export const REMOTE_APPROVAL_ACTION = 'a2a:remote_approval';
+
+const parameters = z.object({ message: z.string().min(1).describe('What to ask the remote agent') });
+
+/**
+ * The remote context of a call: derived from our run and tool call ids, so a re-executed call (a
+ * crash, a restart, a replay after a decision) finds its remote task instead of starting another.
+ */
+export function remoteContextIdOf(context: Pick<ToolExecuteContext, 'runId' | 'toolCallId'>): string {
+  return `awaken-${context.runId}-${context.toolCallId}`;
+}
+
+async function findRemoteTask(client: A2aRpcClient, contextId: string, signal: AbortSignal) {
+  try {
+    const listed = await client.call<{ tasks?: A2aTask[] }>('ListTasks', { contextId, pageSize: 1 }, signal);
+    return listed.tasks?.[0];
+  } catch (error) {
+    // a remote without ListTasks cannot be asked: the call starts its task
+    if (error instanceof A2aRemoteError && error.code === -32601) return undefined;
+    throw error;
+  }
+}
+
+async function follow(remote: RemoteTask, events: AsyncIterable<A2aStreamResponse>): Promise<RemoteTask> {
+  for await (const event of events) remote.apply(event);
+  return remote;
+}
+
+function outcomeOf(remote: RemoteTask, url: string): ToolResult {
+  const { id: taskId, contextId } = remote.task;
+  if (remote.state === 'TASK_STATE_COMPLETED') {
+    const output: A2aAgentToolOutput = { taskId, contextId, text: remote.text(), data: remote.data() };
+    return toolSuccess(output);
+  }
+  if (remote.state === 'TASK_STATE_INPUT_REQUIRED') {
+    const { text, requests } = remote.question();
+    const request = requests.find((entry) => entry.type === APPROVAL_REQUEST_TYPE);
+    if (!request)
+      return toolFailure(
+        `the remote agent asks for input this tool cannot forward: ${text || 'no question given'}`,
+      );
+    return toolPending(
+      {
+        id: `a2a:${taskId}:${String(request.approvalId)}`,
+        action: REMOTE_APPROVAL_ACTION,
+        message: text || `The remote agent at ${url} asks for an approval`,
+        parameters: { remote: { url, taskId, contextId }, request },
+        responseSchema: APPROVAL_PAYLOAD_JSON_SCHEMA,
+      },
+      'replay_tool_call',
+    );
+  }
+  const why = remote.question().text;
+  return toolFailure(`the remote task ${taskId} ended ${remote.state}${why ? `: ${why}` : ''}`);
+}
+
+/**
+ * A remote A2A agent as a tool. A call sends the model's message to the remote agent and streams its
+ * task. When the remote task asks for an approval (`input-required` with a `tool-approval-request`
+ * data part), **our** call suspends with a ticket carrying the remote question (approve it through any
+ * protocol); an approval replays the call, which forwards it to the same remote task and returns the
+ * remote result once it completes. The remote context id is derived from the call, so a call
+ * executed again after a crash or restart finds the same remote task (`ListTasks`) and continues it —
+ * it subscribes while the task works — instead of starting a second one. A denial cancels our call
+ * without running it, so it is not forwarded: the remote task stays `input-required`.
+ */
+export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof parameters>> {
+  const client = new A2aRpcClient({
+    url: options.url,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return {
+    name: options.name ?? 'a2a_agent',
+    description: options.description ?? `Ask the remote A2A agent at ${options.url}`,
+    parameters,
+    async execute(args, context) {
+      const { signal } = context;
+      const contextId = remoteContextIdOf(context);
+      const found = await findRemoteTask(client, contextId, signal);
+      if (!found) {
+        const message = {
+          messageId: `${contextId}-ask`,
+          contextId,
+          role: 'ROLE_USER',
+          parts: [{ text: args.message }],
+        };
+        const events = client.stream('SendStreamingMessage', { message }, signal);
+        const remote = new RemoteTask({ id: '', contextId, status: { state: 'TASK_STATE_SUBMITTED' } });
+        return outcomeOf(await follow(remote, events), options.url);
+      }
+      const remote = new RemoteTask(found);
+      const approval = readApproval(context.resume?.result);
+      if (remote.state === 'TASK_STATE_INPUT_REQUIRED' && context.resume && approval) {
+        const request = remote.question().requests.find((entry) => entry.type === APPROVAL_REQUEST_TYPE);
+        const answer = {
+          approved: approval.approved,
+          approvalId: request?.approvalId,
+          toolCallId: request?.toolCallId,
+          ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+        };
+        const message = {
+          messageId: `${contextId}-${context.resume.decisionId}`,
+          taskId: found.id,
+          contextId: found.contextId,
+          role: 'ROLE_USER',
+          parts: [{ data: answer }],
+        };
+        return outcomeOf(
+          await follow(remote, client.stream('SendStreamingMessage', { message }, signal)),
+          options.url,
+        );
+      }
+      if (remote.state === 'TASK_STATE_SUBMITTED' || remote.state === 'TASK_STATE_WORKING') {
+        try {
+          await follow(remote, client.stream('SubscribeToTask', { id: found.id }, signal));
+        } catch (error) {
+          // it finished between the look-up and the subscription: read how
+          if (!(error instanceof A2aRemoteError && error.code === -32004)) throw error;
+          remote.task = await client.call<A2aTask>('GetTask', { id: found.id }, signal);
+        }
+      }
+      return outcomeOf(remote, options.url);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+export type {
+  A2aArtifact,
+  A2aArtifactUpdate,
+  A2aMessage,
+  A2aPart,
+  A2aStatusUpdate,
+  A2aStreamResponse,
+  A2aTask,
+  A2aTaskStatus,
+  A2aVersion,
+  TaskState,
+} from './wire/a2a-types';
+export { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES } from './wire/a2a-types';
+export { messageV03, streamResponseV03, taskV03 } from './wire/to-v03';
+
+export { A2A_ERROR_CODES, A2aError, rpcErrorResponse, rpcResultResponse } from './rpc/a2a-errors';
+export type { A2aErrorKind, A2aErrorObject } from './rpc/a2a-errors';
+export { readA2aVersion, readRpcRequest, rpcIdOf } from './rpc/read-rpc-request';
+export type { A2aOperation, A2aRpcRequest } from './rpc/read-rpc-request';
+export {
+  readCancelTaskParams,
+  readGetTaskParams,
+  readListTasksParams,
+  readSendParams,
+  readSubscribeParams,
+} from './rpc/read-params';
+export type { ListTasksParams, SendParams } from './rpc/read-params';
+export { sendResult, sseErrorFrame, sseResultFrame, streamResult, taskResult } from './rpc/results';
+
+export { APPROVALS_EXTENSION_URI, agentCard } from './card/agent-card';
+export type { A2aSkill, AgentCardInput } from './card/agent-card';
+
+export { taskStateOf, terminalStateOf } from './task/task-state';
+export { openTicketsOf } from './task/open-tickets';
+export type { OpenTicket } from './task/open-tickets';
+export {
+  APPROVAL_ANSWER_SCHEMA,
+  APPROVAL_REQUEST_TYPE,
+  INPUT_REQUEST_TYPE,
+  inputRequiredMessage,
+  isApprovalTicket,
+  ticketDataPart,
+} from './task/input-required-message';
+export { ANSWER_ARTIFACT_ID, toolResultArtifact, toolResultArtifactId } from './task/artifacts';
+export { TaskProjection } from './task/task-projection';
+export { artifactsOf, historyOf, taskOfRun, taskStatusOf } from './task/task-of-run';
+
+export { readAnswers } from './hitl/read-answers';
+export type { TicketAnswer } from './hitl/read-answers';
+export { decideAnswers } from './hitl/decide-answers';
+
+export { a2aAgentTool, remoteContextIdOf, REMOTE_APPROVAL_ACTION } from './client/a2a-agent-tool';
+export type { A2aAgentToolOptions, A2aAgentToolOutput } from './client/a2a-agent-tool';
+export { A2aRemoteError, A2aRpcClient } from './client/a2a-rpc-client';
+export type { A2aRpcClientOptions } from './client/a2a-rpc-client';

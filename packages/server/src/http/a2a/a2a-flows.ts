@@ -1,0 +1,194 @@
+import { AwakenError, decisionViewOf } from '@awaken/contract';
+import {
+  A2aError,
+  type A2aMessage,
+  type A2aTask,
+  type SendParams,
+  TaskProjection,
+  decideAnswers,
+  openTicketsOf,
+  readAnswers,
+  taskStatusOf,
+} from '@awaken/protocol-a2a';
+import type { Context } from 'hono';
+import type { HttpEnv } from '../http-types';
+import { callerOf, runContextOf } from '../internal/run-context';
+import { isTerminal, loadRun } from './a2a-tasks';
+
+/** Events read from the log at a time. */
+const PAGE = 256;
+
+/**
+ * What a send or a subscription streams: the task as it stands (the first event), the fold that
+ * turns the run's next events into updates, and where those events start in the run's event log
+ * (read up to the activation's `run_finish`) — none when the task is interrupted and nothing more
+ * comes now.
+ */
+export interface TaskFlow {
+  runId: string;
+  snapshot: A2aTask;
+  projection: TaskProjection;
+  afterSeq?: number;
+}
+
+/** Folds a run's event log, from its start, into a projection; returns the last seq read. */
+async function foldLog(c: Context<HttpEnv>, runId: string, projection: TaskProjection): Promise<number> {
+  for (;;) {
+    const page = await c.var.service.stores.eventLog.read(runId, { afterSeq: projection.seq, limit: PAGE });
+    for (const event of page) projection.apply(event);
+    if (page.length < PAGE) return projection.seq;
+  }
+}
+
+/** The text a new task starts with: its text parts, and its data parts as JSON. */
+function inputOf(message: A2aMessage): string {
+  const texts = message.parts.map((part, index) => {
+    if ('text' in part) return part.text;
+    if ('data' in part) return JSON.stringify(part.data);
+    throw new A2aError(
+      'content_type_not_supported',
+      `params.message.parts.${index}: file parts are not supported; send text or data parts`,
+      { field: `params.message.parts.${index}` },
+    );
+  });
+  const input = texts.join('\n');
+  if (input.trim() === '')
+    throw new A2aError('invalid_params', 'invalid params: params.message.parts: the message has no text', {
+      field: 'params.message.parts',
+    });
+  return input;
+}
+
+/** A run-level refusal as the A2A error a client can act on. */
+export function a2aErrorOf(error: unknown): unknown {
+  if (error instanceof A2aError) return error;
+  if (AwakenError.hasCode(error, 'not_found'))
+    return new A2aError('task_not_found', (error as Error).message);
+  if (AwakenError.hasCode(error, 'validation_failed') || AwakenError.hasCode(error, 'invalid_config'))
+    return new A2aError('invalid_params', `invalid params: ${(error as Error).message}`);
+  if (AwakenError.hasCode(error, 'conflict'))
+    return new A2aError('unsupported_operation', (error as Error).message);
+  return error;
+}
+
+/** A message without `taskId`: a new run of the agent on the context's thread (a new one when none). */
+export async function startTask(c: Context<HttpEnv>, agentId: string, params: SendParams): Promise<TaskFlow> {
+  const { message } = params;
+  const input = inputOf(message);
+  const run = await c.var.service.submit({
+    agentId,
+    ...(message.contextId ? { threadId: message.contextId } : {}),
+    input,
+    mode: 'foreground',
+    ifBusy: 'queue',
+    origin: 'a2a',
+    context: runContextOf(c, params.metadata ? { a2a: params.metadata } : undefined),
+  });
+  Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
+  const ids = { taskId: run.runId, contextId: run.threadId };
+  const projection = new TaskProjection(ids);
+  const snapshot: A2aTask = {
+    id: run.runId,
+    contextId: run.threadId,
+    status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+    history: [{ ...message, ...ids }],
+    metadata: { agentId },
+  };
+  return { runId: run.runId, snapshot, projection, afterSeq: 0 };
+}
+
+/**
+ * A message on an existing task: a finished task is `-32004`; a context that is not the task's is
+ * `-32602`; a task that is not waiting takes no message (`-32004`); a waiting one takes the
+ * answers of the message's data parts (see `readAnswers`, `decideAnswers`) and continues — the same
+ * task, streamed from the task as it stands.
+ */
+export async function continueTask(
+  c: Context<HttpEnv>,
+  params: SendParams,
+  agentId?: string,
+): Promise<TaskFlow> {
+  const { service } = c.var;
+  const { message } = params;
+  const taskId = message.taskId as string;
+  const record = await loadRun(service, taskId, agentId);
+  Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
+  if (message.contextId !== undefined && message.contextId !== record.threadId)
+    throw new A2aError(
+      'invalid_params',
+      `invalid params: params.message.contextId: task ${taskId} belongs to context ${record.threadId}`,
+      { field: 'params.message.contextId' },
+    );
+  if (isTerminal(record))
+    throw new A2aError(
+      'unsupported_operation',
+      `task ${taskId} is in a terminal state and cannot be modified: send a new message on context ${record.threadId}`,
+    );
+  if (record.status !== 'waiting')
+    throw new A2aError(
+      'unsupported_operation',
+      `task ${taskId} is working and takes no message now; it takes answers once it is input-required`,
+    );
+  const answers = readAnswers(message);
+  const decisions = decideAnswers({
+    answers,
+    tickets: openTicketsOf(record),
+    run: decisionViewOf(record),
+    context: { caller: callerOf(c) },
+  });
+  const ids = { taskId, contextId: record.threadId };
+  const projection = new TaskProjection(ids);
+  // what came before: folded for the snapshot, never sent again
+  const afterSeq = await foldLog(c, taskId, projection);
+  const result = await service.commands.decide({ runId: taskId }, decisions);
+  const refused = result.receipts.filter((receipt) => receipt.status === 'rejected');
+  if (refused.length === result.receipts.length)
+    throw new A2aError(
+      'invalid_params',
+      `invalid params: params.message.parts: no answer was applied: ${refused.map((receipt) => ('message' in receipt ? receipt.message : '')).join('; ')}`,
+      { field: 'params.message.parts' },
+    );
+  const snapshot: A2aTask = {
+    id: taskId,
+    contextId: record.threadId,
+    status: taskStatusOf(record),
+    ...(projection.artifacts().length > 0 ? { artifacts: projection.artifacts() } : {}),
+    history: [{ ...message, ...ids }],
+    metadata: { agentId: record.agentId },
+  };
+  return { runId: taskId, snapshot, projection, afterSeq };
+}
+
+/**
+ * `SubscribeToTask`: the task as its event log tells it so far (status, the answer so far, the tool
+ * results), then its events after that point until it is interrupted or terminal — from any process
+ * sharing the stores, nothing lost or repeated. An interrupted task answers its snapshot only; a
+ * finished one is `-32004`.
+ */
+export async function subscribeTask(
+  c: Context<HttpEnv>,
+  taskId: string,
+  agentId?: string,
+): Promise<TaskFlow> {
+  const { service } = c.var;
+  const record = await loadRun(service, taskId, agentId);
+  Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
+  if (isTerminal(record))
+    throw new A2aError(
+      'unsupported_operation',
+      `task ${taskId} is in a terminal state: nothing to subscribe to`,
+    );
+  const ids = { taskId, contextId: record.threadId };
+  const projection = new TaskProjection(ids);
+  const afterSeq = await foldLog(c, taskId, projection);
+  const snapshot: A2aTask = {
+    id: taskId,
+    contextId: record.threadId,
+    status: projection.status,
+    ...(projection.artifacts().length > 0 ? { artifacts: projection.artifacts() } : {}),
+    metadata: { agentId: record.agentId },
+  };
+  if (projection.status.state !== 'TASK_STATE_SUBMITTED' && projection.status.state !== 'TASK_STATE_WORKING')
+    return { runId: taskId, snapshot, projection };
+  return { runId: taskId, snapshot, projection, afterSeq };
+}
