@@ -58,6 +58,8 @@ export function decideAnswers(options: {
   tickets: readonly OpenTicket[];
   run: DecisionView;
   context?: RunContext;
+  /** The authenticated subject answering: recorded as `decidedBy` (four-eyes tickets need one). */
+  decidedBy?: string;
 }): ToolCallDecisionInput[] {
   const seen = new Set<string>();
   const decisions: ToolCallDecisionInput[] = [];
@@ -78,7 +80,12 @@ export function decideAnswers(options: {
       result: draft.result ?? null,
       reason: draft.reason ?? null,
     });
-    const decision = { ...draft, decisionId: `a2a:${ticket.ticketId}:${digest}` };
+    const decision: ToolCallDecisionInput = {
+      ...draft,
+      decisionId: `a2a:${ticket.ticketId}:${digest}`,
+      ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+      channel: 'a2a',
+    };
     const { receipt } = judgeDecision(options.run, decision);
     if (receipt.status === 'rejected')
       throw new A2aError('invalid_params', `invalid params: ${given.field}: ${receipt.message}`, {

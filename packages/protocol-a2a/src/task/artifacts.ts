@@ -12,7 +12,7 @@ export function toolResultArtifactId(toolCallId: string): string {
 export interface ToolOutcome {
   toolCallId: string;
   toolName: string;
-  outcome: 'succeeded' | 'failed' | 'cancelled';
+  outcome: 'succeeded' | 'failed' | 'cancelled' | 'expired';
   /** What the model reads: the output, the error, or why the call did not run. */
   content?: unknown;
 }
@@ -20,7 +20,8 @@ export interface ToolOutcome {
 /**
  * A tool call's result as an artifact `tool-result-<toolCallId>` with one data part:
  * `{toolCallId, toolName, output}` when it succeeded, `{…, denied: true, reason}` when it was declined
- * or cancelled, `{…, error}` when it failed.
+ * or cancelled, `{…, expired: true, reason}` when its approval expired unanswered (never a denial),
+ * `{…, error}` when it failed.
  */
 export function toolResultArtifact(result: ToolOutcome): A2aArtifact {
   const { toolCallId, toolName } = result;
@@ -30,7 +31,9 @@ export function toolResultArtifact(result: ToolOutcome): A2aArtifact {
       ? { toolCallId, toolName, output: content }
       : result.outcome === 'cancelled'
         ? { toolCallId, toolName, denied: true, reason: content }
-        : { toolCallId, toolName, error: content };
+        : result.outcome === 'expired'
+          ? { toolCallId, toolName, expired: true, reason: content }
+          : { toolCallId, toolName, error: content };
   return {
     artifactId: toolResultArtifactId(toolCallId),
     name: toolName,

@@ -133,8 +133,10 @@ export async function continueTask(
   const decisions = decideAnswers({
     answers,
     tickets: openTicketsOf(record),
-    run: decisionViewOf(record),
+    // judged at this moment (an expired ticket is refused) and as the caller (four-eyes)
+    run: decisionViewOf(record, Date.now()),
     context: { caller: callerOf(c) },
+    decidedBy: c.var.caller.subject,
   });
   const ids = { taskId, contextId: record.threadId };
   const projection = new TaskProjection(ids);
