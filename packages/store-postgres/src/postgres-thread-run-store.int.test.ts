@@ -1,0 +1,13 @@
+import { describeThreadRunStoreConformance } from '@awaken/store-conformance';
+import { afterAll, inject } from 'vitest';
+import { PostgresThreadRunStore } from './postgres-thread-run-store';
+import { adminPool, pgHarnessParts } from '../test-support/pg-harness';
+
+const url = inject('postgresUrl');
+const admin = adminPool(url);
+afterAll(() => admin.end());
+
+describeThreadRunStoreConformance({
+  name: 'postgres',
+  ...pgHarnessParts(url, admin, (options) => new PostgresThreadRunStore(options)),
+});
