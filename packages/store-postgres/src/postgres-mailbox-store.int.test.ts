@@ -8,7 +8,11 @@ import { adminPool, advanceClock, freezeClock, pgHarnessParts } from '../test-su
 const url = inject('postgresUrl');
 const admin = adminPool(url);
 afterAll(() => admin.end());
-const parts = pgHarnessParts(url, admin, (options) => new PostgresMailboxStore({ ...options, testClock: true }));
+const parts = pgHarnessParts(
+  url,
+  admin,
+  (options) => new PostgresMailboxStore({ ...options, testClock: true }),
+);
 
 describeMailboxStoreConformance({
   name: 'postgres',

@@ -132,7 +132,11 @@ export class PostgresMailboxStore implements MailboxStore {
     return this.#mutate((tx, s) => claimDue(tx, s, parsed));
   }
 
-  async claimDispatch(input: { dispatchId: string; workerId: string; leaseMs: number }): Promise<RunDispatch | null> {
+  async claimDispatch(input: {
+    dispatchId: string;
+    workerId: string;
+    leaseMs: number;
+  }): Promise<RunDispatch | null> {
     const { dispatchId, workerId, leaseMs } = inputs.claimDispatch.parse(input);
     return this.#mutate(async (tx, s) => {
       const { dispatch, thread } = await lockDispatch(tx, s, dispatchId);
@@ -179,7 +183,9 @@ export class PostgresMailboxStore implements MailboxStore {
 
   async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
     const proof = inputs.deadLetter.parse(input);
-    return this.#fenced(proof, (dispatch, at) => moved(dispatch, 'dead_letter', at, { lastError: proof.error }));
+    return this.#fenced(proof, (dispatch, at) =>
+      moved(dispatch, 'dead_letter', at, { lastError: proof.error }),
+    );
   }
 
   async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
@@ -226,7 +232,9 @@ export class PostgresMailboxStore implements MailboxStore {
     return this.#mutate(async (tx, s) => {
       const { dispatch } = await lockDispatch(tx, s, dispatchId);
       if (dispatch.status !== 'queued') {
-        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}; only a queued dispatch can be cancelled`);
+        throw conflict(
+          `dispatch ${dispatchId} is ${dispatch.status}; only a queued dispatch can be cancelled`,
+        );
       }
       const next = moved(dispatch, 'cancelled', await tx.now());
       await saveDispatch(tx, s, next, dispatch);
@@ -234,7 +242,11 @@ export class PostgresMailboxStore implements MailboxStore {
     });
   }
 
-  async markRequeued(input: { dispatchId: string; runId: string; requeueDispatchId: string }): Promise<RunDispatch> {
+  async markRequeued(input: {
+    dispatchId: string;
+    runId: string;
+    requeueDispatchId: string;
+  }): Promise<RunDispatch> {
     const { dispatchId, runId, requeueDispatchId } = inputs.markRequeued.parse(input);
     return this.#mutate(async (tx, s) => {
       const { dispatch } = await lockDispatch(tx, s, dispatchId);
@@ -269,12 +281,17 @@ export class PostgresMailboxStore implements MailboxStore {
       }
       let activeDispatch: RunDispatch | undefined;
       if (thread.claimedId !== null) {
-        const active = await tx.query<{ doc: string }>(`SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`, [
-          thread.claimedId,
-        ]);
+        const active = await tx.query<{ doc: string }>(
+          `SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`,
+          [thread.claimedId],
+        );
         if (active[0] !== undefined) activeDispatch = parseDispatch(active[0].doc);
       }
-      return { newDispatchEpoch, ...(activeDispatch ? { activeDispatch } : {}), supersededCount: queued.length };
+      return {
+        newDispatchEpoch,
+        ...(activeDispatch ? { activeDispatch } : {}),
+        supersededCount: queued.length,
+      };
     });
   }
 
@@ -282,7 +299,8 @@ export class PostgresMailboxStore implements MailboxStore {
     const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
     return this.#mutate(async (tx, s) => {
       const { dispatch, thread } = await lockDispatch(tx, s, dispatchId);
-      if (dispatch.status !== 'claimed') throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not claimed`);
+      if (dispatch.status !== 'claimed')
+        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not claimed`);
       if (dispatch.dispatchEpoch >= thread.epoch) {
         throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
       }
@@ -296,7 +314,9 @@ export class PostgresMailboxStore implements MailboxStore {
   async loadDispatch(input: string): Promise<RunDispatch | null> {
     const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
     const rows = await this.#read((s) =>
-      this.db.read<{ doc: string }>(`SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`, [key(dispatchId)]),
+      this.db.read<{ doc: string }>(`SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`, [
+        key(dispatchId),
+      ]),
     );
     return rows[0] === undefined ? null : parseDispatch(rows[0].doc);
   }
@@ -321,7 +341,9 @@ export class PostgresMailboxStore implements MailboxStore {
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     const rows = await this.#read((s) =>
-      this.db.read<{ epoch: string }>(`SELECT epoch FROM ${s}.mailbox_threads WHERE thread_id = $1`, [key(threadId)]),
+      this.db.read<{ epoch: string }>(`SELECT epoch FROM ${s}.mailbox_threads WHERE thread_id = $1`, [
+        key(threadId),
+      ]),
     );
     return Number(rows[0]?.epoch ?? 0);
   }

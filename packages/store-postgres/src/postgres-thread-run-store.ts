@@ -65,15 +65,31 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   /** Appends `messages` after `count` in one statement; returns the records. */
-  async #append(tx: Tx, thread: Thread, count: number, messages: NewMessage[], at: number): Promise<MessageRecord[]> {
+  async #append(
+    tx: Tx,
+    thread: Thread,
+    count: number,
+    messages: NewMessage[],
+    at: number,
+  ): Promise<MessageRecord[]> {
     const records = messages.map(
-      (message, index): MessageRecord => ({ ...message, threadId: thread.id, seq: count + index + 1, createdAt: at }),
+      (message, index): MessageRecord => ({
+        ...message,
+        threadId: thread.id,
+        seq: count + index + 1,
+        createdAt: at,
+      }),
     );
     if (records.length > 0) {
       await tx.query(
         `INSERT INTO ${this.db.s}.messages (thread_id, seq, visibility, doc)
          SELECT $1, $2 + u.n, u.visibility, u.doc FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(visibility, doc, n)`,
-        [key(thread.id), count, records.map((record) => record.visibility), records.map((r) => JSON.stringify(r))],
+        [
+          key(thread.id),
+          count,
+          records.map((record) => record.visibility),
+          records.map((r) => JSON.stringify(r)),
+        ],
       );
     }
     return records;
@@ -126,7 +142,9 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   async deleteThread(input: string): Promise<boolean> {
     const { threadId } = inputs.deleteThread.parse({ threadId: input });
     return this.db.mutate(async (tx) => {
-      const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [key(threadId)]);
+      const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [
+        key(threadId),
+      ]);
       return rows.length > 0;
     });
   }
@@ -143,9 +161,10 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async getThreadState(input: string): Promise<Record<string, unknown>> {
     const { threadId } = inputs.getThreadState.parse({ threadId: input });
-    const rows = await this.db.read<{ state: string }>(`SELECT state FROM ${this.db.s}.threads WHERE id = $1`, [
-      key(threadId),
-    ]);
+    const rows = await this.db.read<{ state: string }>(
+      `SELECT state FROM ${this.db.s}.threads WHERE id = $1`,
+      [key(threadId)],
+    );
     return rows[0] === undefined ? {} : (JSON.parse(rows[0].state) as Record<string, unknown>);
   }
 
@@ -163,7 +182,9 @@ export class PostgresThreadRunStore implements ThreadRunStore {
       this.#expectLength(parsed.threadId, count, parsed.expectedLength);
       const at = await tx.now();
       const records = await this.#append(tx, thread, count, parsed.messages, at);
-      await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [count + records.length]);
+      await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
+        count + records.length,
+      ]);
       return records;
     });
   }
@@ -263,9 +284,13 @@ export class PostgresThreadRunStore implements ThreadRunStore {
       }
       this.#expectLength(checkpoint.threadId, count, checkpoint.expectedMessageCount);
       if (!canTransitionRunStatus(stored.status, run.status)) {
-        throw new AwakenError('invalid_transition', `RunStatus: illegal transition ${stored.status} -> ${run.status}`, {
-          details: { machine: 'RunStatus', from: stored.status, to: run.status },
-        });
+        throw new AwakenError(
+          'invalid_transition',
+          `RunStatus: illegal transition ${stored.status} -> ${run.status}`,
+          {
+            details: { machine: 'RunStatus', from: stored.status, to: run.status },
+          },
+        );
       }
       const at = await tx.now();
       const records = await this.#append(tx, thread, count, checkpoint.messages, at);
@@ -298,13 +323,17 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     };
   }
 
-  async #setLease(tx: Tx, runId: string, fence: number, owner: string | null, until: number | null): Promise<void> {
-    await tx.query(`UPDATE ${this.db.s}.runs SET fence = $2, lease_owner = $3, lease_until = $4 WHERE run_id = $1`, [
-      key(runId),
-      fence,
-      owner,
-      until,
-    ]);
+  async #setLease(
+    tx: Tx,
+    runId: string,
+    fence: number,
+    owner: string | null,
+    until: number | null,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE ${this.db.s}.runs SET fence = $2, lease_owner = $3, lease_until = $4 WHERE run_id = $1`,
+      [key(runId), fence, owner, until],
+    );
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {

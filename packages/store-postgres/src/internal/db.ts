@@ -66,7 +66,9 @@ export class PgDb {
   constructor(options: PostgresStoreOptions) {
     const schema = options.schema ?? 'awaken';
     if (!SCHEMA_NAME.test(schema)) {
-      throw new Error(`schema ${JSON.stringify(schema)} must match ${SCHEMA_NAME} (lower-case letters, digits, _)`);
+      throw new Error(
+        `schema ${JSON.stringify(schema)} must match ${SCHEMA_NAME} (lower-case letters, digits, _)`,
+      );
     }
     const input = options.postgres;
     this.#owned = !(input instanceof pg.Pool);
@@ -100,7 +102,10 @@ export class PgDb {
   }
 
   /** A read (one statement), re-sent on a lost connection. */
-  async read<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> {
+  async read<R extends pg.QueryResultRow = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<R[]> {
     await this.ready().catch((error) => {
       throw toStoreError(error);
     });

@@ -53,7 +53,12 @@ export async function lockDispatch(
 }
 
 /** Writes a dispatch's document and index columns, and its thread's claim when it moved. */
-export async function saveDispatch(tx: Tx, s: string, dispatch: RunDispatch, was: RunDispatch): Promise<void> {
+export async function saveDispatch(
+  tx: Tx,
+  s: string,
+  dispatch: RunDispatch,
+  was: RunDispatch,
+): Promise<void> {
   await tx.query(
     `UPDATE ${s}.dispatches SET status = $2, available_at = $3, lease_until = $4, updated_at = $5, doc = $6
      WHERE dispatch_id = $1`,
@@ -67,10 +72,10 @@ export async function saveDispatch(tx: Tx, s: string, dispatch: RunDispatch, was
     ],
   );
   if (was.status === 'claimed' && dispatch.status !== 'claimed') {
-    await tx.query(`UPDATE ${s}.mailbox_threads SET claimed_id = NULL WHERE thread_id = $1 AND claimed_id = $2`, [
-      key(dispatch.threadId),
-      key(dispatch.dispatchId),
-    ]);
+    await tx.query(
+      `UPDATE ${s}.mailbox_threads SET claimed_id = NULL WHERE thread_id = $1 AND claimed_id = $2`,
+      [key(dispatch.threadId), key(dispatch.dispatchId)],
+    );
   }
 }
 
@@ -87,7 +92,8 @@ function staleClaim(proof: ClaimProof, why: string): AwakenError {
 export function checkFence(dispatch: RunDispatch, thread: ThreadLock, proof: ClaimProof, now: number): void {
   if (dispatch.status !== 'claimed') throw staleClaim(proof, `it is ${dispatch.status}, not claimed`);
   if (dispatch.claimToken !== proof.claimToken) throw staleClaim(proof, 'the claim token is not current');
-  if (dispatch.leaseUntil === undefined || now > dispatch.leaseUntil) throw staleClaim(proof, 'the lease expired');
+  if (dispatch.leaseUntil === undefined || now > dispatch.leaseUntil)
+    throw staleClaim(proof, 'the lease expired');
   if (dispatch.dispatchEpoch !== thread.epoch) {
     throw staleClaim(proof, 'the thread was interrupted (epoch moved on)');
   }

@@ -15,7 +15,8 @@ export function conflict(message: string, details?: Record<string, unknown>): Aw
 export function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || AwakenError.isInstance(error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code.startsWith('08') || code.startsWith('57P') || /^E[A-Z]+$/.test(code);
+  if (typeof code === 'string')
+    return code.startsWith('08') || code.startsWith('57P') || /^E[A-Z]+$/.test(code);
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|connection error|not queryable|Client was closed|timeout exceeded when trying to connect/i.test(
     message,

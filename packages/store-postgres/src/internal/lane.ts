@@ -11,3 +11,22 @@ export class Lane {
     return result;
   }
 }
+
+/**
+ * One {@link Lane} per key (a run): calls about one run take effect in call order (an append then a
+ * finish started in the same tick land in that order), calls about different runs run in parallel.
+ */
+export class KeyedLanes {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(laneKey: string, call: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(laneKey) ?? Promise.resolve();
+    const result = previous.then(call, call);
+    const tail = result.catch(() => undefined);
+    this.#tails.set(laneKey, tail);
+    void tail.then(() => {
+      if (this.#tails.get(laneKey) === tail) this.#tails.delete(laneKey);
+    });
+    return result;
+  }
+}

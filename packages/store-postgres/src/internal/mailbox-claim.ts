@@ -20,7 +20,11 @@ export function claimed(dispatch: RunDispatch, workerId: string, leaseMs: number
 }
 
 /** Writes a batch of claims: the dispatches and their threads' claim, two statements whatever the batch. */
-async function saveClaims(tx: Tx, s: string, rows: { key: string; threadKey: string; dispatch: RunDispatch }[]) {
+async function saveClaims(
+  tx: Tx,
+  s: string,
+  rows: { key: string; threadKey: string; dispatch: RunDispatch }[],
+) {
   if (rows.length === 0) return;
   const first = rows[0] as (typeof rows)[number];
   await tx.query(

@@ -18,7 +18,9 @@ export async function migrate(pool: Pool, schema: string, quoted: string): Promi
       `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (
         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${quoted}.schema_migrations`);
+    const { rows } = await client.query<{ version: number }>(
+      `SELECT version FROM ${quoted}.schema_migrations`,
+    );
     const done = new Set(rows.map((row) => Number(row.version)));
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {

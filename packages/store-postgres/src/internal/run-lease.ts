@@ -14,11 +14,15 @@ export function staleRunClaim(runId: string, why: string): AwakenError {
 /** `run_busy` (retryable until the lease ends) while another lease of the run is live at `now`. */
 export function checkFree(runId: string, ownership: RunOwnership, now: number): void {
   if (ownership.owner !== null && ownership.leaseUntil !== null && now <= ownership.leaseUntil) {
-    throw new AwakenError('run_busy', `run ${runId} is held by ${ownership.owner} until ${ownership.leaseUntil}`, {
-      retryable: true,
-      retryAfterMs: ownership.leaseUntil - now + 1,
-      details: { runId, owner: ownership.owner, leaseUntil: ownership.leaseUntil },
-    });
+    throw new AwakenError(
+      'run_busy',
+      `run ${runId} is held by ${ownership.owner} until ${ownership.leaseUntil}`,
+      {
+        retryable: true,
+        retryAfterMs: ownership.leaseUntil - now + 1,
+        details: { runId, owner: ownership.owner, leaseUntil: ownership.leaseUntil },
+      },
+    );
   }
 }
 

@@ -30,7 +30,12 @@ export async function waitFor(input: {
   try {
     for (;;) {
       woken = false;
-      if (await input.check()) return true;
+      try {
+        if (await input.check()) return true;
+      } catch (error) {
+        if (signal?.aborted) return false; // closing: the pool may be gone
+        throw error;
+      }
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return false;
       if (!woken) {
