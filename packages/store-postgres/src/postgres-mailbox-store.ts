@@ -81,6 +81,11 @@ export class PostgresMailboxStore implements MailboxStore {
       const thread = await lockThread(tx, s, parsed.threadId);
       const at = await tx.now();
       if (parsed.dedupeKey !== undefined) {
+        // an existing id is reported before a held dedupe key (as every backend does)
+        const existing = await tx.query(`SELECT 1 FROM ${s}.dispatches WHERE dispatch_id = $1`, [
+          key(dispatchId),
+        ]);
+        if (existing.length > 0) throw conflict(`dispatch ${dispatchId} already exists`);
         const holders = await tx.query<{ doc: string }>(
           `SELECT doc FROM ${s}.dispatches WHERE thread_id = $1 AND dedupe_key = $2 AND status IN ('queued', 'claimed')`,
           [key(parsed.threadId), key(parsed.dedupeKey)],

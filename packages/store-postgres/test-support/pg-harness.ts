@@ -68,3 +68,22 @@ export function pgHarnessParts<T extends PgStore>(
     },
   };
 }
+
+const TABLES = [
+  'requests',
+  'test_clock',
+  'messages',
+  'runs',
+  'threads',
+  'dispatches',
+  'mailbox_threads',
+  'events',
+  'event_logs',
+  'controls',
+  'inboxes',
+];
+
+/** Empties every table of a migrated schema (faster than a fresh schema: no DDL). */
+export async function truncateSchema(admin: pg.Pool, schema: string): Promise<void> {
+  await admin.query(`TRUNCATE ${TABLES.map((table) => `"${schema}".${table}`).join(', ')} RESTART IDENTITY`);
+}
