@@ -61,12 +61,9 @@ export class PostgresMailboxStore implements MailboxStore {
     return this.#lane.run(() => work(this.db.s));
   }
 
-  /** NOTIFYs waiting workers on commit when the thread has queued work (a claim on it just ended). */
-  async #wakeIfQueued(tx: Tx, s: string, threadId: string): Promise<void> {
-    await tx.query(
-      `SELECT pg_notify($1, '') FROM (SELECT 1 FROM ${s}.dispatches WHERE thread_id = $2 AND status = 'queued' LIMIT 1) q`,
-      [this.db.notifier.channel('work'), key(threadId)],
-    );
+  /** The channel `waitForWork` listens on. */
+  get #wake(): string {
+    return this.db.notifier.channel('work');
   }
 
   async now(): Promise<number> {
@@ -168,8 +165,7 @@ export class PostgresMailboxStore implements MailboxStore {
       const at = await tx.now();
       checkFence(dispatch, thread, proof, at);
       const next = change(dispatch, at, thread.epoch);
-      await saveDispatch(tx, s, next, dispatch);
-      if (next.status !== 'claimed') await this.#wakeIfQueued(tx, s, next.threadId);
+      await saveDispatch(tx, s, next, dispatch, this.#wake);
       return next;
     });
   }
@@ -310,8 +306,7 @@ export class PostgresMailboxStore implements MailboxStore {
         throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
       }
       const next = moved(dispatch, 'superseded', await tx.now());
-      await saveDispatch(tx, s, next, dispatch);
-      await this.#wakeIfQueued(tx, s, next.threadId);
+      await saveDispatch(tx, s, next, dispatch, this.#wake);
       return next;
     });
   }

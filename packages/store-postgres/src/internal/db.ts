@@ -31,7 +31,7 @@ export interface PostgresStoreOptions {
 /** One transaction of a mutating call. */
 export interface Tx {
   query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
-  /** The store clock, read once per transaction (on first use: after the locks taken before it). */
+  /** The store clock, read once per transaction, with its BEGIN (before any lock is taken). */
   now(): Promise<number>;
   /** NOTIFY `channel` on commit. */
   notify(channel: string, payload: string): void;
@@ -148,7 +148,11 @@ export class PgDb {
       }
       let broken = false;
       try {
-        await client.query('BEGIN');
+        // BEGIN and the clock in one round trip (simple query protocol: several statements, no parameters)
+        const opened = (await client.query(
+          `BEGIN; SELECT ${this.clock} AS now`,
+        )) as unknown as pg.QueryResult[];
+        const now = Number(opened[1]?.rows[0]?.now);
         if (recording && attempt > 1) {
           const earlier = await client.query<{ reply: string }>(
             `SELECT reply FROM ${this.s}.requests WHERE id = $1`,
@@ -159,38 +163,29 @@ export class PgDb {
             return JSON.parse(earlier.rows[0].reply) as T;
           }
         }
-        let now: number | undefined;
-        const notes: [string, string][] = [];
+        const closing: string[] = [];
         const tx: Tx = {
           query: async (sql, params) => (await client.query(sql, params)).rows,
-          now: async () => {
-            if (now === undefined) {
-              const { rows } = await client.query<{ now: string }>(`SELECT ${this.clock} AS now`);
-              now = Number(rows[0]?.now);
-            }
-            return now;
-          },
+          now: async () => now,
           notify: (channel, payload) => {
-            if (!notes.some(([c, p]) => c === channel && p === payload)) notes.push([channel, payload]);
+            const statement = `SELECT pg_notify(${client.escapeLiteral(this.notifier.channel(channel))}, ${client.escapeLiteral(payload)})`;
+            if (!closing.includes(statement)) closing.push(statement);
           },
         };
         const result = await work(tx);
-        for (const [channel, payload] of notes) {
-          await client.query('SELECT pg_notify($1, $2)', [this.notifier.channel(channel), payload]);
-        }
         if (recording) {
-          const at = await tx.now();
-          await client.query(`INSERT INTO ${this.s}.requests (id, reply, at) VALUES ($1, $2, $3)`, [
-            requestId,
-            JSON.stringify(result ?? null),
-            at,
-          ]);
-          if (at - this.#lastRequestSweep > 10_000) {
-            this.#lastRequestSweep = at;
-            await client.query(`DELETE FROM ${this.s}.requests WHERE at < $1`, [at - this.#requestTtlMs]);
+          const reply = client.escapeLiteral(JSON.stringify(result ?? null));
+          closing.push(
+            `INSERT INTO ${this.s}.requests (id, reply, at) VALUES (${client.escapeLiteral(requestId)}, ${reply}, ${now})`,
+          );
+          if (now - this.#lastRequestSweep > 10_000) {
+            this.#lastRequestSweep = now;
+            closing.push(`DELETE FROM ${this.s}.requests WHERE at < ${now - this.#requestTtlMs}`);
           }
         }
-        await client.query('COMMIT');
+        // The notifications, the request record and COMMIT in one round trip.
+        closing.push('COMMIT');
+        await client.query(closing.join('; '));
         return result;
       } catch (error) {
         if (isConnectionError(error)) {

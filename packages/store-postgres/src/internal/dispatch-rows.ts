@@ -52,31 +52,40 @@ export async function lockDispatch(
   };
 }
 
-/** Writes a dispatch's document and index columns, and its thread's claim when it moved. */
+/**
+ * Writes a dispatch's document and index columns, frees its thread when a claim ended, and NOTIFYs
+ * `wakeChannel` (on commit) when that may have made a dispatch claimable: it is queued itself, or a
+ * claim ended on a thread with queued work. One statement.
+ */
 export async function saveDispatch(
   tx: Tx,
   s: string,
   dispatch: RunDispatch,
   was: RunDispatch,
+  wakeChannel?: string,
 ): Promise<void> {
+  const claimEnded = was.status === 'claimed' && dispatch.status !== 'claimed';
   await tx.query(
-    `UPDATE ${s}.dispatches SET status = $2, available_at = $3, lease_until = $4, updated_at = $5, doc = $6
-     WHERE dispatch_id = $1`,
+    `WITH saved AS (
+       UPDATE ${s}.dispatches SET status = $3, available_at = $4, lease_until = $5, updated_at = $6, doc = $7
+       WHERE dispatch_id = $1 RETURNING dispatch_id),
+     freed AS (
+       UPDATE ${s}.mailbox_threads SET claimed_id = NULL WHERE $8 AND thread_id = $2 AND claimed_id = $1
+       RETURNING thread_id)
+     SELECT pg_notify($9, '') WHERE $9::text IS NOT NULL AND ($3 = 'queued' OR ($8 AND EXISTS (
+       SELECT 1 FROM ${s}.dispatches WHERE thread_id = $2 AND status = 'queued' AND dispatch_id <> $1)))`,
     [
       key(dispatch.dispatchId),
+      key(dispatch.threadId),
       dispatch.status,
       dispatch.availableAt,
       dispatch.leaseUntil ?? null,
       dispatch.updatedAt,
       JSON.stringify(dispatch),
+      claimEnded,
+      wakeChannel ?? null,
     ],
   );
-  if (was.status === 'claimed' && dispatch.status !== 'claimed') {
-    await tx.query(
-      `UPDATE ${s}.mailbox_threads SET claimed_id = NULL WHERE thread_id = $1 AND claimed_id = $2`,
-      [key(dispatch.threadId), key(dispatch.dispatchId)],
-    );
-  }
 }
 
 function staleClaim(proof: ClaimProof, why: string): AwakenError {

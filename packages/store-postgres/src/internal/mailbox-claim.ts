@@ -19,7 +19,7 @@ export function claimed(dispatch: RunDispatch, workerId: string, leaseMs: number
   });
 }
 
-/** Writes a batch of claims: the dispatches and their threads' claim, two statements whatever the batch. */
+/** Writes a batch of claims, the dispatches and their threads' claim, in one statement whatever the batch. */
 async function saveClaims(
   tx: Tx,
   s: string,
@@ -28,19 +28,18 @@ async function saveClaims(
   if (rows.length === 0) return;
   const first = rows[0] as (typeof rows)[number];
   await tx.query(
-    `UPDATE ${s}.dispatches d SET status = 'claimed', lease_until = $3, updated_at = $4, doc = u.doc
-     FROM unnest($1::text[], $2::text[]) AS u(id, doc) WHERE d.dispatch_id = u.id`,
+    `WITH claimed AS (
+       UPDATE ${s}.dispatches d SET status = 'claimed', lease_until = $4, updated_at = $5, doc = u.doc
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, doc, thread_id) WHERE d.dispatch_id = u.id
+       RETURNING u.id, u.thread_id)
+     UPDATE ${s}.mailbox_threads t SET claimed_id = claimed.id FROM claimed WHERE t.thread_id = claimed.thread_id`,
     [
       rows.map((row) => row.key),
       rows.map((row) => JSON.stringify(row.dispatch)),
+      rows.map((row) => row.threadKey),
       first.dispatch.leaseUntil,
       first.dispatch.updatedAt,
     ],
-  );
-  await tx.query(
-    `UPDATE ${s}.mailbox_threads t SET claimed_id = u.id
-     FROM unnest($1::text[], $2::text[]) AS u(thread_id, id) WHERE t.thread_id = u.thread_id`,
-    [rows.map((row) => row.threadKey), rows.map((row) => row.key)],
   );
 }
 
@@ -60,26 +59,18 @@ export async function claimDue(
 ): Promise<RunDispatch[]> {
   const at = await tx.now();
   checkLeaseDeadline(at, input.leaseMs);
-  const threads: string[] = [];
-  let after: [number, number] = [-1, 0];
-  for (;;) {
-    const rows = await tx.query<{ thread_id: string; priority: number; seq: string }>(
-      `SELECT d.thread_id, d.priority, d.seq FROM ${s}.dispatches d
-       WHERE d.status = 'queued' AND d.available_at <= $1 AND (d.priority, d.seq) > ($2, $3)
-         AND NOT EXISTS (SELECT 1 FROM ${s}.mailbox_threads t WHERE t.thread_id = d.thread_id AND t.claimed_id IS NOT NULL)
-       ORDER BY d.priority, d.seq LIMIT $4`,
-      [at, after[0], after[1], SCAN],
-    );
-    for (const row of rows) if (!threads.includes(row.thread_id)) threads.push(row.thread_id);
-    const last = rows.at(-1);
-    if (rows.length < SCAN || threads.length >= input.limit * 2 || last === undefined) break;
-    after = [last.priority, Number(last.seq)];
-  }
-  if (threads.length === 0) return [];
+  // The threads of the first due dispatches (priority, then enqueue order; the partial index
+  // dispatches_ready), those without a claim locked at once, skipping any another transaction holds.
   const locked = await tx.query<{ thread_id: string }>(
-    `SELECT thread_id FROM ${s}.mailbox_threads WHERE thread_id = ANY($1) AND claimed_id IS NULL
+    `SELECT thread_id FROM ${s}.mailbox_threads
+     WHERE thread_id = ANY (ARRAY(
+       SELECT d.thread_id FROM ${s}.dispatches d
+       WHERE d.status = 'queued' AND d.available_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM ${s}.mailbox_threads t WHERE t.thread_id = d.thread_id AND t.claimed_id IS NOT NULL)
+       ORDER BY d.priority, d.seq LIMIT $2))
+     AND claimed_id IS NULL
      FOR UPDATE SKIP LOCKED`,
-    [threads],
+    [at, Math.max(SCAN, input.limit * 4)],
   );
   if (locked.length === 0) return [];
   const heads = await tx.query<{ dispatch_id: string; thread_id: string; doc: string }>(
