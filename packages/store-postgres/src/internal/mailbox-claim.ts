@@ -60,17 +60,22 @@ export async function claimDue(
   const at = await tx.now();
   checkLeaseDeadline(at, input.leaseMs);
   // The threads of the first due dispatches (priority, then enqueue order; the partial index
-  // dispatches_ready), those without a claim locked at once, skipping any another transaction holds.
+  // dispatches_ready): up to `limit` of those without a claim are locked in that order, skipping any
+  // another transaction holds, so concurrent claimers take different threads instead of waiting.
   const locked = await tx.query<{ thread_id: string }>(
-    `SELECT thread_id FROM ${s}.mailbox_threads
-     WHERE thread_id = ANY (ARRAY(
-       SELECT d.thread_id FROM ${s}.dispatches d
-       WHERE d.status = 'queued' AND d.available_at <= $1
-         AND NOT EXISTS (SELECT 1 FROM ${s}.mailbox_threads t WHERE t.thread_id = d.thread_id AND t.claimed_id IS NOT NULL)
-       ORDER BY d.priority, d.seq LIMIT $2))
-     AND claimed_id IS NULL
-     FOR UPDATE SKIP LOCKED`,
-    [at, Math.max(SCAN, input.limit * 4)],
+    `SELECT t.thread_id FROM ${s}.mailbox_threads t
+     JOIN (
+       SELECT DISTINCT ON (thread_id) thread_id, priority, seq FROM (
+         SELECT d.thread_id, d.priority, d.seq FROM ${s}.dispatches d
+         WHERE d.status = 'queued' AND d.available_at <= $1
+           AND NOT EXISTS (SELECT 1 FROM ${s}.mailbox_threads c WHERE c.thread_id = d.thread_id AND c.claimed_id IS NOT NULL)
+         ORDER BY d.priority, d.seq LIMIT $2) due
+       ORDER BY thread_id, priority, seq) heads ON heads.thread_id = t.thread_id
+     WHERE t.claimed_id IS NULL
+     ORDER BY heads.priority, heads.seq
+     LIMIT $3
+     FOR UPDATE OF t SKIP LOCKED`,
+    [at, Math.max(SCAN, input.limit * 4), input.limit],
   );
   if (locked.length === 0) return [];
   const heads = await tx.query<{ dispatch_id: string; thread_id: string; doc: string }>(
