@@ -62,6 +62,7 @@ export class PgDb {
   readonly #migrate: boolean;
   #ready: Promise<void> | undefined;
   #lastRequestSweep = 0;
+  readonly #guarded = new WeakSet<pg.PoolClient>();
 
   constructor(options: PostgresStoreOptions) {
     const schema = options.schema ?? 'awaken';
@@ -145,6 +146,11 @@ export class PgDb {
           continue;
         }
         throw toStoreError(error);
+      }
+      if (!this.#guarded.has(client)) {
+        // a connection lost while checked out also emits 'error' on the client: the query's rejection handles it
+        client.on('error', () => undefined);
+        this.#guarded.add(client);
       }
       let broken = false;
       try {
