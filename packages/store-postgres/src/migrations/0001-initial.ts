@@ -47,6 +47,7 @@ CREATE TABLE ${S}.mailbox_threads (
   epoch bigint NOT NULL DEFAULT 0,
   claimed_id text
 );
+CREATE INDEX mailbox_threads_claimed ON ${S}.mailbox_threads (thread_id) WHERE claimed_id IS NOT NULL;
 CREATE TABLE ${S}.dispatches (
   dispatch_id text PRIMARY KEY,
   thread_id text NOT NULL,
