@@ -104,11 +104,8 @@ async function latencies(queue: Queue): Promise<Record<'enqueue' | 'claim' | 'ac
 
 const redis = await startRedisServer();
 const postgres = await startPostgresServer();
-const backends: Record<string, (round: number, side: string) => Promise<Queue>> = {
-  redis: async (round, side) =>
-    storeQueue(
-      new RedisMailboxStore({ redis: redis.url, prefix: `bench:${round}:` }),
-    ),
+const backends: Record<string, (round: number) => Promise<Queue>> = {
+  redis: async (round) => storeQueue(new RedisMailboxStore({ redis: redis.url, prefix: `bench:${round}:` })),
   postgres: async (round) => {
     const store = new PostgresMailboxStore({ postgres: postgres.url, schema: `bench_${round}` });
     await store.db.ready();
@@ -123,7 +120,7 @@ try {
   for (let pass = 0; pass < ROUNDS; pass += 1) {
     for (const [name, open] of Object.entries(backends)) {
       round += 1;
-      const producer = await open(round, 'p');
+      const producer = await open(round);
       // the consumer: its own connection(s) on the same data
       const consumer =
         name === 'SKIP LOCKED floor'
@@ -131,9 +128,12 @@ try {
           : name === 'redis'
             ? storeQueue(new RedisMailboxStore({ redis: redis.url, prefix: `bench:${round}:` }))
             : storeQueue(new PostgresMailboxStore({ postgres: postgres.url, schema: `bench_${round}` }));
-      (rates[name] ??= []).push(await cycles(producer, consumer));
+      const rate = await cycles(producer, consumer);
+      rates[name] = [...(rates[name] ?? []), rate];
       const measured = await latencies(producer);
-      for (const [op, values] of Object.entries(measured)) ((ops[name] ??= {})[op] ??= []).push(...values);
+      const perOp = ops[name] ?? {};
+      for (const [op, values] of Object.entries(measured)) perOp[op] = [...(perOp[op] ?? []), ...values];
+      ops[name] = perOp;
       if (consumer !== producer) await consumer.close();
       await producer.close();
       console.error(`${name} round ${pass + 1}: ${rates[name]?.at(-1)?.toFixed(0)} cycles/s`);
