@@ -7,7 +7,7 @@ import { adminPool, advanceClock, freezeClock, pgHarnessParts } from '../test-su
 // tested to the millisecond; the multi-process tests run on the real database clock.
 const url = inject('postgresUrl');
 const admin = adminPool(url);
-afterAll(() => admin.end());
+
 const parts = pgHarnessParts(
   url,
   admin,

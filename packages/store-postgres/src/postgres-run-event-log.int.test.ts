@@ -5,9 +5,10 @@ import { adminPool, pgHarnessParts } from '../test-support/pg-harness';
 
 const url = inject('postgresUrl');
 const admin = adminPool(url);
-afterAll(() => admin.end());
-
-describeRunEventLogConformance({
-  name: 'postgres',
-  ...pgHarnessParts(url, admin, (options) => new PostgresRunEventLog(options)),
+const parts = pgHarnessParts(url, admin, (options) => new PostgresRunEventLog(options));
+afterAll(async () => {
+  await parts.dropAll();
+  await admin.end();
 });
+
+describeRunEventLogConformance({ name: 'postgres', ...parts });

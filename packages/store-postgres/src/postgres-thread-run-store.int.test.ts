@@ -5,9 +5,10 @@ import { adminPool, pgHarnessParts } from '../test-support/pg-harness';
 
 const url = inject('postgresUrl');
 const admin = adminPool(url);
-afterAll(() => admin.end());
-
-describeThreadRunStoreConformance({
-  name: 'postgres',
-  ...pgHarnessParts(url, admin, (options) => new PostgresThreadRunStore(options)),
+const parts = pgHarnessParts(url, admin, (options) => new PostgresThreadRunStore(options));
+afterAll(async () => {
+  await parts.dropAll();
+  await admin.end();
 });
+
+describeThreadRunStoreConformance({ name: 'postgres', ...parts });

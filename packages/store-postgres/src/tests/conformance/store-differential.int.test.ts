@@ -6,7 +6,7 @@ import {
   adminPool,
   dropSchema,
   freezeClock,
-  truncateSchema,
+  emptySchema,
   uniqueSchema,
 } from '../../../test-support/pg-harness';
 
@@ -31,7 +31,7 @@ describeStoreDifferential({
   async createPair(start) {
     const clock = createManualClock(start);
     const memory = createMemoryStores({ now: clock.now });
-    await truncateSchema(admin, schema);
+    await emptySchema(admin, schema);
     await freezeClock(admin, schema, start);
     return {
       reference: {
