@@ -39,7 +39,8 @@ export async function advanceClock(admin: pg.Pool, schema: string, ms: number): 
 }
 
 /**
- * The conformance harness parts every Postgres store shares: a schema per test (migrated once, then
+ * The conformance harness parts every Postgres store shares: the store clock frozen in the schema's
+ * test_clock table (lease and expiry boundaries tested to the millisecond, no waiting), a schema per test (migrated once, then
  * emptied and reused by the next test of the file: DDL per test would cost more than the test),
  * peers that open their own pool on the same schema (as another process would); `dropAll` drops the
  * schemas after the file.
@@ -47,18 +48,23 @@ export async function advanceClock(admin: pg.Pool, schema: string, ms: number): 
 export function pgHarnessParts<T extends PgStore>(
   url: string,
   admin: pg.Pool,
-  open: (options: { postgres: string; schema: string; testClock?: boolean }) => T,
+  open: (options: { postgres: string; schema: string; testClock: boolean }) => T,
 ) {
   const free: string[] = [];
   const made: string[] = [];
   return {
+    /** A fresh store whose clock is frozen in its schema's test_clock (moved by `clock.advance`). */
     async create(): Promise<T> {
       const reused = free.pop();
       const schema = reused ?? uniqueSchema();
       if (reused === undefined) made.push(schema);
-      const store = open({ postgres: url, schema });
+      const store = open({ postgres: url, schema, testClock: true });
       await store.db.ready();
+      await freezeClock(admin, schema);
       return store;
+    },
+    clock: {
+      advance: (store: T, ms: number) => advanceClock(admin, store.db.schema, ms),
     },
     async destroy(store: T): Promise<void> {
       await store.close();
@@ -67,7 +73,7 @@ export function pgHarnessParts<T extends PgStore>(
     },
     peers: {
       async connect(store: T): Promise<T> {
-        return open({ postgres: url, schema: store.db.schema });
+        return open({ postgres: url, schema: store.db.schema, testClock: true });
       },
       async disconnect(peer: T): Promise<void> {
         await peer.close();

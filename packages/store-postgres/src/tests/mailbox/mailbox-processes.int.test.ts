@@ -16,17 +16,17 @@ describe('PostgresMailboxStore across processes', () => {
     store = undefined;
   });
 
-  it('has 4 processes claim 200 dispatches: each claimed and acked exactly once, none lost', async () => {
+  it('has 4 processes claim 120 dispatches: each claimed and acked exactly once, none lost', async () => {
     store = new PostgresMailboxStore({ postgres: url, schema: uniqueSchema('procs') });
     const s = store;
     await s.db.ready();
     await admin.query(`CREATE TABLE "${s.db.schema}".test_barrier (ready integer NOT NULL)`);
     await admin.query(`INSERT INTO "${s.db.schema}".test_barrier VALUES (0)`);
-    const total = 200;
+    const total = 120;
     const enqueued: RunDispatch[] = [];
     for (let index = 0; index < total; index += 1) {
       enqueued.push(
-        await s.enqueue({ threadId: `thread-${index % 50}`, runId: `run-${index}`, priority: index % 3 }),
+        await s.enqueue({ threadId: `thread-${index % 40}`, runId: `run-${index}`, priority: index % 3 }),
       );
     }
     const results = await Promise.all(
