@@ -177,16 +177,30 @@ export class PostgresThreadRunStore implements ThreadRunStore {
       expectedLength: input?.expectedLength,
       messages: input?.messages,
     });
-    return this.db.mutate(async (tx) => {
-      const { thread, count } = await this.#lockThread(tx, parsed.threadId);
-      this.#expectLength(parsed.threadId, count, parsed.expectedLength);
-      const at = await tx.now();
-      const records = await this.#append(tx, thread, count, parsed.messages, at);
-      await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
-        count + records.length,
-      ]);
-      return records;
-    });
+    // The reply is recorded as { at }: the records follow from it and the call's own messages.
+    const rebuild = (at: number): MessageRecord[] =>
+      parsed.messages.map((message, index) => ({
+        ...message,
+        threadId: parsed.threadId,
+        seq: parsed.expectedLength + index + 1,
+        createdAt: at,
+      }));
+    return this.db.mutate(
+      async (tx) => {
+        const { thread, count } = await this.#lockThread(tx, parsed.threadId);
+        this.#expectLength(parsed.threadId, count, parsed.expectedLength);
+        const at = await tx.now();
+        const records = await this.#append(tx, thread, count, parsed.messages, at);
+        await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
+          count + records.length,
+        ]);
+        return records;
+      },
+      {
+        encode: (records) => ({ at: records[0]?.createdAt ?? 0 }),
+        decode: (recorded) => rebuild((recorded as { at: number }).at),
+      },
+    );
   }
 
   async readMessages(

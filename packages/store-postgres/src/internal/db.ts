@@ -28,6 +28,12 @@ export interface PostgresStoreOptions {
   testClock?: boolean;
 }
 
+/** How a large reply is recorded: a compact form, and the reply rebuilt from it (and the call's input). */
+export interface ReplyRecord<T> {
+  encode(reply: T): unknown;
+  decode(recorded: unknown): T;
+}
+
 /** One transaction of a mutating call. */
 export interface Tx {
   query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
@@ -130,7 +136,7 @@ export class PgDb {
    * same transaction as its writes) answers instead of a second run. An AwakenError thrown by `work`
    * rolls everything back.
    */
-  async mutate<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  async mutate<T>(work: (tx: Tx) => Promise<T>, record?: ReplyRecord<T>): Promise<T> {
     await this.ready().catch((error) => {
       throw toStoreError(error);
     });
@@ -166,7 +172,8 @@ export class PgDb {
           );
           if (earlier.rows[0] !== undefined) {
             await client.query('COMMIT');
-            return JSON.parse(earlier.rows[0].reply) as T;
+            const recorded: unknown = JSON.parse(earlier.rows[0].reply);
+            return record ? record.decode(recorded) : (recorded as T);
           }
         }
         const closing: string[] = [];
@@ -180,7 +187,9 @@ export class PgDb {
         };
         const result = await work(tx);
         if (recording) {
-          const reply = client.escapeLiteral(JSON.stringify(result ?? null));
+          const reply = client.escapeLiteral(
+            JSON.stringify(record ? record.encode(result) : (result ?? null)),
+          );
           closing.push(
             `INSERT INTO ${this.s}.requests (id, reply, at) VALUES (${client.escapeLiteral(requestId)}, ${reply}, ${now})`,
           );
