@@ -4,6 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './redis-server';
 
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A real `postgres` child process on a loopback port, for tests and benchmarks. */
 export interface PostgresServerHandle {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication on loopback). */
@@ -12,7 +22,7 @@ export interface PostgresServerHandle {
   dir: string;
   /** Stops the server (SIGINT: fast shutdown, then SIGKILL) and deletes its data directory unless `keepDir`. */
   stop(options?: { keepDir?: boolean }): Promise<void>;
-  /** SIGKILL, as a crash: the data directory is kept (restart on it with `dir`). */
+  /** SIGKILL to the postmaster and its backends, as a crash: the data directory is kept (restart on it with `dir`). */
   kill(): Promise<void>;
 }
 
@@ -20,6 +30,12 @@ export interface StartPostgresOptions {
   port?: number;
   /** An initialised data directory to start on (a restart); a fresh `initdb` into a temp dir by default. */
   dir?: string;
+  /**
+   * Keep every acknowledged commit through a crash of the server (kill): `synchronous_commit=on`.
+   * Off by default (faster tests; a kill may lose the last commits). fsync stays off either way: the
+   * operating system, which survives a killed server, holds what was written.
+   */
+  durable?: boolean;
 }
 
 /** The folder holding `initdb` and `postgres`: PATH first, then Debian's /usr/lib/postgresql/<n>/bin. */
@@ -72,7 +88,7 @@ async function waitForReady(child: ChildProcess, port: number): Promise<void> {
 
 /**
  * Starts `postgres` on a free loopback port: `initdb` into a fresh temp dir (trust auth, UTF8, C
- * locale, no fsync — a test server), unix sockets in the data dir. As root it runs as `nobody`.
+ * locale, no fsync, asynchronous commit unless `durable` — a test server), unix sockets in the data dir. As root it runs as `nobody`.
  */
 export async function startPostgresServer(options: StartPostgresOptions = {}): Promise<PostgresServerHandle> {
   const bin = postgresBinDir();
@@ -85,9 +101,15 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
     initdb(bin, dir);
   }
   const args = ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
-  args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  args.push('-c', 'fsync=off', '-c', `synchronous_commit=${options.durable ? 'on' : 'off'}`);
+  args.push('-c', 'full_page_writes=off');
   args.push('-c', 'max_connections=300', '-c', 'shared_buffers=64MB');
-  const child = spawn(join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], ...runAs() });
+  // its own process group, so a crash (kill) takes the backends with the postmaster
+  const child = spawn(join(bin, 'postgres'), args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    ...runAs(),
+  });
   await waitForReady(child, port);
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
@@ -107,8 +129,13 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
     async kill() {
       if (exited()) return;
       const done = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       await done;
+      // the backends of the group die with it; wait until none holds the shared memory any more
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     },
   };
 }
