@@ -17,6 +17,7 @@ import {
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import {
   afterFailedAttempt,
+  withRunResult,
   checkFence,
   lockDispatch,
   lockThread,
@@ -206,26 +207,7 @@ export class PostgresMailboxStore implements MailboxStore {
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    return this.#fenced(proof, (dispatch, at) => {
-      if (result.runId !== dispatch.runId) {
-        throw new AwakenError(
-          'validation_failed',
-          `run result is for run ${result.runId}, but dispatch ${proof.dispatchId} carries run ${dispatch.runId}`,
-        );
-      }
-      // A later result replaces an earlier one completely.
-      const { termination: _t, runResponse: _r, runError: _e, ...kept } = dispatch;
-      return {
-        ...kept,
-        dispatchInstanceId: result.dispatchInstanceId,
-        runStatus: result.status,
-        ...(result.termination === undefined ? {} : { termination: result.termination }),
-        ...(result.response === undefined ? {} : { runResponse: result.response }),
-        ...(result.error === undefined ? {} : { runError: result.error }),
-        completedAt: at,
-        updatedAt: at,
-      };
-    });
+    return this.#fenced(proof, (dispatch, at) => withRunResult(dispatch, result, at));
   }
 
   async cancel(input: string): Promise<RunDispatch> {

@@ -19,6 +19,7 @@ import {
   threadRunStoreInputs as inputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
+import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
 import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
@@ -93,16 +94,6 @@ export class PostgresThreadRunStore implements ThreadRunStore {
       );
     }
     return records;
-  }
-
-  #expectLength(threadId: string, actual: number, expected: number): void {
-    if (actual !== expected) {
-      throw new AwakenError(
-        'stale_append',
-        `thread ${threadId} has ${actual} messages, the writer expected ${expected}`,
-        { details: { threadId, actual, expected } },
-      );
-    }
   }
 
   async createThread(input: CreateThreadInput): Promise<Thread> {
@@ -188,7 +179,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     return this.db.mutate(
       async (tx) => {
         const { thread, count } = await this.#lockThread(tx, parsed.threadId);
-        this.#expectLength(parsed.threadId, count, parsed.expectedLength);
+        expectLength(parsed.threadId, count, parsed.expectedLength);
         const at = await tx.now();
         const records = await this.#append(tx, thread, count, parsed.messages, at);
         await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
@@ -277,35 +268,15 @@ export class PostgresThreadRunStore implements ThreadRunStore {
         [key(run.runId)],
       );
       if (rows[0] === undefined) throw notFound('run', run.runId);
-      const stored = JSON.parse(rows[0].doc) as RunRecord;
-      const fence = Number(rows[0].fence);
-      const given = checkpoint.fence ?? 0;
-      if (given !== fence) {
-        throw staleRunClaim(run.runId, `the checkpoint carries fence ${given}, the run is at fence ${fence}`);
-      }
-      if (stored.threadId !== checkpoint.threadId) {
-        throw conflict(`run ${run.runId} belongs to thread ${stored.threadId}, not ${checkpoint.threadId}`, {
-          runId: run.runId,
-          threadId: stored.threadId,
-        });
-      }
-      if (run.version !== stored.version + 1) {
-        throw new AwakenError(
-          'stale_version',
-          `run ${run.runId} is at version ${stored.version}; a checkpoint must carry version ${stored.version + 1}, got ${run.version}`,
-          { details: { runId: run.runId, stored: stored.version, given: run.version } },
-        );
-      }
-      this.#expectLength(checkpoint.threadId, count, checkpoint.expectedMessageCount);
-      if (!canTransitionRunStatus(stored.status, run.status)) {
-        throw new AwakenError(
-          'invalid_transition',
-          `RunStatus: illegal transition ${stored.status} -> ${run.status}`,
-          {
-            details: { machine: 'RunStatus', from: stored.status, to: run.status },
-          },
-        );
-      }
+      checkCheckpoint({
+        run,
+        threadId: checkpoint.threadId,
+        fence: checkpoint.fence,
+        expectedMessageCount: checkpoint.expectedMessageCount,
+        stored: JSON.parse(rows[0].doc) as RunRecord,
+        storedFence: Number(rows[0].fence),
+        messageCount: count,
+      });
       const at = await tx.now();
       const records = await this.#append(tx, thread, count, checkpoint.messages, at);
       await tx.query(`UPDATE ${this.db.s}.runs SET status = $2, doc = $3 WHERE run_id = $1`, [
