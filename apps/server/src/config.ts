@@ -55,6 +55,17 @@ export const appConfigSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
       .optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional(),
+    AWAKEN_PG_SCHEMA: z
+      .string()
+      .regex(
+        /^[a-z_][a-z0-9_]{0,19}$/,
+        'AWAKEN_PG_SCHEMA: up to 20 lower-case letters, digits or _, not starting with a digit',
+      )
+      .default('awaken'),
     AWAKEN_REDIS_PREFIX: z
       .string()
       .regex(/^[\w.-]{1,64}$/, 'AWAKEN_REDIS_PREFIX: letters, digits, . - _')

@@ -33,8 +33,11 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     tenants,
     prefix: config.AWAKEN_REDIS_PREFIX,
     logger,
+    schema: config.AWAKEN_PG_SCHEMA,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+    ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   });
+  await stores.ready();
   const { model, label } = createModel(config);
   const deleted: string[] = [];
   const agents = createDemoAgents({

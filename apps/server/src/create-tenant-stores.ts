@@ -1,74 +1,126 @@
+import { createHash } from 'node:crypto';
 import type { ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
+import { createPostgresStores } from '@awaken/store-postgres';
 import { createRedisClient, createRedisStores } from '@awaken/store-redis';
+import type { Redis } from 'ioredis';
+import pg from 'pg';
 import type { Logger } from 'pino';
 
 /** The stores of every tenant, and how to close them. */
 export interface TenantStores {
-  kind: 'memory' | 'redis';
+  /** memory; redis; postgres (every store); postgres+redis (the mailbox on Redis, the rest on Postgres). */
+  kind: 'memory' | 'redis' | 'postgres' | 'postgres+redis';
   byTenant: Record<string, ServiceStores>;
+  /** Applies the Postgres migrations of every tenant's schema (nothing to do otherwise). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
+const bundle = (stores: ServiceStores): ServiceStores => ({
+  threadRuns: stores.threadRuns,
+  mailbox: stores.mailbox,
+  eventLog: stores.eventLog,
+  inbox: stores.inbox,
+});
+
 /**
- * One store bundle per tenant: separate memory stores, or one Redis connection with a key prefix per
- * tenant (`<prefix>:t:<tenant>:`), so no key or event stream is shared between tenants.
+ * The Postgres schema of a tenant: `<schema>_<tenant>` with `_` written `__` and `-` written `_d`
+ * (so no two tenants share one), or a hash of the tenant when that would pass PostgreSQL's 63 bytes.
+ */
+export function tenantSchema(schema: string, tenant: string): string {
+  const encoded = `${schema}_${tenant.replaceAll('_', '__').replaceAll('-', '_d')}`;
+  return encoded.length <= 63
+    ? encoded
+    : `${schema}_h${createHash('sha256').update(tenant).digest('hex').slice(0, 32)}`;
+}
+
+function connectRedis(url: string, logger: Logger | undefined): Redis {
+  // a short outage (a restart) waits instead of failing every run in flight; a long one surfaces on
+  // each request (503) and at once in /health, whose probes time out; connection failures are logged
+  // as one JSON line per state change (to the app's logger), never thrown at the process
+  const log = logger
+    ? (line: string) => logger.warn({ redis: JSON.parse(line) }, 'redis connection')
+    : undefined;
+  return createRedisClient(url, { redis: { lazyConnect: false }, ...(log ? { log } : {}) });
+}
+
+/**
+ * One store bundle per tenant: separate memory stores; one Redis connection with a key prefix per
+ * tenant (`<prefix>:t:<tenant>:`); or one Postgres pool with a schema per tenant (see
+ * {@link tenantSchema}) — with `redisUrl` too, the mailbox (queue and wake-ups) goes to Redis and
+ * threads, runs, event logs and inboxes stay in Postgres. No key, row or stream is shared between tenants.
  */
 export function createTenantStores(options: {
   tenants: readonly string[];
   redisUrl?: string;
+  databaseUrl?: string;
   prefix: string;
+  /** The base Postgres schema name (default `awaken`). */
+  schema?: string;
   /** Where the Redis connection's errors go (the store's own connections' too), as JSON lines. */
   logger?: Logger;
 }): TenantStores {
+  if (options.databaseUrl) return postgresTenantStores({ ...options, databaseUrl: options.databaseUrl });
   if (!options.redisUrl) {
     const byTenant = Object.fromEntries(
-      options.tenants.map((tenant) => {
-        const stores = createMemoryStores();
-        return [
-          tenant,
-          {
-            threadRuns: stores.threadRuns,
-            mailbox: stores.mailbox,
-            eventLog: stores.eventLog,
-            inbox: stores.inbox,
-          },
-        ];
-      }),
+      options.tenants.map((tenant) => [tenant, bundle(createMemoryStores())]),
     );
-    return { kind: 'memory', byTenant, close: async () => {} };
+    return { kind: 'memory', byTenant, ready: async () => {}, close: async () => {} };
   }
-  // a short outage (a restart) waits instead of failing every run in flight; a long one surfaces on
-  // each request (503) and at once in /health, whose probes time out; connection failures are logged
-  // as one JSON line per state change (to the app's logger), never thrown at the process
-  const logger = options.logger;
-  const log = logger
-    ? (line: string) => logger.warn({ redis: JSON.parse(line) }, 'redis connection')
-    : undefined;
-  const redis = createRedisClient(options.redisUrl, {
-    redis: { lazyConnect: false },
-    ...(log ? { log } : {}),
-  });
+  const redis = connectRedis(options.redisUrl, options.logger);
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
   }));
   return {
     kind: 'redis',
-    byTenant: Object.fromEntries(
-      bundles.map(({ tenant, stores }) => [
-        tenant,
-        {
-          threadRuns: stores.threadRuns,
-          mailbox: stores.mailbox,
-          eventLog: stores.eventLog,
-          inbox: stores.inbox,
-        },
-      ]),
-    ),
+    byTenant: Object.fromEntries(bundles.map(({ tenant, stores }) => [tenant, bundle(stores)])),
+    ready: async () => {},
     async close() {
       await Promise.all(bundles.map(({ stores }) => stores.close()));
       await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function postgresTenantStores(options: {
+  tenants: readonly string[];
+  redisUrl?: string;
+  databaseUrl: string;
+  prefix: string;
+  schema?: string;
+  logger?: Logger;
+}): TenantStores {
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
+  pool.on('error', (error) => options.logger?.warn({ err: error }, 'postgres connection'));
+  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.logger) : undefined;
+  const bundles = options.tenants.map((tenant) => {
+    const postgres = createPostgresStores({
+      postgres: pool,
+      schema: tenantSchema(options.schema ?? 'awaken', tenant),
+    });
+    const mailbox = redis
+      ? createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }).mailbox
+      : postgres.mailbox;
+    return { tenant, postgres, mailbox };
+  });
+  return {
+    kind: redis ? 'postgres+redis' : 'postgres',
+    byTenant: Object.fromEntries(
+      bundles.map(({ tenant, postgres, mailbox }) => [tenant, { ...bundle(postgres), mailbox }]),
+    ),
+    async ready() {
+      for (const { postgres } of bundles) await postgres.migrate();
+    },
+    async close() {
+      for (const { postgres, mailbox } of bundles) {
+        if (mailbox !== postgres.mailbox && 'close' in mailbox)
+          await (mailbox as { close(): Promise<void> }).close();
+        await postgres.close();
+      }
+      await pool.end();
+      await redis?.quit().catch(() => redis.disconnect());
     },
   };
 }

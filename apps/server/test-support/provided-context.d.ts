@@ -1,6 +1,7 @@
 declare module 'vitest' {
   export interface ProvidedContext {
     redisUrl: string;
+    postgresUrl: string;
   }
 }
 export {};

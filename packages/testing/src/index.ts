@@ -4,6 +4,8 @@ export type { Deferred } from './deferred';
 export { createControllableTool } from './controllable-tool';
 export type { ControllableTool } from './controllable-tool';
 export { freePort, startRedisServer } from './redis-server';
+export { postgresBinDir, startPostgresServer } from './postgres-server';
+export type { PostgresServerHandle, StartPostgresOptions } from './postgres-server';
 export type { RedisServerHandle, StartRedisOptions } from './redis-server';
 export { countExecutions, echoTool, failingTool, pendingTool, slowTool } from './sample-tools';
 export { createScriptedModel } from './scripted-model';

@@ -9,6 +9,7 @@ export const ALLOWED_RUNTIME_EDGES: Readonly<Record<string, readonly string[] | 
   '@awaken/ext-permission': ['@awaken/contract'],
   '@awaken/store-memory': ['@awaken/contract'],
   '@awaken/store-redis': ['@awaken/contract'],
+  '@awaken/store-postgres': ['@awaken/contract'],
   '@awaken/store-conformance': ['@awaken/contract'],
   '@awaken/provider-ai-sdk': ['@awaken/contract'],
   '@awaken/protocol-ai-sdk': ['@awaken/contract'],
@@ -40,6 +41,7 @@ export const TEST_ONLY_EDGES: readonly string[] = [
   '@awaken/store-conformance',
   '@awaken/store-memory',
   '@awaken/store-redis',
+  '@awaken/store-postgres',
   '@awaken/provider-ai-sdk',
   '@awaken/ext-permission',
 ];

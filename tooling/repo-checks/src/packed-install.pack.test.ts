@@ -71,6 +71,7 @@ beforeAll(async () => {
   const dependencies: Record<string, string> = {
     zod: '^4.1.0',
     ioredis: '^5.8.0',
+    pg: '^8.11.0',
     '@ai-sdk/provider': '^3.0.0',
   };
   for (const pkg of packages) {

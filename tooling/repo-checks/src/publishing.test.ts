@@ -11,7 +11,7 @@ const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')
 const published = publicPackages(root);
 
 /** Libraries whose copy must be the application's own: never bundled as a regular dependency. */
-const PEER_ONLY = ['zod', 'ioredis', '@ai-sdk/provider'];
+const PEER_ONLY = ['zod', 'ioredis', 'pg', '@ai-sdk/provider'];
 
 describe('packages that publish', () => {
   it('publishes the libraries, the test kit and the conformance suites', () => {
@@ -28,6 +28,7 @@ describe('packages that publish', () => {
       '@awaken/server',
       '@awaken/store-conformance',
       '@awaken/store-memory',
+      '@awaken/store-postgres',
       '@awaken/store-redis',
       '@awaken/testing',
     ]);
@@ -65,7 +66,7 @@ describe('packages that publish', () => {
   );
 
   it.each(published.map((pkg) => [pkg.name, pkg] as const))(
-    '%s takes zod, ioredis and @ai-sdk/provider as peer dependencies only',
+    '%s takes zod, ioredis, pg and @ai-sdk/provider as peer dependencies only',
     (_, pkg) => {
       const dependencies = Object.keys(pkg.manifest.dependencies ?? {});
       expect(dependencies.filter((name) => PEER_ONLY.includes(name))).toEqual([]);
@@ -84,6 +85,7 @@ describe('packages that publish', () => {
       expect(peers[name]?.zod, name).toBe('^4.1.0');
     }
     expect(peers['@awaken/store-redis']?.ioredis).toBe('^5.8.0 || ^6.0.0');
+    expect(peers['@awaken/store-postgres']?.pg).toBe('^8.11.0');
     expect(peers['@awaken/provider-ai-sdk']?.['@ai-sdk/provider']).toBe('^3.0.0 || ^4.0.0');
   });
 

@@ -1,0 +1,13 @@
+export { createPostgresStores } from './create-postgres-stores';
+export type { CreatePostgresStoresOptions, PostgresStores } from './create-postgres-stores';
+export type { PostgresInput, PostgresStoreOptions } from './internal/db';
+export { MIGRATIONS } from './migrations/index';
+export type { Migration } from './migrations/index';
+export { PostgresMailboxStore, createPostgresMailboxStore } from './postgres-mailbox-store';
+export type { PostgresMailboxStoreOptions } from './postgres-mailbox-store';
+export { PostgresRunControlInbox, createPostgresRunControlInbox } from './postgres-run-control-inbox';
+export type { PostgresRunControlInboxOptions } from './postgres-run-control-inbox';
+export { PostgresRunEventLog, createPostgresRunEventLog } from './postgres-run-event-log';
+export type { PostgresRunEventLogOptions } from './postgres-run-event-log';
+export { PostgresThreadRunStore, createPostgresThreadRunStore } from './postgres-thread-run-store';
+export type { PostgresThreadRunStoreOptions } from './postgres-thread-run-store';

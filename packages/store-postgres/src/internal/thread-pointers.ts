@@ -1,0 +1,32 @@
+import { type RunRecord, type Thread, assertNever } from '@awaken/contract';
+
+/**
+ * The thread pointers after a checkpoint of `run` (ThreadRunStore TSDoc): running → active (and no
+ * longer open), waiting → open (and no longer active), done → neither. A pointer at another run is
+ * left alone; `created` changes nothing.
+ */
+export function pointersAfterCheckpoint(thread: Thread, run: RunRecord): Thread {
+  const next: Thread = { ...thread };
+  const clearIfThis = (name: 'activeRunId' | 'openRunId') => {
+    if (next[name] === run.runId) delete next[name];
+  };
+  switch (run.status) {
+    case 'created':
+      break;
+    case 'running':
+      next.activeRunId = run.runId;
+      clearIfThis('openRunId');
+      break;
+    case 'waiting':
+      next.openRunId = run.runId;
+      clearIfThis('activeRunId');
+      break;
+    case 'done':
+      clearIfThis('activeRunId');
+      clearIfThis('openRunId');
+      break;
+    default:
+      assertNever(run.status, 'run status');
+  }
+  return next;
+}

@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AwakenError,
+  type ClaimProof,
+  type EnqueueDispatchInput,
+  type MailboxInterrupt,
+  type MailboxStore,
+  type Page,
+  type PageRequest,
+  type RunDispatch,
+  type RunDispatchResult,
+  type RunDispatchStatus,
+  TERMINAL_DISPATCH_STATUSES,
+  mailboxStoreInputs as inputs,
+  pageSize,
+} from '@awaken/contract';
+import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
+import {
+  afterFailedAttempt,
+  withRunResult,
+  checkFence,
+  lockDispatch,
+  lockThread,
+  moved,
+  parseDispatch,
+  saveDispatch,
+} from './internal/dispatch-rows';
+import { conflict } from './internal/errors';
+import { key } from './internal/keys';
+import { Lane } from './internal/lane';
+import { checkLeaseDeadline, claimDue, claimed, reclaimExpired } from './internal/mailbox-claim';
+import { waitFor } from './internal/wait';
+
+export type PostgresMailboxStoreOptions = PostgresStoreOptions;
+
+/**
+ * The MailboxStore on PostgreSQL. Every operation is one transaction; every write to a dispatch
+ * first locks its thread's `mailbox_threads` row, so the one-claim-per-thread rule, epochs and
+ * fencing hold under any number of processes; `claim` locks candidate threads with `FOR UPDATE SKIP
+ * LOCKED`. Lease deadlines and timestamps come from the database clock. Inputs are validated by the
+ * contract's schemas first; every mutating call records its reply with its writes, so a call re-sent
+ * after a lost reply answers the first reply. Calls on one instance take effect in call order (one
+ * at a time: open more instances, or processes, for parallel claimers). `waitForWork` listens for a
+ * NOTIFY and polls as a fallback.
+ */
+export class PostgresMailboxStore implements MailboxStore {
+  readonly db: PgDb;
+  readonly #lane = new Lane();
+  readonly #shared: boolean;
+  readonly #closing = new AbortController();
+
+  constructor(options: PostgresMailboxStoreOptions, shared?: PgDb) {
+    this.db = shared ?? new PgDb(options);
+    this.#shared = shared !== undefined;
+  }
+
+  #mutate<T>(work: (tx: Tx, s: string) => Promise<T>): Promise<T> {
+    return this.#lane.run(() => this.db.mutate((tx) => work(tx, this.db.s)));
+  }
+
+  #read<T>(work: (s: string) => Promise<T>): Promise<T> {
+    return this.#lane.run(() => work(this.db.s));
+  }
+
+  /** The channel `waitForWork` listens on. */
+  get #wake(): string {
+    return this.db.notifier.channel('work');
+  }
+
+  async now(): Promise<number> {
+    const rows = await this.#read(() => this.db.read<{ now: string }>(`SELECT ${this.db.clock} AS now`));
+    return Number(rows[0]?.now);
+  }
+
+  async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
+    const parsed = inputs.enqueue.parse(input);
+    const dispatchId = parsed.dispatchId ?? randomUUID();
+    return this.#mutate(async (tx, s) => {
+      const thread = await lockThread(tx, s, parsed.threadId);
+      const at = await tx.now();
+      if (parsed.dedupeKey !== undefined) {
+        // an existing id is reported before a held dedupe key (as every backend does)
+        const existing = await tx.query(`SELECT 1 FROM ${s}.dispatches WHERE dispatch_id = $1`, [
+          key(dispatchId),
+        ]);
+        if (existing.length > 0) throw conflict(`dispatch ${dispatchId} already exists`);
+        const holders = await tx.query<{ doc: string }>(
+          `SELECT doc FROM ${s}.dispatches WHERE thread_id = $1 AND dedupe_key = $2 AND status IN ('queued', 'claimed')`,
+          [key(parsed.threadId), key(parsed.dedupeKey)],
+        );
+        const holder = holders[0] === undefined ? undefined : parseDispatch(holders[0].doc).dispatchId;
+        if (holder !== undefined) {
+          throw new AwakenError(
+            'dedupe_conflict',
+            `thread ${parsed.threadId} already has live dispatch ${holder} with dedupe key ${parsed.dedupeKey}`,
+            { details: { threadId: parsed.threadId, dedupeKey: parsed.dedupeKey, dispatchId: holder } },
+          );
+        }
+      }
+      const dispatch: RunDispatch = {
+        dispatchId,
+        threadId: parsed.threadId,
+        runId: parsed.runId,
+        priority: parsed.priority,
+        ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
+        dispatchEpoch: thread.epoch,
+        status: 'queued',
+        availableAt: parsed.availableAt ?? at,
+        attemptCount: 0,
+        maxAttempts: parsed.maxAttempts,
+        createdAt: at,
+        updatedAt: at,
+      };
+      const inserted = await tx.query(
+        `INSERT INTO ${s}.dispatches (dispatch_id, thread_id, status, priority, available_at, updated_at, dedupe_key, doc)
+         VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING seq`,
+        [
+          key(dispatchId),
+          key(parsed.threadId),
+          dispatch.priority,
+          dispatch.availableAt,
+          at,
+          parsed.dedupeKey === undefined ? null : key(parsed.dedupeKey),
+          JSON.stringify(dispatch),
+        ],
+      );
+      if (inserted.length === 0) throw conflict(`dispatch ${dispatchId} already exists`);
+      if (dispatch.availableAt <= at) tx.notify('work', '');
+      return dispatch;
+    });
+  }
+
+  async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
+    const parsed = inputs.claim.parse(input);
+    return this.#mutate((tx, s) => claimDue(tx, s, parsed));
+  }
+
+  async claimDispatch(input: {
+    dispatchId: string;
+    workerId: string;
+    leaseMs: number;
+  }): Promise<RunDispatch | null> {
+    const { dispatchId, workerId, leaseMs } = inputs.claimDispatch.parse(input);
+    return this.#mutate(async (tx, s) => {
+      const { dispatch, thread } = await lockDispatch(tx, s, dispatchId);
+      const at = await tx.now();
+      checkLeaseDeadline(at, leaseMs);
+      if (dispatch.status !== 'queued' || thread.claimedId !== null) return null;
+      const next = claimed(dispatch, workerId, leaseMs, at);
+      await saveDispatch(tx, s, next, dispatch);
+      await tx.query(`UPDATE ${s}.mailbox_threads SET claimed_id = $2 WHERE thread_id = $1`, [
+        key(dispatch.threadId),
+        key(dispatchId),
+      ]);
+      return next;
+    });
+  }
+
+  /** A fenced claimant write: `change` gets the dispatch as locked and returns what to store. */
+  #fenced(
+    proof: ClaimProof,
+    change: (dispatch: RunDispatch, at: number, epoch: number) => RunDispatch,
+  ): Promise<RunDispatch> {
+    return this.#mutate(async (tx, s) => {
+      const { dispatch, thread } = await lockDispatch(tx, s, proof.dispatchId);
+      const at = await tx.now();
+      checkFence(dispatch, thread, proof, at);
+      const next = change(dispatch, at, thread.epoch);
+      await saveDispatch(tx, s, next, dispatch, this.#wake);
+      return next;
+    });
+  }
+
+  async ack(input: ClaimProof): Promise<RunDispatch> {
+    const proof = inputs.ack.parse(input);
+    return this.#fenced(proof, (dispatch, at) => moved(dispatch, 'acked', at));
+  }
+
+  async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
+    const proof = inputs.nack.parse(input);
+    return this.#fenced(proof, (dispatch, at, threadEpoch) =>
+      afterFailedAttempt(dispatch, { at, error: proof.error, retryAt: proof.retryAt ?? at, threadEpoch }),
+    );
+  }
+
+  async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
+    const proof = inputs.deadLetter.parse(input);
+    return this.#fenced(proof, (dispatch, at) =>
+      moved(dispatch, 'dead_letter', at, { lastError: proof.error }),
+    );
+  }
+
+  async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
+    const { leaseMs, ...proof } = inputs.extendLease.parse(input);
+    return this.#fenced(proof, (dispatch, at) => {
+      checkLeaseDeadline(at, leaseMs);
+      return moved(dispatch, 'claimed', at, { leaseUntil: at + leaseMs });
+    });
+  }
+
+  async recordDispatchStart(input: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
+    const proof = inputs.recordDispatchStart.parse(input);
+    return this.#fenced(proof, (dispatch, at) =>
+      moved(dispatch, 'claimed', at, { dispatchInstanceId: proof.dispatchInstanceId, runStatus: 'running' }),
+    );
+  }
+
+  async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
+    const { result, ...proof } = inputs.recordRunResult.parse(input);
+    return this.#fenced(proof, (dispatch, at) => withRunResult(dispatch, result, at));
+  }
+
+  async cancel(input: string): Promise<RunDispatch> {
+    const { dispatchId } = inputs.cancel.parse({ dispatchId: input });
+    return this.#mutate(async (tx, s) => {
+      const { dispatch } = await lockDispatch(tx, s, dispatchId);
+      if (dispatch.status !== 'queued') {
+        throw conflict(
+          `dispatch ${dispatchId} is ${dispatch.status}; only a queued dispatch can be cancelled`,
+        );
+      }
+      const next = moved(dispatch, 'cancelled', await tx.now());
+      await saveDispatch(tx, s, next, dispatch);
+      return next;
+    });
+  }
+
+  async markRequeued(input: {
+    dispatchId: string;
+    runId: string;
+    requeueDispatchId: string;
+  }): Promise<RunDispatch> {
+    const { dispatchId, runId, requeueDispatchId } = inputs.markRequeued.parse(input);
+    return this.#mutate(async (tx, s) => {
+      const { dispatch } = await lockDispatch(tx, s, dispatchId);
+      if (dispatch.status !== 'dead_letter') {
+        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not a dead letter`);
+      }
+      // set once: a later requeue gets the run of the first (updatedAt stays, as purge orders by it)
+      if (dispatch.requeuedRunId !== undefined) return dispatch;
+      const next = { ...dispatch, requeuedRunId: runId, requeuedDispatchId: requeueDispatchId };
+      await saveDispatch(tx, s, next, dispatch);
+      return next;
+    });
+  }
+
+  async interrupt(input: string): Promise<MailboxInterrupt> {
+    const { threadId } = inputs.interrupt.parse({ threadId: input });
+    return this.#mutate(async (tx, s) => {
+      const thread = await lockThread(tx, s, threadId);
+      const at = await tx.now();
+      const newDispatchEpoch = thread.epoch + 1;
+      await tx.query(`UPDATE ${s}.mailbox_threads SET epoch = $2 WHERE thread_id = $1`, [
+        key(threadId),
+        newDispatchEpoch,
+      ]);
+      const queued = await tx.query<{ doc: string }>(
+        `SELECT doc FROM ${s}.dispatches WHERE thread_id = $1 AND status = 'queued' ORDER BY seq`,
+        [key(threadId)],
+      );
+      for (const row of queued) {
+        const dispatch = parseDispatch(row.doc);
+        await saveDispatch(tx, s, moved(dispatch, 'superseded', at), dispatch);
+      }
+      let activeDispatch: RunDispatch | undefined;
+      if (thread.claimedId !== null) {
+        const active = await tx.query<{ doc: string }>(
+          `SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`,
+          [thread.claimedId],
+        );
+        if (active[0] !== undefined) activeDispatch = parseDispatch(active[0].doc);
+      }
+      return {
+        newDispatchEpoch,
+        ...(activeDispatch ? { activeDispatch } : {}),
+        supersededCount: queued.length,
+      };
+    });
+  }
+
+  async supersedeClaimed(input: string): Promise<RunDispatch> {
+    const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
+    return this.#mutate(async (tx, s) => {
+      const { dispatch, thread } = await lockDispatch(tx, s, dispatchId);
+      if (dispatch.status !== 'claimed')
+        throw conflict(`dispatch ${dispatchId} is ${dispatch.status}, not claimed`);
+      if (dispatch.dispatchEpoch >= thread.epoch) {
+        throw conflict(`dispatch ${dispatchId} is of its thread's current epoch; interrupt the thread first`);
+      }
+      const next = moved(dispatch, 'superseded', await tx.now());
+      await saveDispatch(tx, s, next, dispatch, this.#wake);
+      return next;
+    });
+  }
+
+  async loadDispatch(input: string): Promise<RunDispatch | null> {
+    const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
+    const rows = await this.#read((s) =>
+      this.db.read<{ doc: string }>(`SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`, [
+        key(dispatchId),
+      ]),
+    );
+    return rows[0] === undefined ? null : parseDispatch(rows[0].doc);
+  }
+
+  async listDispatches(
+    threadId: string,
+    query?: PageRequest & { status?: RunDispatchStatus[] },
+  ): Promise<Page<RunDispatch>> {
+    const { status, ...page } = inputs.listDispatches.parse({ ...query, threadId });
+    const limit = pageSize(page.limit);
+    const rows = await this.#read((s) =>
+      this.db.read<{ doc: string; seq: string }>(
+        `SELECT doc, seq FROM ${s}.dispatches WHERE thread_id = $1 AND seq > $2
+         AND ($3::text[] IS NULL OR status = ANY($3)) ORDER BY seq LIMIT $4`,
+        [key(page.threadId), Number(page.cursor ?? 0), status ?? null, limit + 1],
+      ),
+    );
+    const items = rows.slice(0, limit).map((row) => parseDispatch(row.doc));
+    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.seq) } : { items };
+  }
+
+  async threadEpoch(input: string): Promise<number> {
+    const { threadId } = inputs.threadEpoch.parse({ threadId: input });
+    const rows = await this.#read((s) =>
+      this.db.read<{ epoch: string }>(`SELECT epoch FROM ${s}.mailbox_threads WHERE thread_id = $1`, [
+        key(threadId),
+      ]),
+    );
+    return Number(rows[0]?.epoch ?? 0);
+  }
+
+  async reclaimExpiredLeases(input?: { limit?: number }): Promise<RunDispatch[]> {
+    const { limit } = inputs.reclaimExpiredLeases.parse({ limit: input?.limit });
+    return this.#mutate(async (tx, s) => {
+      const reclaimed = await reclaimExpired(tx, s, limit);
+      if (reclaimed.some((dispatch) => dispatch.status === 'queued')) tx.notify('work', '');
+      return reclaimed;
+    });
+  }
+
+  async purgeTerminal(input: { olderThan: number }): Promise<number> {
+    const { olderThan } = inputs.purgeTerminal.parse(input);
+    return this.#mutate(async (tx, s) => {
+      const rows = await tx.query<{ count: string }>(
+        `WITH gone AS (DELETE FROM ${s}.dispatches WHERE status = ANY($1) AND updated_at < $2 RETURNING 1)
+         SELECT count(*) AS count FROM gone`,
+        [TERMINAL_DISPATCH_STATUSES, olderThan],
+      );
+      return Number(rows[0]?.count ?? 0);
+    });
+  }
+
+  /**
+   * LISTENs for the `work` NOTIFY (sent on commit by every write that makes a dispatch claimable),
+   * checks for claimable work once listening, and again on each notification and every `pollMs`.
+   */
+  async waitForWork(options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+    const { timeoutMs, signal } = inputs.waitForWork.parse(options);
+    const s = this.db.s;
+    return waitFor({
+      notifier: this.db.notifier,
+      channel: 'work',
+      matches: () => true,
+      check: async () => {
+        const rows = await this.db.read<{ found: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM ${s}.dispatches d WHERE d.status = 'queued' AND d.available_at <= ${this.db.clock}
+             AND NOT EXISTS (SELECT 1 FROM ${s}.mailbox_threads t WHERE t.thread_id = d.thread_id AND t.claimed_id IS NOT NULL)) AS found`,
+        );
+        return rows[0]?.found === true;
+      },
+      waitMs: timeoutMs,
+      pollMs: this.db.pollMs,
+      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
+    });
+  }
+
+  /** Ends pending `waitForWork` calls; closes the pool if this store made it (a bundle's store leaves it to the bundle). */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    if (!this.#shared) await this.db.close();
+  }
+}
+
+/** Creates a {@link PostgresMailboxStore}. */
+export function createPostgresMailboxStore(options: PostgresMailboxStoreOptions): PostgresMailboxStore {
+  return new PostgresMailboxStore(options);
+}

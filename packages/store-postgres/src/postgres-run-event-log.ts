@@ -1,0 +1,197 @@
+import {
+  type AgentEvent,
+  AwakenError,
+  DEFAULT_FINISHED_LOG_TTL_MS,
+  type FencedWrite,
+  type RunEventLog,
+  runEventLogInputs as inputs,
+} from '@awaken/contract';
+import { PgDb, type PostgresStoreOptions } from './internal/db';
+import { checkLogFence, lockLog, sweepExpired } from './internal/event-log-rows';
+import { key, payloadOf } from './internal/keys';
+import { KeyedLanes } from './internal/lane';
+import { waitFor } from './internal/wait';
+
+export type PostgresRunEventLogOptions = PostgresStoreOptions;
+
+const SWEEP_EVERY_MS = 1_000;
+
+/**
+ * The RunEventLog on PostgreSQL: `event_logs` (one row per run: last seq, fence, expiry) and `events`
+ * (key (run, seq)). An append locks the log row, checks fence and seq continuity and inserts the batch
+ * in one statement, then NOTIFYs the run on commit; `tail` LISTENs, reads, and polls every `pollMs` as
+ * the fallback. A finished log (and the run's inbox, same schema) is dropped `ttlMs` later, on the
+ * database clock: reads treat it as gone at once, `finish` sweeps expired logs now and then.
+ */
+export class PostgresRunEventLog implements RunEventLog {
+  readonly db: PgDb;
+  readonly #shared: boolean;
+  readonly #closing = new AbortController();
+  /** Calls about one run apply in call order (see KeyedLanes). */
+  readonly #lanes = new KeyedLanes();
+  #lastSweep = 0;
+
+  constructor(options: PostgresRunEventLogOptions, shared?: PgDb) {
+    this.db = shared ?? new PgDb(options);
+    this.#shared = shared !== undefined;
+  }
+
+  get #live(): string {
+    return `(l.expires_at IS NULL OR l.expires_at > ${this.db.clock})`;
+  }
+
+  async append(runId: string, events: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
+    const parsed = inputs.append.parse({ runId, events, fence: options?.fence });
+    const s = this.db.s;
+    await this.#lanes.run(parsed.runId, () =>
+      this.db.mutate(async (tx) => {
+        const log = await lockLog(tx, s, parsed.runId);
+        const fence = checkLogFence(parsed.runId, log, parsed.fence);
+        if (parsed.events.length === 0) return null;
+        if (log.finished)
+          throw new AwakenError('conflict', `the event log of run ${parsed.runId} is finished`);
+        parsed.events.forEach((event, index) => {
+          const expected = log.lastSeq + index + 1;
+          if (event.runId !== parsed.runId || event.seq !== expected) {
+            throw new AwakenError(
+              'conflict',
+              `run ${parsed.runId} expects event seq ${expected}, got seq ${event.seq} of run ${event.runId}`,
+              { details: { runId: parsed.runId, expected, given: event.seq } },
+            );
+          }
+        });
+        await tx.query(
+          `INSERT INTO ${s}.events (run_id, seq, doc) SELECT $1, $2 + u.n, u.doc FROM unnest($3::text[]) WITH ORDINALITY AS u(doc, n)`,
+          [key(parsed.runId), log.lastSeq, parsed.events.map((event) => JSON.stringify(event))],
+        );
+        await tx.query(`UPDATE ${s}.event_logs SET last_seq = $2, fence = $3 WHERE run_id = $1`, [
+          key(parsed.runId),
+          log.lastSeq + parsed.events.length,
+          fence,
+        ]);
+        tx.notify('events', payloadOf(key(parsed.runId)));
+        return null;
+      }),
+    );
+  }
+
+  async #after(
+    runId: string,
+    afterSeq: number,
+    limit: number | undefined,
+  ): Promise<{ events: AgentEvent[]; finished: boolean }> {
+    const rows = await this.db.read<{ doc: string | null; finished: boolean }>(
+      `SELECT e.doc, l.expires_at IS NOT NULL AS finished FROM ${this.db.s}.event_logs l
+       LEFT JOIN LATERAL (SELECT doc FROM ${this.db.s}.events e WHERE e.run_id = l.run_id AND e.seq > $2 ORDER BY e.seq LIMIT $3) e ON true
+       WHERE l.run_id = $1 AND ${this.#live}`,
+      [key(runId), afterSeq, limit ?? null],
+    );
+    const events = rows.flatMap((row) => (row.doc === null ? [] : [JSON.parse(row.doc) as AgentEvent]));
+    return { events, finished: rows[0]?.finished === true };
+  }
+
+  async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {
+    const parsed = inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
+    return this.#lanes.run(
+      parsed.runId,
+      async () => (await this.#after(parsed.runId, parsed.afterSeq ?? 0, parsed.limit)).events,
+    );
+  }
+
+  async tail(
+    runId: string,
+    query: { afterSeq: number; waitMs: number; limit?: number; signal?: AbortSignal },
+  ): Promise<AgentEvent[]> {
+    const { runId: id, afterSeq, waitMs, limit, signal } = inputs.tail.parse({ ...query, runId });
+    const payload = payloadOf(key(id));
+    let found: AgentEvent[] = [];
+    await waitFor({
+      notifier: this.db.notifier,
+      channel: 'events',
+      matches: (given) => given === payload,
+      check: async () => {
+        const { events, finished } = await this.#after(id, afterSeq, limit);
+        found = events;
+        return events.length > 0 || finished;
+      },
+      waitMs,
+      pollMs: this.db.pollMs,
+      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
+    });
+    return found;
+  }
+
+  async lastSeq(runId: string): Promise<number> {
+    const parsed = inputs.lastSeq.parse({ runId });
+    const rows = await this.db.read<{ last_seq: string }>(
+      `SELECT last_seq FROM ${this.db.s}.event_logs l WHERE run_id = $1 AND ${this.#live}`,
+      [key(parsed.runId)],
+    );
+    return Number(rows[0]?.last_seq ?? 0);
+  }
+
+  async finish(runId: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
+    const parsed = inputs.finish.parse({ runId, ttlMs: options?.ttlMs, fence: options?.fence });
+    const ttlMs = parsed.ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
+    const s = this.db.s;
+    await this.#lanes.run(parsed.runId, () =>
+      this.db.mutate(async (tx) => {
+        const log = await lockLog(tx, s, parsed.runId);
+        const fence = checkLogFence(parsed.runId, log, parsed.fence);
+        const at = await tx.now();
+        if (at - this.#lastSweep >= SWEEP_EVERY_MS) {
+          this.#lastSweep = at;
+          await sweepExpired(tx, s);
+        }
+        // Whole milliseconds, as the Redis log rounds its expiry up.
+        const expiresAt = at + Math.ceil(ttlMs);
+        await tx.query(`UPDATE ${s}.event_logs SET fence = $2, expires_at = $3 WHERE run_id = $1`, [
+          key(parsed.runId),
+          fence,
+          expiresAt,
+        ]);
+        // The run's control inbox goes with its log (same schema, same deployment).
+        await tx.query(
+          `INSERT INTO ${s}.inboxes (run_id, expires_at) VALUES ($1, $2)
+         ON CONFLICT (run_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+          [key(parsed.runId), expiresAt],
+        );
+        tx.notify('events', payloadOf(key(parsed.runId)));
+        return null;
+      }),
+    );
+  }
+
+  async isFinished(runId: string): Promise<boolean> {
+    const parsed = inputs.isFinished.parse({ runId });
+    const rows = await this.db.read(
+      `SELECT 1 FROM ${this.db.s}.event_logs l WHERE run_id = $1 AND l.expires_at IS NOT NULL AND ${this.#live}`,
+      [key(parsed.runId)],
+    );
+    return rows.length > 0;
+  }
+
+  async raiseFence(runId: string, fence: number): Promise<number> {
+    const parsed = inputs.raiseFence.parse({ runId, fence });
+    const s = this.db.s;
+    return this.#lanes.run(parsed.runId, () =>
+      this.db.mutate(async (tx) => {
+        const log = await lockLog(tx, s, parsed.runId);
+        const given = checkLogFence(parsed.runId, log, parsed.fence);
+        await tx.query(`UPDATE ${s}.event_logs SET fence = $2 WHERE run_id = $1`, [key(parsed.runId), given]);
+        return log.lastSeq;
+      }),
+    );
+  }
+
+  /** Ends pending tails; closes the pool if this store made it (a bundle's store leaves it to the bundle). */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    if (!this.#shared) await this.db.close();
+  }
+}
+
+/** Creates a {@link PostgresRunEventLog}. */
+export function createPostgresRunEventLog(options: PostgresRunEventLogOptions): PostgresRunEventLog {
+  return new PostgresRunEventLog(options);
+}

@@ -1,0 +1,377 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AwakenError,
+  type Checkpoint,
+  type CreateThreadInput,
+  type MessageRecord,
+  type NewMessage,
+  type Page,
+  type PageRequest,
+  type RunLease,
+  type RunLeaseProof,
+  type RunRecord,
+  type RunStatus,
+  type Thread,
+  type ThreadRunStore,
+  type Visibility,
+  canTransitionRunStatus,
+  pageSize,
+  threadRunStoreInputs as inputs,
+} from '@awaken/contract';
+import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
+import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
+import { conflict, notFound } from './internal/errors';
+import { key } from './internal/keys';
+import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
+import { pointersAfterCheckpoint } from './internal/thread-pointers';
+
+export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
+
+interface ThreadRow {
+  doc: string;
+  message_count: string;
+}
+
+/**
+ * The ThreadRunStore on PostgreSQL: `threads`, `messages` (one row per message, key (thread, seq)) and
+ * `runs` (the record, its fence and lease). A write locks the thread row (`FOR UPDATE`), then the run
+ * row, in that order, so a checkpoint is one atomic transaction and two writers with the same expected
+ * version or message count see exactly one succeed. A batch of messages is one INSERT of arrays
+ * (`unnest`), whatever its size. Leases use the database clock. Writes record their reply per request.
+ */
+export class PostgresThreadRunStore implements ThreadRunStore {
+  readonly db: PgDb;
+  readonly #shared: boolean;
+
+  constructor(options: PostgresThreadRunStoreOptions, shared?: PgDb) {
+    this.db = shared ?? new PgDb(options);
+    this.#shared = shared !== undefined;
+  }
+
+  async #lockThread(tx: Tx, threadId: string): Promise<{ thread: Thread; count: number }> {
+    const rows = await tx.query<ThreadRow>(
+      `SELECT doc, message_count FROM ${this.db.s}.threads WHERE id = $1 FOR UPDATE`,
+      [key(threadId)],
+    );
+    if (rows[0] === undefined) throw notFound('thread', threadId);
+    return { thread: JSON.parse(rows[0].doc) as Thread, count: Number(rows[0].message_count) };
+  }
+
+  async #saveThread(tx: Tx, thread: Thread, extra = '', params: unknown[] = []): Promise<void> {
+    await tx.query(`UPDATE ${this.db.s}.threads SET doc = $2${extra} WHERE id = $1`, [
+      key(thread.id),
+      JSON.stringify(thread),
+      ...params,
+    ]);
+  }
+
+  /** Appends `messages` after `count` in one statement; returns the records. */
+  async #append(
+    tx: Tx,
+    thread: Thread,
+    count: number,
+    messages: NewMessage[],
+    at: number,
+  ): Promise<MessageRecord[]> {
+    const records = messages.map(
+      (message, index): MessageRecord => ({
+        ...message,
+        threadId: thread.id,
+        seq: count + index + 1,
+        createdAt: at,
+      }),
+    );
+    if (records.length > 0) {
+      await tx.query(
+        `INSERT INTO ${this.db.s}.messages (thread_id, seq, visibility, doc)
+         SELECT $1, $2 + u.n, u.visibility, u.doc FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(visibility, doc, n)`,
+        [
+          key(thread.id),
+          count,
+          records.map((record) => record.visibility),
+          records.map((r) => JSON.stringify(r)),
+        ],
+      );
+    }
+    return records;
+  }
+
+  async createThread(input: CreateThreadInput): Promise<Thread> {
+    const parsed = inputs.createThread.parse(input);
+    const id = parsed.id ?? randomUUID();
+    return this.db.mutate(async (tx) => {
+      const at = await tx.now();
+      const thread: Thread = { id, metadata: parsed.metadata ?? {}, createdAt: at, updatedAt: at };
+      const rows = await tx.query(
+        `INSERT INTO ${this.db.s}.threads (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING pos`,
+        [key(id), JSON.stringify(thread)],
+      );
+      if (rows.length === 0) throw conflict(`thread ${id} already exists`, { id });
+      return thread;
+    });
+  }
+
+  async getThread(input: string): Promise<Thread | null> {
+    const { threadId } = inputs.getThread.parse({ threadId: input });
+    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, [
+      key(threadId),
+    ]);
+    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as Thread);
+  }
+
+  async listThreads(page?: PageRequest): Promise<Page<Thread>> {
+    const parsed = inputs.listThreads.parse(page ?? {});
+    const limit = pageSize(parsed.limit);
+    const rows = await this.db.read<{ doc: string; pos: string }>(
+      `SELECT doc, pos FROM ${this.db.s}.threads WHERE pos > $1 ORDER BY pos LIMIT $2`,
+      [Number(parsed.cursor ?? 0), limit + 1],
+    );
+    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as Thread);
+    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
+  }
+
+  async deleteThread(input: string): Promise<boolean> {
+    const { threadId } = inputs.deleteThread.parse({ threadId: input });
+    return this.db.mutate(async (tx) => {
+      const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [
+        key(threadId),
+      ]);
+      return rows.length > 0;
+    });
+  }
+
+  async updateThreadMetadata(threadId: string, metadata: Record<string, unknown>): Promise<Thread> {
+    const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
+    return this.db.mutate(async (tx) => {
+      const { thread } = await this.#lockThread(tx, parsed.threadId);
+      const next = { ...thread, metadata: parsed.metadata, updatedAt: await tx.now() };
+      await this.#saveThread(tx, next);
+      return next;
+    });
+  }
+
+  async getThreadState(input: string): Promise<Record<string, unknown>> {
+    const { threadId } = inputs.getThreadState.parse({ threadId: input });
+    const rows = await this.db.read<{ state: string }>(
+      `SELECT state FROM ${this.db.s}.threads WHERE id = $1`,
+      [key(threadId)],
+    );
+    return rows[0] === undefined ? {} : (JSON.parse(rows[0].state) as Record<string, unknown>);
+  }
+
+  async appendMessages(
+    threadId: string,
+    input: { expectedLength: number; messages: NewMessage[] },
+  ): Promise<MessageRecord[]> {
+    const parsed = inputs.appendMessages.parse({
+      threadId,
+      expectedLength: input?.expectedLength,
+      messages: input?.messages,
+    });
+    // The reply is recorded as { at }: the records follow from it and the call's own messages.
+    const rebuild = (at: number): MessageRecord[] =>
+      parsed.messages.map((message, index) => ({
+        ...message,
+        threadId: parsed.threadId,
+        seq: parsed.expectedLength + index + 1,
+        createdAt: at,
+      }));
+    return this.db.mutate(
+      async (tx) => {
+        const { thread, count } = await this.#lockThread(tx, parsed.threadId);
+        expectLength(parsed.threadId, count, parsed.expectedLength);
+        const at = await tx.now();
+        const records = await this.#append(tx, thread, count, parsed.messages, at);
+        await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
+          count + records.length,
+        ]);
+        return records;
+      },
+      {
+        encode: (records) => ({ at: records[0]?.createdAt ?? 0 }),
+        decode: (recorded) => rebuild((recorded as { at: number }).at),
+      },
+    );
+  }
+
+  async readMessages(
+    threadId: string,
+    range?: { from?: number; to?: number; visibility?: Visibility },
+  ): Promise<MessageRecord[]> {
+    const parsed = inputs.readMessages.parse({
+      threadId,
+      from: range?.from,
+      to: range?.to,
+      visibility: range?.visibility,
+    });
+    // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
+    const rows = await this.db.read<{ doc: string }>(
+      `SELECT doc FROM ${this.db.s}.messages WHERE thread_id = $1 AND seq >= $2 AND ($3::bigint IS NULL OR seq <= $3)
+       AND ($4::text IS NULL OR visibility = $4) ORDER BY seq`,
+      [key(parsed.threadId), Math.max(parsed.from ?? 1, 1), parsed.to ?? null, parsed.visibility ?? null],
+    );
+    return rows.map((row) => JSON.parse(row.doc) as MessageRecord);
+  }
+
+  async messageCount(input: string): Promise<number> {
+    const { threadId } = inputs.messageCount.parse({ threadId: input });
+    const rows = await this.db.read<{ message_count: string }>(
+      `SELECT message_count FROM ${this.db.s}.threads WHERE id = $1`,
+      [key(threadId)],
+    );
+    return Number(rows[0]?.message_count ?? 0);
+  }
+
+  async createRun(input: RunRecord): Promise<RunRecord> {
+    const record = inputs.createRun.parse(input);
+    return this.db.mutate(async (tx) => {
+      const { thread } = await this.#lockThread(tx, record.threadId);
+      const rows = await tx.query(
+        `INSERT INTO ${this.db.s}.runs (run_id, thread_id, status, doc) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING RETURNING pos`,
+        [key(record.runId), key(record.threadId), record.status, JSON.stringify(record)],
+      );
+      if (rows.length === 0) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
+      await this.#saveThread(tx, { ...thread, latestRunId: record.runId, updatedAt: await tx.now() });
+      return record;
+    });
+  }
+
+  async getRun(input: string): Promise<RunRecord | null> {
+    const { runId } = inputs.getRun.parse({ runId: input });
+    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, [
+      key(runId),
+    ]);
+    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as RunRecord);
+  }
+
+  async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
+    const { status, ...page } = inputs.listRuns.parse({ ...query, threadId });
+    const limit = pageSize(page.limit);
+    const rows = await this.db.read<{ doc: string; pos: string }>(
+      `SELECT doc, pos FROM ${this.db.s}.runs WHERE thread_id = $1 AND ($2::bigint IS NULL OR pos < $2)
+       AND ($3::text[] IS NULL OR status = ANY($3)) ORDER BY pos DESC LIMIT $4`,
+      [key(page.threadId), page.cursor === undefined ? null : Number(page.cursor), status ?? null, limit + 1],
+    );
+    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as RunRecord);
+    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
+  }
+
+  async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
+    const checkpoint = inputs.commitCheckpoint.parse(input);
+    const { run } = checkpoint;
+    return this.db.mutate(async (tx) => {
+      // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
+      const { thread, count } = await this.#lockThread(tx, checkpoint.threadId);
+      const rows = await tx.query<{ doc: string; fence: string }>(
+        `SELECT doc, fence FROM ${this.db.s}.runs WHERE run_id = $1 FOR UPDATE`,
+        [key(run.runId)],
+      );
+      if (rows[0] === undefined) throw notFound('run', run.runId);
+      checkCheckpoint({
+        run,
+        threadId: checkpoint.threadId,
+        fence: checkpoint.fence,
+        expectedMessageCount: checkpoint.expectedMessageCount,
+        stored: JSON.parse(rows[0].doc) as RunRecord,
+        storedFence: Number(rows[0].fence),
+        messageCount: count,
+      });
+      const at = await tx.now();
+      const records = await this.#append(tx, thread, count, checkpoint.messages, at);
+      await tx.query(`UPDATE ${this.db.s}.runs SET status = $2, doc = $3 WHERE run_id = $1`, [
+        key(run.runId),
+        run.status,
+        JSON.stringify(run),
+      ]);
+      const next = { ...pointersAfterCheckpoint(thread, run), updatedAt: at };
+      const state = checkpoint.threadState === undefined ? null : JSON.stringify(checkpoint.threadState);
+      await this.#saveThread(tx, next, ', message_count = $3, state = coalesce($4, state)', [
+        count + records.length,
+        state,
+      ]);
+      return run;
+    });
+  }
+
+  async #lockRun(tx: Tx, runId: string): Promise<RunOwnership | undefined> {
+    const rows = await tx.query<{ fence: string; lease_owner: string | null; lease_until: string | null }>(
+      `SELECT fence, lease_owner, lease_until FROM ${this.db.s}.runs WHERE run_id = $1 FOR UPDATE`,
+      [key(runId)],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return {
+      fence: Number(row.fence),
+      owner: row.lease_owner,
+      leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+    };
+  }
+
+  async #setLease(
+    tx: Tx,
+    runId: string,
+    fence: number,
+    owner: string | null,
+    until: number | null,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE ${this.db.s}.runs SET fence = $2, lease_owner = $3, lease_until = $4 WHERE run_id = $1`,
+      [key(runId), fence, owner, until],
+    );
+  }
+
+  async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
+    const { runId, owner, leaseMs } = inputs.acquireRun.parse({
+      runId: input,
+      owner: request?.owner,
+      leaseMs: request?.leaseMs,
+    });
+    return this.db.mutate(async (tx) => {
+      const ownership = await this.#lockRun(tx, runId);
+      if (ownership === undefined) throw notFound('run', runId);
+      const at = await tx.now();
+      checkFree(runId, ownership, at);
+      const lease = leaseOf(runId, owner, ownership.fence + 1, at + leaseMs);
+      await this.#setLease(tx, runId, lease.fence, owner, lease.leaseUntil);
+      return lease;
+    });
+  }
+
+  async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
+    const proof = inputs.renewRun.parse(input);
+    return this.db.mutate(async (tx) => {
+      const ownership = await this.#lockRun(tx, proof.runId);
+      if (ownership === undefined) throw notFound('run', proof.runId);
+      if (!holds(ownership, proof)) {
+        throw staleRunClaim(
+          proof.runId,
+          `fence ${proof.fence} of ${proof.owner} no longer holds it (fence ${ownership.fence})`,
+        );
+      }
+      const lease = leaseOf(proof.runId, proof.owner, proof.fence, (await tx.now()) + proof.leaseMs);
+      await this.#setLease(tx, proof.runId, proof.fence, proof.owner, lease.leaseUntil);
+      return lease;
+    });
+  }
+
+  async releaseRun(input: RunLeaseProof): Promise<boolean> {
+    const proof = inputs.releaseRun.parse(input);
+    return this.db.mutate(async (tx) => {
+      const ownership = await this.#lockRun(tx, proof.runId);
+      if (ownership === undefined || !holds(ownership, proof)) return false;
+      await this.#setLease(tx, proof.runId, ownership.fence, null, null);
+      return true;
+    });
+  }
+
+  /** Closes the pool if this store made it (a bundle's store leaves it to the bundle). */
+  async close(): Promise<void> {
+    if (!this.#shared) await this.db.close();
+  }
+}
+
+/** Creates a {@link PostgresThreadRunStore}. */
+export function createPostgresThreadRunStore(options: PostgresThreadRunStoreOptions): PostgresThreadRunStore {
+  return new PostgresThreadRunStore(options);
+}

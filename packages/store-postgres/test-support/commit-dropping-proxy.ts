@@ -1,0 +1,71 @@
+import { type Server, type Socket, createServer, connect } from 'node:net';
+
+/** The server's CommandComplete message for COMMIT: 'C', length 11, "COMMIT\0". */
+const COMMIT_COMPLETE = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
+
+/** A TCP proxy in front of PostgreSQL that can lose the reply of a COMMIT, as a dropped connection does. */
+export interface CommitDroppingProxy {
+  /** A connection string through the proxy (same user and database as the target). */
+  url: string;
+  /** The next COMMIT reply (the transaction committed) is dropped and its connection cut. */
+  dropNextCommitReply(): void;
+  /** How many COMMIT replies were dropped so far. */
+  readonly dropped: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the proxy on a free loopback port. When armed, it scans what the server sends for the
+ * CommandComplete of a COMMIT, and instead of forwarding it destroys both sockets: the server has
+ * committed, the client sees "Connection terminated" — the lost reply after commit.
+ */
+export async function startCommitDroppingProxy(target: string): Promise<CommitDroppingProxy> {
+  const targetUrl = new URL(target);
+  let armed = false;
+  let dropped = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(targetUrl.port), targetUrl.hostname);
+    sockets.add(client);
+    sockets.add(upstream);
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      if (armed && chunk.includes(COMMIT_COMPLETE)) {
+        armed = false;
+        dropped += 1;
+        cut();
+        return;
+      }
+      client.write(chunk);
+    });
+    for (const socket of [client, upstream]) {
+      socket.on('error', cut);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        cut();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const url = new URL(target);
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    dropNextCommitReply() {
+      armed = true;
+    },
+    get dropped() {
+      return dropped;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './redis-server';
+
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A real `postgres` child process on a loopback port, for tests and benchmarks. */
+export interface PostgresServerHandle {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication on loopback). */
+  url: string;
+  port: number;
+  dir: string;
+  /** Stops the server (SIGINT: fast shutdown, then SIGKILL) and deletes its data directory unless `keepDir`. */
+  stop(options?: { keepDir?: boolean }): Promise<void>;
+  /** SIGKILL to the postmaster and its backends, as a crash: the data directory is kept (restart on it with `dir`). */
+  kill(): Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  port?: number;
+  /** An initialised data directory to start on (a restart); a fresh `initdb` into a temp dir by default. */
+  dir?: string;
+  /**
+   * Keep every acknowledged commit through a crash of the server (kill): `synchronous_commit=on`.
+   * Off by default (faster tests; a kill may lose the last commits). fsync stays off either way: the
+   * operating system, which survives a killed server, holds what was written.
+   */
+  durable?: boolean;
+}
+
+/** The folder holding `initdb` and `postgres`: PATH first, then Debian's /usr/lib/postgresql/<n>/bin. */
+export function postgresBinDir(): string {
+  const found = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found.slice(0, found.lastIndexOf('/'));
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions[0] === undefined) {
+    throw new Error(
+      'PostgreSQL is not installed. Install it with `apt-get install -y postgresql` (Debian) — .ci/run does this.',
+    );
+  }
+  return join(root, versions[0], 'bin');
+}
+
+/** postgres refuses to run as root: as root, run it as `nobody` (uid/gid 65534), owning its data dir. */
+function runAs(): { uid?: number; gid?: number } {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+function initdb(bin: string, dir: string): void {
+  const result = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    { encoding: 'utf8', ...runAs() },
+  );
+  if (result.status !== 0) throw new Error(`initdb failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+async function waitForReady(child: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  while (Date.now() < deadline) {
+    if (output.includes('ready to accept connections')) return;
+    if (child.exitCode !== null) throw new Error(`postgres exited early on port ${port}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`postgres did not become ready on port ${port}:\n${output}`);
+}
+
+/**
+ * Starts `postgres` on a free loopback port: `initdb` into a fresh temp dir (trust auth, UTF8, C
+ * locale, no fsync, asynchronous commit unless `durable` — a test server), unix sockets in the data dir. As root it runs as `nobody`.
+ */
+export async function startPostgresServer(options: StartPostgresOptions = {}): Promise<PostgresServerHandle> {
+  const bin = postgresBinDir();
+  const port = options.port ?? (await freePort());
+  const fresh = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'awaken-pg-'));
+  const { uid, gid } = runAs();
+  if (fresh) {
+    if (uid !== undefined && gid !== undefined) chownSync(dir, uid, gid);
+    initdb(bin, dir);
+  }
+  const args = ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
+  args.push('-c', 'fsync=off', '-c', `synchronous_commit=${options.durable ? 'on' : 'off'}`);
+  args.push('-c', 'full_page_writes=off');
+  args.push('-c', 'max_connections=300', '-c', 'shared_buffers=64MB');
+  // its own process group, so a crash (kill) takes the backends with the postmaster
+  const child = spawn(join(bin, 'postgres'), args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    ...runAs(),
+  });
+  await waitForReady(child, port);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    async stop(stopOptions = {}) {
+      if (!exited()) {
+        const done = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await done;
+        clearTimeout(timer);
+      }
+      if (!stopOptions.keepDir && fresh) rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (exited()) return;
+      const done = new Promise((resolve) => child.once('exit', resolve));
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      await done;
+      // the backends of the group die with it; wait until none holds the shared memory any more
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
