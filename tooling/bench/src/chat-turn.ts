@@ -11,7 +11,7 @@
  *     servers rotates every round), ratios to the bare route;
  * (3) with BENCH_PROFILE=1, the top self-time entries of the Redis server's CPU profile under load
  *     at concurrency 8.
- * Environment: BENCH_REQUESTS (per cell, default 300), BENCH_ROUNDS (default 3), BENCH_RT_TURNS
+ * Environment: BENCH_ONLY=cost (only (1), printed), BENCH_REQUESTS (per cell, default 300), BENCH_ROUNDS (default 3), BENCH_RT_TURNS
  * (default 40), BENCH_LABEL (results/chat-turn-<label>.md; default results/chat-turn.md).
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -148,6 +148,10 @@ async function main(): Promise<void> {
   try {
     const cost = await redisTurnCost(redis.url, admin);
     progress(`round trips per turn: ${f1(cost.roundTrips)}`);
+    if (process.env.BENCH_ONLY === 'cost') {
+      progress(cost.byCommand.map(([name, perTurn]) => `${name} ${f1(perTurn)}`).join(', '));
+      return;
+    }
     servers.bare = await start(['bare']);
     servers.memory = await start(['awaken-memory']);
     servers.redis = await start(['awaken-redis', redis.url]);
