@@ -114,7 +114,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
       pool = startWorkerPool(context);
     },
     submit,
-    follow: (runId, followOptions = {}) => followRunEvents(stores.eventLog, runId, followOptions, context.liveEvents),
+    follow: (runId, followOptions = {}) =>
+      followRunEvents(stores.eventLog, runId, followOptions, context.liveEvents),
     dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
     requeueDeadLetter(dispatchId, requeueOptions = {}) {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');
