@@ -14,7 +14,7 @@ function recordingLog(failing: (call: number) => boolean = () => false) {
   const calls: number[] = [];
   log.append = async (runId, events, options) => {
     calls.push(events.length);
-    if (failing(calls.length)) throw new AwakenError('unavailable', 'store down');
+    if (failing(calls.length)) throw new AwakenError('store_failure', 'store down');
     return inner.append(runId, events, options);
   };
   return { inner, log, calls };
