@@ -6,6 +6,7 @@ import { requeueDeadLetter } from './internal/commands/requeue-dead-letter';
 import { executeDispatch } from './internal/dispatch/execute-dispatch';
 import { type WorkerPool, startWorkerPool } from './internal/dispatch/worker-pool';
 import { followRunEvents } from './internal/events/follow-run-events';
+import { LiveRunEvents } from './internal/events/live-run-events';
 import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
 import { abortableDelay } from './internal/service/abortable-delay';
 import { createHotRunCache } from './internal/service/hot-run-cache';
@@ -58,6 +59,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     runtime,
     hotCache,
     live: new Map(),
+    liveEvents: new LiveRunEvents(),
     execute: (dispatch) => executeDispatch(context, dispatch),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
@@ -112,7 +114,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
       pool = startWorkerPool(context);
     },
     submit,
-    follow: (runId, followOptions = {}) => followRunEvents(stores.eventLog, runId, followOptions),
+    follow: (runId, followOptions = {}) =>
+      followRunEvents(stores.eventLog, runId, followOptions, context.liveEvents),
     dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
     requeueDeadLetter(dispatchId, requeueOptions = {}) {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');

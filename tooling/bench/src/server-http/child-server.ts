@@ -9,9 +9,17 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts `serve.ts <args>` in a child process and resolves with its loopback URL. */
-export async function startChildServer(args: string[]): Promise<ChildServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVE, ...args], {
+/**
+ * Starts `serve.ts <args>` (or `options.script`) in a child process and resolves with its loopback
+ * URL; `options.nodeArgs` go to node (e.g. `--cpu-prof`).
+ */
+export async function startChildServer(
+  args: string[],
+  options: { script?: string; nodeArgs?: string[] } = {},
+): Promise<ChildServer> {
+  const script = options.script ?? SERVE;
+  const nodeArgs = options.nodeArgs ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: BENCH_DIR,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

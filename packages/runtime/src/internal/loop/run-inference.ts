@@ -35,7 +35,9 @@ interface OpenBlock {
  * with `inference_complete` and adds its usage to the run. A cut stream (abort or model error) still
  * closes its open text / reasoning block and reports `inference_complete` (finish reason `aborted` or
  * `error`, with the usage known so far) before the error propagates. Deltas are collected in arrays
- * and joined once, so long answers never re-copy the accumulated text.
+ * and joined once, so long answers never re-copy the accumulated text. The stream's events are posted,
+ * not awaited, so a burst shares one event-log append; `inference_complete` is awaited, so every
+ * earlier event is logged — or its append's failure thrown — before the inference returns.
  */
 export async function runInference(
   session: RunSession,
@@ -53,12 +55,12 @@ export async function runInference(
 
   const closeReasoning = async () => {
     if (!reasoning) return;
-    await session.events.emit({ type: 'reasoning_end', messageId: reasoning.id });
+    session.events.post({ type: 'reasoning_end', messageId: reasoning.id });
     reasoning = undefined;
   };
   const closeText = async () => {
     if (!text) return;
-    await session.events.emit({ type: 'text_end', messageId: text.id });
+    session.events.post({ type: 'text_end', messageId: text.id });
     text = undefined;
   };
 
@@ -89,31 +91,31 @@ export async function runInference(
         case 'reasoning_delta':
           if (!reasoning) {
             reasoning = { id: session.services.createId(), parts: [] };
-            await session.events.emit({ type: 'reasoning_start', messageId: reasoning.id });
+            session.events.post({ type: 'reasoning_start', messageId: reasoning.id });
           }
           reasoningParts.push(part.delta);
-          await session.events.emit({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+          session.events.post({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
           break;
         case 'text_delta':
           await closeReasoning();
           if (!text) {
             text = { id: session.services.createId(), parts: [] };
-            await session.events.emit({ type: 'text_start', messageId: text.id });
+            session.events.post({ type: 'text_start', messageId: text.id });
           }
           textParts.push(part.delta);
-          await session.events.emit({ type: 'text_delta', messageId: text.id, delta: part.delta });
+          session.events.post({ type: 'text_delta', messageId: text.id, delta: part.delta });
           break;
         case 'tool_call_start':
           await closeReasoning();
           await closeText();
-          await session.events.emit({
+          session.events.post({
             type: 'tool_call_start',
             toolCallId: part.toolCallId,
             toolName: part.toolName,
           });
           break;
         case 'tool_call_args_delta':
-          await session.events.emit({
+          session.events.post({
             type: 'tool_call_args_delta',
             toolCallId: part.toolCallId,
             delta: part.delta,

@@ -2,18 +2,34 @@ import type { AgentEvent, AgentEventInput, RunEventLog } from '@awaken/contract'
 import type { Activation } from './activation';
 import type { RuntimeBookkeeping } from '../checkpoint/run-state-codec';
 
+/** An event waiting for its append; `posted`: nobody awaits it (see `RunEvents.post`). */
+interface Pending {
+  input: AgentEventInput;
+  at: number;
+  posted: boolean;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** At most this many events go into one append. */
+const MAX_BATCH = 256;
+
 /**
  * The events part of a session: stamps each event with the run id and the next seq, appends it to
  * the event log (under the activation's fence) before yielding it, and tracks the open step so every
- * exit path can close it.
+ * exit path can close it. Appends are group-committed: events emitted while an append is in flight
+ * go into the next append together (one store call), still in order and before any is yielded.
  */
 export class RunEvents {
-  /** Appends to the event log, one after the other, so seq numbers stay dense. */
-  settled: Promise<void> = Promise.resolve();
   /** The step whose `step_start` this activation emitted and whose `step_end` it has not (framing). */
   openStep: number | undefined;
   /** JSON of the last `state_snapshot` of this activation; undefined before the first check. */
   lastSnapshot: string | undefined;
+  readonly #queue: Pending[] = [];
+  /** The drain in flight (set and cleared synchronously with the queue check, so none is missed). */
+  #draining: Promise<void> | undefined;
+  /** The failure of an append only posted events were waiting on: the next awaited emit gets it. */
+  #failure: { error: unknown } | undefined;
 
   constructor(
     private readonly parts: {
@@ -27,37 +43,88 @@ export class RunEvents {
     },
   ) {}
 
+  /** Settles once every event emitted so far is logged (or failed); never rejects. */
+  get settled(): Promise<void> {
+    return this.#draining ?? Promise.resolve();
+  }
+
   /**
    * Stamps, logs (before yielding) and yields one event. With an event log, appends run one after the
    * other and a seq is used only once its append succeeded, so a failed append leaves no gap.
    */
   emit(input: AgentEventInput): Promise<void> {
-    const { runId, channel, eventLog, bookkeeping, activation } = this.parts;
+    return this.#enqueue(input, false);
+  }
+
+  /**
+   * Emits without waiting for the append, so a burst (a model's stream) shares one store call. A
+   * failure of that append is not lost: the next awaited `emit` rejects with it (and appends
+   * nothing), and posted events after the failed ones are dropped until then — as when each was
+   * awaited, nothing after a failed event is logged before the caller hears of the failure.
+   */
+  post(input: AgentEventInput): void {
+    this.#enqueue(input, true).catch(() => {});
+  }
+
+  #enqueue(input: AgentEventInput, posted: boolean): Promise<void> {
+    const { eventLog, activation } = this.parts;
     const at = this.parts.now();
-    const stamp = (): AgentEvent => ({ ...input, runId, seq: bookkeeping.lastSeq + 1, at }) as AgentEvent;
-    const deliver = (event: AgentEvent) => {
-      bookkeeping.lastSeq = event.seq;
-      channel.push(event);
-      if (event.type === 'step_start') this.openStep = event.step;
-      else if (event.type === 'step_end') this.openStep = undefined;
-    };
     if (!eventLog) {
       if (activation.lost) return Promise.reject(activation.halt);
-      deliver(stamp());
+      this.#deliver(this.#stamp(input, at, 0));
       return Promise.resolve();
     }
-    const job = this.settled.then(async () => {
-      activation.throwIfLost();
-      const event = stamp();
-      try {
-        await eventLog.append(runId, [event], { fence: activation.fence });
-      } catch (error) {
-        throw activation.writeFailed(error);
-      }
-      deliver(event);
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ input, at, posted, resolve, reject });
+      if (!this.#draining) this.#draining = this.#drain();
     });
-    this.settled = job.catch(() => {});
-    return job;
+  }
+
+  #stamp(input: AgentEventInput, at: number, offset: number): AgentEvent {
+    const { runId, bookkeeping } = this.parts;
+    return { ...input, runId, seq: bookkeeping.lastSeq + 1 + offset, at } as AgentEvent;
+  }
+
+  #deliver(event: AgentEvent): void {
+    this.parts.bookkeeping.lastSeq = event.seq;
+    this.parts.channel.push(event);
+    if (event.type === 'step_start') this.openStep = event.step;
+    else if (event.type === 'step_end') this.openStep = undefined;
+  }
+
+  async #drain(): Promise<void> {
+    const { runId, eventLog, activation } = this.parts;
+    // the first append starts after the emitting code ran on (as a `then` did): a burst shares it
+    await Promise.resolve();
+    while (this.#queue.length > 0) {
+      if (this.#failure) {
+        // posted events after a failed append are dropped; the next awaited one hears the failure
+        const next = this.#queue.shift() as Pending;
+        if (next.posted) next.reject(this.#failure.error);
+        else {
+          next.reject(this.#failure.error);
+          this.#failure = undefined;
+        }
+        continue;
+      }
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      try {
+        activation.throwIfLost();
+        const events = batch.map((pending, index) => this.#stamp(pending.input, pending.at, index));
+        try {
+          await eventLog?.append(runId, events, { fence: activation.fence });
+        } catch (error) {
+          throw activation.writeFailed(error);
+        }
+        for (const event of events) this.#deliver(event);
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+        if (batch.every((pending) => pending.posted)) this.#failure = { error };
+      }
+    }
+    // cleared with no await after the queue was seen empty: an emit from now on starts a new drain
+    this.#draining = undefined;
   }
 
   /**

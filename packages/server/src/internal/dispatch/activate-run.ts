@@ -89,6 +89,7 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
           lease,
         });
         if (detached !== undefined) handle.detach(detached);
+        context.liveEvents.publish(record.runId, handle.events);
         const result = await handle.result;
         const again =
           result.status === 'waiting' &&

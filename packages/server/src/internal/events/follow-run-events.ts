@@ -1,23 +1,39 @@
 import type { AgentEvent, RunEventLog } from '@awaken/contract';
+import type { LiveRunEvents } from './live-run-events';
 
 /**
  * Yields a run's events from its event log after `afterSeq`, waiting for new ones (blocking tail),
  * and returns after the next `run_finish` (the run waits or is done), when the log is finished and
- * read to its end, or when `signal` aborts. Works for a run executing in any process.
+ * read to its end, or when `signal` aborts. Works for a run executing in any process. When the run
+ * executes in this process (`live`), its events come from memory once the log was read up to where
+ * the activation's events start — pushed as the runtime yields them (each already appended), not
+ * polled; the log is read again whenever memory does not continue the seq without a gap.
  */
 export async function* followRunEvents(
   eventLog: RunEventLog,
   runId: string,
   options: { afterSeq?: number; signal?: AbortSignal; waitMs?: number; pageSize?: number } = {},
+  live?: LiveRunEvents,
 ): AsyncGenerator<AgentEvent> {
   let seq = options.afterSeq ?? 0;
   const waitMs = options.waitMs ?? 1_000;
   // Read in pages: a consumer that stops pulling holds one page, never the rest of the log.
   const limit = options.pageSize ?? 256;
+  const local = { seq, finished: false };
   while (!options.signal?.aborted) {
+    const here = live?.has(runId) === true;
+    if (here && live) {
+      for await (const event of live.follow(runId, seq, options.signal, local)) yield event;
+      if (local.finished) return;
+      const progressed = local.seq > seq;
+      seq = local.seq;
+      // memory carried on from seq: go round again (the activation may still be going)
+      if (progressed) continue;
+    }
+    // a local activation's earlier events are in the log already: read them without waiting
     const events = await eventLog.tail(runId, {
       afterSeq: seq,
-      waitMs,
+      waitMs: here ? 0 : waitMs,
       limit,
       ...(options.signal ? { signal: options.signal } : {}),
     });

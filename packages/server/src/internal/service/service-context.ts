@@ -1,6 +1,7 @@
 import type { RunDispatch } from '@awaken/contract';
 import type { AgentRuntime } from '@awaken/runtime';
 import type { ServiceStores } from '../../types';
+import type { LiveRunEvents } from '../events/live-run-events';
 import type { HotRunCache } from './hot-run-cache';
 import type { ServiceConfig } from './service-config';
 
@@ -23,6 +24,8 @@ export interface ServiceContext {
   runtime: AgentRuntime;
   hotCache: HotRunCache;
   live: Map<string, LiveActivation>;
+  /** The events of the activations executing here, for readers in this process. */
+  liveEvents: LiveRunEvents;
   /**
    * Executes a dispatch this process claimed, to its settlement (`executeDispatch`). The paths that
    * claim outside the worker pool — a foreground submit, a resume of a run in the hot cache — reach

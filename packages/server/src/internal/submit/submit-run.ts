@@ -181,7 +181,7 @@ export async function submitRun(
       runId,
       threadId,
       dispatchId: dispatch.dispatchId,
-      events: (options = {}) => followRunEvents(stores.eventLog, runId, options),
+      events: (options = {}) => followRunEvents(stores.eventLog, runId, options, context.liveEvents),
       settled: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['waiting', 'done'] }),
       done: (options = {}) => awaitRunStatus(stores, runId, { ...options, statuses: ['done'] }),
     },

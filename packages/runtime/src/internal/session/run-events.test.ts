@@ -1,0 +1,62 @@
+import { type AgentEvent, AwakenError, type RunEventLog } from '@awaken/contract';
+import { createMemoryRunEventLog } from '@awaken/store-memory';
+import { describe, expect, it } from 'vitest';
+import type { RuntimeBookkeeping } from '../checkpoint/run-state-codec';
+import { Activation, createWakeSignal } from './activation';
+import { RunEvents, createEventChannel } from './run-events';
+
+const RUN = 'run-1';
+
+/** A memory event log that counts appends and fails the ones `failing` says. */
+function recordingLog(failing: (call: number) => boolean = () => false) {
+  const inner = createMemoryRunEventLog();
+  const log = Object.create(inner) as RunEventLog;
+  const calls: number[] = [];
+  log.append = async (runId, events, options) => {
+    calls.push(events.length);
+    if (failing(calls.length)) throw new AwakenError('store_failure', 'store down');
+    return inner.append(runId, events, options);
+  };
+  return { inner, log, calls };
+}
+
+function runEvents(eventLog: RunEventLog) {
+  const channel = createEventChannel<AgentEvent>();
+  const bookkeeping = { lastSeq: 0 } as RuntimeBookkeeping;
+  const activation = new Activation(RUN, {
+    fence: 0,
+    wake: createWakeSignal(),
+    runController: new AbortController(),
+  });
+  const events = new RunEvents({ runId: RUN, channel, eventLog, now: () => 1, bookkeeping, activation });
+  return { events, bookkeeping };
+}
+
+describe('RunEvents: group-committed appends', () => {
+  it('appends a burst of posted events in one call, in seq order, before the awaited event after them', async () => {
+    const { inner, log, calls } = recordingLog();
+    const { events, bookkeeping } = runEvents(log);
+    for (let index = 0; index < 10; index += 1)
+      events.post({ type: 'text_delta', messageId: 'm', delta: String(index) });
+    await events.emit({ type: 'text_end', messageId: 'm' });
+    expect(calls).toEqual([11]);
+    const logged = await inner.read(RUN);
+    expect(logged.map((event) => event.seq)).toEqual(Array.from({ length: 11 }, (_, index) => index + 1));
+    expect(bookkeeping.lastSeq).toBe(11);
+  });
+
+  it("reports a posted append's failure at the next awaited emit, and logs nothing in between", async () => {
+    const { inner, log } = recordingLog((call) => call === 1);
+    const { events, bookkeeping } = runEvents(log);
+    events.post({ type: 'text_start', messageId: 'm' });
+    await events.settled;
+    // posted after the failure: dropped, not logged over the gap in content
+    events.post({ type: 'text_delta', messageId: 'm', delta: 'x' });
+    await expect(events.emit({ type: 'text_end', messageId: 'm' })).rejects.toThrow('store down');
+    expect(await inner.read(RUN)).toEqual([]);
+    expect(bookkeeping.lastSeq).toBe(0);
+    // heard once: the next event is logged at the seq the failed one did not use
+    await events.emit({ type: 'step_start', step: 1 });
+    expect((await inner.read(RUN)).map((event) => [event.seq, event.type])).toEqual([[1, 'step_start']]);
+  });
+});

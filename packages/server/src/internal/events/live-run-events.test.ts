@@ -1,0 +1,96 @@
+import type { AgentEvent, AgentEventInput, RunEventLog } from '@awaken/contract';
+import { createMemoryRunEventLog } from '@awaken/store-memory';
+import { describe, expect, it } from 'vitest';
+import { followRunEvents } from './follow-run-events';
+import { LiveRunEvents } from './live-run-events';
+
+const RUN = 'run-1';
+const FINISH = {
+  type: 'run_finish',
+  status: 'done',
+  termination: { type: 'natural_end' },
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+} as AgentEventInput;
+
+function event(seq: number, input: AgentEventInput): AgentEvent {
+  return { ...input, runId: RUN, seq, at: 1 } as AgentEvent;
+}
+
+/** An activation's events as the runtime yields them: each appended to the log first. */
+function activation(log: RunEventLog) {
+  const queue: AgentEvent[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  async function* events(): AsyncGenerator<AgentEvent> {
+    for (;;) {
+      const next = queue.shift();
+      if (next) yield next;
+      else if (ended) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  }
+  return {
+    events: events(),
+    async emit(item: AgentEvent) {
+      await log.append(RUN, [item]);
+      queue.push(item);
+      wake?.();
+    },
+    end() {
+      ended = true;
+      wake?.();
+    },
+  };
+}
+
+/** Counts the log's range reads, to tell pushed events from polled ones. */
+function countingLog(log: RunEventLog): RunEventLog & { reads: number } {
+  const counted = Object.create(log) as RunEventLog & { reads: number };
+  counted.reads = 0;
+  counted.tail = async (...args) => {
+    counted.reads += 1;
+    return log.tail(...args);
+  };
+  return counted;
+}
+
+describe('LiveRunEvents: readers of a run executing in this process', () => {
+  it('reads the log up to the activation, then gets every later event from memory, once and in order', async () => {
+    const inner = createMemoryRunEventLog();
+    const log = countingLog(inner);
+    await inner.append(RUN, [event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false })]);
+    const live = new LiveRunEvents();
+    const run = activation(inner);
+    live.publish(RUN, run.events);
+    await run.emit(event(2, { type: 'step_start', step: 1 }));
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(log, RUN, {}, live)) seen.push(item.seq);
+    })();
+    for (let seq = 3; seq <= 20; seq += 1)
+      await run.emit(event(seq, { type: 'text_delta', messageId: 'm', delta: 'x' }));
+    await run.emit(event(21, FINISH));
+    await reading;
+    expect(seen).toEqual(Array.from({ length: 21 }, (_, index) => index + 1));
+    // one read for the event before the activation (and none per event after it)
+    expect(log.reads).toBeLessThanOrEqual(2);
+    run.end();
+  });
+
+  it('falls back to the log when the activation ends without a run_finish', async () => {
+    const inner = createMemoryRunEventLog();
+    const live = new LiveRunEvents();
+    const run = activation(inner);
+    live.publish(RUN, run.events);
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(inner, RUN, { waitMs: 50 }, live)) seen.push(item.seq);
+    })();
+    await run.emit(event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false }));
+    run.end();
+    // another process goes on with the run: its events reach the reader through the log
+    await inner.append(RUN, [event(2, FINISH)]);
+    await reading;
+    expect(seen).toEqual([1, 2]);
+  });
+});

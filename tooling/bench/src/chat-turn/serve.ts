@@ -1,0 +1,86 @@
+/**
+ * One chat-turn benchmark server in its own process, on a free loopback port; prints `{"port":N}`
+ * when ready. argv[2]: `bare` (a Hono route running ai@6 `streamText` +
+ * `toUIMessageStreamResponse()`), `awaken-memory` (the Awaken HTTP API over memory stores) or
+ * `awaken-redis <redis url>` (over Redis stores). Both serve the same weather model and tool.
+ */
+import { randomUUID } from 'node:crypto';
+import { defineTool } from '@awaken/contract';
+import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
+import { createHttpApp, createMailboxService } from '@awaken/server';
+import { createRedisStores } from '@awaken/store-redis';
+import { serve } from '@hono/node-server';
+import { type UIMessage, convertToModelMessages, stepCountIs, streamText, tool } from 'ai';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { memoryServiceStores, redisServiceStores } from '../server-service/stores';
+import { WEATHER, weatherModel } from './weather-model';
+
+function ready(port: number): void {
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+}
+
+function bare(): void {
+  const app = new Hono();
+  const tools = {
+    get_weather: tool({
+      description: 'The weather in a city',
+      inputSchema: z.object({ city: z.string() }),
+      execute: async () => WEATHER,
+    }),
+  };
+  app.post('/api/chat', async (c) => {
+    const { messages } = (await c.req.json()) as { messages: UIMessage[] };
+    const result = streamText({
+      model: weatherModel,
+      messages: await convertToModelMessages(messages),
+      tools,
+      stopWhen: stepCountIs(5),
+      maxRetries: 0,
+    });
+    return result.toUIMessageStreamResponse();
+  });
+  serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
+}
+
+async function awaken(redisUrl: string | undefined): Promise<void> {
+  const redis = redisUrl
+    ? createRedisStores({ redis: redisUrl, prefix: `bench-chat:${randomUUID()}:` })
+    : undefined;
+  const service = createMailboxService({
+    agents: [
+      {
+        id: 'weather',
+        model: createAiSdkModelExecutor(weatherModel),
+        tools: [
+          defineTool({
+            name: 'get_weather',
+            description: 'The weather in a city',
+            parameters: z.object({ city: z.string() }),
+            execute: () => WEATHER,
+          }),
+        ],
+      },
+    ],
+    stores: redis ? redisServiceStores(redis) : memoryServiceStores(),
+    concurrency: 64,
+  });
+  await service.start();
+  const http = createHttpApp({ tenants: { default: service }, keepAliveMs: 15_000 });
+  const server = serve({ fetch: http.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
+  const stop = () => {
+    server.close();
+    void service
+      .stop({ graceMs: 0 })
+      .then(() => redis?.close())
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+const mode = process.argv[2];
+if (mode === 'bare') bare();
+else if (mode === 'awaken-memory') await awaken(undefined);
+else if (mode === 'awaken-redis') await awaken(process.argv[3]);
+else throw new Error(`unknown mode ${mode}`);
