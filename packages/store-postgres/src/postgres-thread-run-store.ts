@@ -257,6 +257,19 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
   }
 
+  async listRunsByStatus(statusInput: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
+    // served by the index runs_by_status (migration 2): runs of other statuses are never read
+    const { status, ...page } = inputs.listRunsByStatus.parse({ ...query, status: statusInput });
+    const limit = pageSize(page.limit);
+    const rows = await this.db.read<{ doc: string; pos: string }>(
+      `SELECT doc, pos FROM ${this.db.s}.runs WHERE status = $1 AND ($2::bigint IS NULL OR pos < $2)
+       ORDER BY pos DESC LIMIT $3`,
+      [status, page.cursor === undefined ? null : Number(page.cursor), limit + 1],
+    );
+    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as RunRecord);
+    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
+  }
+
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
     const checkpoint = inputs.commitCheckpoint.parse(input);
     const { run } = checkpoint;

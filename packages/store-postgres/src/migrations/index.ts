@@ -1,4 +1,5 @@
 import { MIGRATION_0001 } from './0001-initial';
+import { MIGRATION_0002 } from './0002-runs-by-status';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -9,4 +10,7 @@ export interface Migration {
 }
 
 /** Every migration this package ships, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: MIGRATION_0001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: MIGRATION_0001 },
+  { version: 2, name: 'runs-by-status', sql: MIGRATION_0002 },
+];
