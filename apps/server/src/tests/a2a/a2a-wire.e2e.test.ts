@@ -38,6 +38,8 @@ describe('agent cards', () => {
         'get_weather',
         'delete_file',
         'choose_color',
+        'restart_service',
+        'send_invoice',
       ]);
       expect(card.capabilities.extensions[0].description).toMatch(/tool-approval-request/);
       const old = await (await fetch(`${app.url}${path}`)).json();

@@ -111,8 +111,15 @@ describe('@ag-ui/client HttpAgent against the reference server: interrupts', () 
       }),
     });
     expect(assistantText(agent.messages)).toMatch(/Done: I deleted \/tmp\/right\.txt\./);
+    // the model's history says a human changed the arguments, and to what
     expect(await toolResults(agent.threadId)).toMatchObject([
-      { outcome: 'succeeded', content: { deleted: '/tmp/right.txt' } },
+      {
+        outcome: 'succeeded',
+        content: {
+          argumentsEditedByHuman: { from: { path: '/tmp/wrong.txt' }, to: { path: '/tmp/right.txt' } },
+          result: { deleted: '/tmp/right.txt' },
+        },
+      },
     ]);
   });
 
