@@ -157,6 +157,14 @@ async function resumeRun(
   });
 }
 
+/** A run reached through an agent's path must be that agent's: another agent's path is a 404. */
+export function checkRunAgent(record: { runId: string; agentId: string }, agentId: string | undefined): void {
+  if (agentId !== undefined && record.agentId !== agentId)
+    throw new AwakenError('not_found', `run ${record.runId} is not a run of agent "${agentId}"`, {
+      details: { agentId },
+    });
+}
+
 async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
@@ -176,6 +184,7 @@ export async function agUiTurn(
   if (view?.kind === 'open') {
     const record = await c.var.service.stores.threadRuns.getRun(view.runId);
     if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);
+    checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
   const answering =
@@ -193,6 +202,7 @@ export async function agUiTurn(
         }),
       );
     }
+    checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
   return startRun(c, input, agentId);

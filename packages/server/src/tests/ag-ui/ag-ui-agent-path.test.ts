@@ -37,7 +37,10 @@ describe('the agent of an AG-UI path is checked on every route, not only for a n
     for (const route of ['run', 'connect', 'stop']) {
       const response = await fx.call(`/v1/ag-ui/agents/no-such-agent/${route}`, { body });
       const text = await response.text();
-      expect({ route, status: response.status, text: text.slice(0, 200) }).toMatchObject({ route, status: 404 });
+      expect({ route, status: response.status, text: text.slice(0, 200) }).toMatchObject({
+        route,
+        status: 404,
+      });
     }
     // the run is as it was: waiting, its call never ran
     const run = await fx.json('/v1/runs/agui-path-1');
