@@ -27,6 +27,16 @@ describe('readRpcRequest', () => {
     expect(readRpcRequest(envelope('message/stream'), '0.3').operation).toBe('stream');
   });
 
+  it('answers -32601 for method names that are Object.prototype properties (not a crash)', () => {
+    for (const method of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
+      for (const version of ['0.3', '1.0'] as const) {
+        expect(() => readRpcRequest(envelope(method), version)).toThrow(
+          expect.objectContaining({ code: -32601 }),
+        );
+      }
+    }
+  });
+
   it('refuses malformed envelopes with -32600 and unknown methods with -32601', () => {
     expect(() => readRpcRequest([], '1.0')).toThrow(expect.objectContaining({ code: -32600 }));
     expect(() => readRpcRequest({ jsonrpc: '2.0', method: 'GetTask' }, '1.0')).toThrow(

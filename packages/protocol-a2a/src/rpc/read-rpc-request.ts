@@ -90,11 +90,13 @@ export function readRpcRequest(body: unknown, headerVersion: A2aVersion): A2aRpc
     throw new A2aError('invalid_request', 'method: a string is required');
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
     throw new A2aError('invalid_params', 'params: must be an object');
-  const v03 = V03_METHODS[method];
-  const v1 = headerVersion === '1.0' ? V1_METHODS[method] : undefined;
+  // own keys only: `__proto__`, `toString`… must not resolve to Object.prototype members
+  const v03 = Object.hasOwn(V03_METHODS, method) ? V03_METHODS[method] : undefined;
+  const isV1 = Object.hasOwn(V1_METHODS, method);
+  const v1 = headerVersion === '1.0' && isV1 ? V1_METHODS[method] : undefined;
   const operation = v03 ?? v1;
   if (!operation) {
-    const hint = V1_METHODS[method] !== undefined ? ` (a v1.0 method: send the header A2A-Version: 1.0)` : '';
+    const hint = isV1 ? ` (a v1.0 method: send the header A2A-Version: 1.0)` : '';
     throw new A2aError('method_not_found', `method ${method} not found${hint}`);
   }
   return {

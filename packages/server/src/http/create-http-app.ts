@@ -1,4 +1,5 @@
 import { AwakenError, MAX_JSON_DEPTH, formatZodIssues } from '@awaken/contract';
+import { A2aError, rpcErrorResponse, rpcIdOf } from '@awaken/protocol-a2a';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
@@ -56,8 +57,14 @@ function validationFailed(result: ValidationResult, c: Context<HttpEnv>) {
 }
 
 /** A body nested deeper than a stored JSON value may be: refused like any invalid field. */
-function tooDeep(c: Context<HttpEnv>, { field, maxDepth }: DeepJson) {
+async function tooDeep(c: Context<HttpEnv>, { field, maxDepth }: DeepJson) {
   const message = `JSON nested deeper than ${maxDepth} levels`;
+  // the A2A JSON-RPC endpoints answer in JSON-RPC, with the request's id when it has one
+  if (c.req.path === '/v1/a2a' || c.req.path.startsWith('/v1/a2a/agents/')) {
+    const id = rpcIdOf(await c.req.json().catch(() => null));
+    const detail = `invalid request: ${field ? `${field}: ` : ''}${message}`;
+    return c.json(rpcErrorResponse(id, new A2aError('invalid_request', detail)));
+  }
   return c.json(
     errorBody('validation_failed', `invalid body: ${field ? `${field}: ` : ''}${message}`, {
       issues: [{ path: field, message }],

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/chat-streams';
 import type { HttpEnv } from '../http-types';
 import { settleRun, threadMessages } from './ag-ui-ending';
+import { checkRunAgent } from './ag-ui-turns';
 
 async function* nothing(): AsyncGenerator<AgUiEvent> {}
 
@@ -12,7 +13,11 @@ async function* nothing(): AsyncGenerator<AgUiEvent> {}
  * `MESSAGES_SNAPSHOT` of the thread before it — and, while it works, followed live to its next
  * stop, on any process. A thread with no such run (or none at all) answers an empty stream.
  */
-export async function agUiConnect(c: Context<HttpEnv>, threadId: string): Promise<AsyncIterable<AgUiEvent>> {
+export async function agUiConnect(
+  c: Context<HttpEnv>,
+  threadId: string,
+  agentId: string | undefined,
+): Promise<AsyncIterable<AgUiEvent>> {
   const { service } = c.var;
   let view: Awaited<ReturnType<typeof service.commands.getActiveRun>>;
   try {
@@ -23,6 +28,7 @@ export async function agUiConnect(c: Context<HttpEnv>, threadId: string): Promis
     throw error;
   }
   if (!view) return nothing();
+  checkRunAgent(view.record, agentId);
   const { runId } = view;
   c.var.ids.runId = runId;
   const signal = c.req.raw.signal;

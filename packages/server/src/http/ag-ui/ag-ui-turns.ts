@@ -12,6 +12,7 @@ import {
   resumeEntriesOf,
 } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
+import { replayRun } from '../ai-sdk/chat-streams';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
 import { AG_UI_CONTEXT_KEY, settleRun } from './ag-ui-ending';
@@ -45,6 +46,14 @@ async function resumedRunOf(c: Context<HttpEnv>, input: RunAgentInput): Promise<
   }
 }
 
+/** Whether `record` is the run an earlier post of the same user message on the thread started. */
+function isReplayOf(record: RunRecord, threadId: string, userMessageId: string): boolean {
+  const agUi = (record.context as Record<string, unknown> | undefined)?.[AG_UI_CONTEXT_KEY] as
+    | { userMessageId?: unknown }
+    | undefined;
+  return record.threadId === threadId && agUi?.userMessageId === userMessageId;
+}
+
 /** A new user message: a new run on the thread (after its current work), streamed from its start. */
 async function startRun(
   c: Context<HttpEnv>,
@@ -64,6 +73,18 @@ async function startRun(
   const { service } = c.var;
   // the client's run id names our run, unless a run has it already (a client pinning an old id)
   const taken = await service.stores.threadRuns.getRun(input.runId);
+  if (taken && isReplayOf(taken, input.threadId, message.id)) {
+    // the same request again (a client retry, a double submit): replay the run it started
+    c.var.ids.runId = taken.runId;
+    const signal = c.req.raw.signal;
+    return encodeAgUiRun(replayRun(service, taken.runId, signal), {
+      threadId: input.threadId,
+      runId: input.runId,
+      settle: () => settleRun(service, taken.runId),
+      legacyInterruptEvent: wantsLegacyInterrupt(input),
+      signal,
+    });
+  }
   const run = await service.submit({
     agentId,
     threadId: input.threadId,
@@ -157,6 +178,14 @@ async function resumeRun(
   });
 }
 
+/** A run reached through an agent's path must be that agent's: another agent's path is a 404. */
+export function checkRunAgent(record: { runId: string; agentId: string }, agentId: string | undefined): void {
+  if (agentId !== undefined && record.agentId !== agentId)
+    throw new AwakenError('not_found', `run ${record.runId} is not a run of agent "${agentId}"`, {
+      details: { agentId },
+    });
+}
+
 async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
@@ -176,6 +205,7 @@ export async function agUiTurn(
   if (view?.kind === 'open') {
     const record = await c.var.service.stores.threadRuns.getRun(view.runId);
     if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);
+    checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
   const answering =
@@ -193,6 +223,7 @@ export async function agUiTurn(
         }),
       );
     }
+    checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
   return startRun(c, input, agentId);

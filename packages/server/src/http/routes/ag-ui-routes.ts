@@ -3,7 +3,7 @@ import { createAgUiResponse, parseRunAgentInput } from '@awaken/protocol-ag-ui';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { agUiConnect } from '../ag-ui/ag-ui-connect';
-import { agUiTurn } from '../ag-ui/ag-ui-turns';
+import { agUiTurn, checkRunAgent } from '../ag-ui/ag-ui-turns';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
@@ -86,19 +86,25 @@ async function runResponse(c: Context<HttpEnv>, agentId: string | undefined, opt
   });
 }
 
-async function connectResponse(c: Context<HttpEnv>, threadId: string, options: AgUiRouteOptions) {
+async function connectResponse(
+  c: Context<HttpEnv>,
+  threadId: string,
+  agentId: string | undefined,
+  options: AgUiRouteOptions,
+) {
   c.var.ids.threadId = threadId;
-  const events = await agUiConnect(c, threadId);
+  const events = await agUiConnect(c, threadId, agentId);
   return createAgUiResponse(events, {
     keepAliveMs: options.keepAliveMs,
     headers: idHeaders({ threadId, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
   });
 }
 
-async function stopResponse(c: Context<HttpEnv>, threadId: string) {
+async function stopResponse(c: Context<HttpEnv>, threadId: string, agentId: string | undefined) {
   c.var.ids.threadId = threadId;
   const view = await c.var.service.commands.getActiveRun(threadId);
   if (!view) return c.json({ runId: null, status: null }, 200);
+  checkRunAgent(view.record, agentId);
   c.var.ids.runId = view.runId;
   const record = await c.var.service.commands.cancelRun(view.runId, 'stopped from an AG-UI client');
   return c.json({ runId: record.runId, status: record.status }, 200);
@@ -121,11 +127,17 @@ export function registerAgUiRoutes(app: OpenAPIHono<HttpEnv>, options: AgUiRoute
     );
     app.openapi(
       route.connect,
-      async (c) => (await connectResponse(c as never, await threadOf(c as never), options)) as never,
+      async (c) =>
+        (await connectResponse(
+          c as never,
+          await threadOf(c as never),
+          agentOf(c as never),
+          options,
+        )) as never,
     );
     app.openapi(
       route.stop,
-      async (c) => (await stopResponse(c as never, await threadOf(c as never))) as never,
+      async (c) => (await stopResponse(c as never, await threadOf(c as never), agentOf(c as never))) as never,
     );
   }
 }
