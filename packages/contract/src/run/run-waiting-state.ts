@@ -12,6 +12,8 @@ export const runWaitingTicketSchema = z.object({
   parameters: z.unknown().optional(),
   responseSchema: jsonSchemaSchema.optional(),
   resumeMode: toolCallResumeModeSchema,
+  /** When the ticket stops taking answers (epoch ms); absent: it waits for ever. */
+  expiresAt: z.number().optional(),
 });
 export type RunWaitingTicket = z.infer<typeof runWaitingTicketSchema>;
 

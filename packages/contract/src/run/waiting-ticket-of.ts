@@ -8,7 +8,7 @@ import type { RunWaitingTicket } from './run-waiting-state';
  */
 export function waitingTicketOf(call: ToolCallState): RunWaitingTicket | undefined {
   if (call.status !== 'suspended' || !call.ticket) return undefined;
-  const { suspension, pending, resumeMode } = call.ticket;
+  const { suspension, pending, resumeMode, expiresAt } = call.ticket;
   return {
     ticketId: suspension.id,
     toolCallId: call.callId,
@@ -19,5 +19,6 @@ export function waitingTicketOf(call: ToolCallState): RunWaitingTicket | undefin
     parameters: suspension.parameters,
     ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
     resumeMode,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
   };
 }

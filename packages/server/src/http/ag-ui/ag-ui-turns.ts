@@ -141,6 +141,19 @@ async function resumeRun(
     decidedBy: c.var.caller.subject,
   });
   if ('error' in judged) return toAsync(agUiErrorEvents(ids, judged.error));
+  // answering an interrupt (not a frontend tool's output) is deciding, as on /v1/…/decision
+  const interrupts = new Set(interruptIds);
+  const answersInterrupt = judged.decisions.some(
+    (decision) => decision.ticketId !== undefined && interrupts.has(decision.ticketId),
+  );
+  if (answersInterrupt && !c.var.caller.scopes.includes('decide')) {
+    return toAsync(
+      agUiErrorEvents(ids, {
+        code: 'forbidden_scope',
+        message: `this token lacks the "decide" scope (it has: ${c.var.caller.scopes.join(', ') || 'none'})`,
+      }),
+    );
+  }
   if (judged.decisions.length === 0 && judged.duplicates.length === 0) {
     const waiting = open.map((ticket) => ticket.ticketId).join(', ');
     return toAsync(

@@ -15,6 +15,12 @@ const issueBodySchema = z
       .string()
       .min(1)
       .max(128)
+      // an identity, compared exactly with the run's starter: no padding or control characters
+      // that would make `alice ` pass for someone other than `alice`
+      .regex(
+        /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u,
+        'must not start or end with whitespace nor hold control characters',
+      )
       .optional()
       .openapi({ description: 'The approver the link is for: recorded as who decided' }),
     ttlSeconds: z

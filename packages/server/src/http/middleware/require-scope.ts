@@ -11,8 +11,9 @@ const LINKS_PATH = /^\/v1\/runs\/[^/]+\/tickets\/[^/]+\/links$/;
 /**
  * The scope a `/v1` request needs: `decide` to send decisions or issue approval links, `read` for
  * any other GET (HEAD, OPTIONS), `run` for everything else (start, message, cancel, interrupt,
- * requeue, chat). An AI SDK chat request that answers approvals needs `decide` too (checked by its
- * route, which alone knows what the request carries).
+ * requeue, chat). An AI SDK chat request, an A2A message on an existing task and an AG-UI `resume[]`
+ * that answer approvals need `decide` too (checked by their
+ * routes, which alone know what the request carries).
  */
 export function scopeOf(method: string, path: string): TokenScope {
   if (method === 'POST' && (DECISION_PATH.test(path) || LINKS_PATH.test(path))) return 'decide';

@@ -26,6 +26,7 @@ import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { capStreams } from '../middleware/cap-streams';
+import { missingScope } from '../middleware/require-scope';
 import type { StreamSlots } from '../sse/stream-slots';
 
 export interface A2aRouteOptions extends A2aOptions {
@@ -91,6 +92,11 @@ async function dispatch(
     case 'send':
     case 'stream': {
       const send = readSendParams(params, version);
+      if (send.message.taskId) {
+        // a message on an existing task answers its tickets: that is deciding, as on /v1/…/decision
+        const refused = missingScope(c, 'decide');
+        if (refused) return refused;
+      }
       const flow = send.message.taskId
         ? await continueTask(c, send, only)
         : await startTask(c, agent.id, send);

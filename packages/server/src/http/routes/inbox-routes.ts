@@ -114,6 +114,9 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
     const checkMs = options.checkMs ?? 1000;
     let last = '';
     let quietSince = Date.now();
+    // read the first page before the stream starts: a bad query (a cursor no listing returned) is
+    // a 422 through the error handler, not a stream that fails after its 200
+    let first: Awaited<ReturnType<typeof runsOf>> | undefined = await runsOf(c, 'waiting', query);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(encoder.encode('retry: 2000\n: awaken inbox stream\n\n'));
@@ -121,7 +124,8 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
       async pull(controller) {
         for (;;) {
           if (signal.aborted) return controller.close();
-          const page = await runsOf(c, 'waiting', query);
+          const page = first ?? (await runsOf(c, 'waiting', query));
+          first = undefined;
           const items = page.items.map(toInboxItem);
           const key = JSON.stringify(items);
           if (key !== last) {
