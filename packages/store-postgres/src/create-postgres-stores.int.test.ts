@@ -1,6 +1,7 @@
 import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from './create-postgres-stores';
+import { MIGRATIONS } from './migrations';
 import { adminPool, dropSchema, uniqueSchema } from '../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -34,7 +35,8 @@ describe('createPostgresStores', () => {
       const { rows } = await admin.query(
         `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
       );
-      expect(rows.map((row) => row.version)).toEqual([1]);
+      // every shipped migration once, in order
+      expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
       await bundles[0]?.threadRuns.createThread({ id: 't1' });
       expect(await bundles[3]?.threadRuns.getThread('t1')).toMatchObject({ id: 't1' });
     } finally {
