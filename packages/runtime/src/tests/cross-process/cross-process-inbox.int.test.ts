@@ -59,7 +59,11 @@ describe('the decision inbox across processes on Redis', () => {
         timeout: 5_000,
         interval: 20,
       });
-      expect(await test.executions('call_a')).toBe(1);
+      // the call leaves the suspended list when it resumes; its body runs right after
+      await vi.waitFor(async () => expect(await test.executions('call_a')).toBe(1), {
+        timeout: 5_000,
+        interval: 20,
+      });
 
       // A second, different decision for call_a (no longer suspended) must not reach call_b.
       expect(await inbox.put(test.runId, decisionControl(approveWith('call_a', 'stale', 'late_a')))).toBe(
