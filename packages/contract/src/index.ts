@@ -40,6 +40,7 @@ export { threadSchema } from './run/thread';
 export type { Thread } from './run/thread';
 export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
 export { waitingTicketOf } from './run/waiting-ticket-of';
+export { pointersAfterCheckpoint } from './run/thread-pointers';
 export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
 export { runContextSchema } from './run/run-context';
 export type { RunContext } from './run/run-context';

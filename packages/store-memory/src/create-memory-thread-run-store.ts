@@ -9,13 +9,13 @@ import {
   type ThreadRunStore,
   canTransitionRunStatus,
   threadRunStoreInputs as inputs,
+  pointersAfterCheckpoint,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
 import { type RunOwnership, acquire, checkFence, release, renew } from './internal/run-lease-state';
-import { pointersAfterCheckpoint } from './internal/thread-pointers';
 
 interface ThreadEntry {
   position: number;

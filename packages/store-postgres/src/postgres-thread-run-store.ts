@@ -17,13 +17,13 @@ import {
   canTransitionRunStatus,
   pageSize,
   threadRunStoreInputs as inputs,
+  pointersAfterCheckpoint,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
 import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
-import { pointersAfterCheckpoint } from './internal/thread-pointers';
 
 export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
 

@@ -1,5 +1,6 @@
-import { assertNever } from '@awaken/contract';
-import type { RunRecord, Thread } from '@awaken/contract';
+import { assertNever } from '../errors/assert-never';
+import type { RunRecord } from './run-record';
+import type { Thread } from './thread';
 
 /**
  * The thread pointers after a checkpoint of `run` (ThreadRunStore TSDoc): running → active (and no
