@@ -36,7 +36,7 @@ export async function emitStateSnapshotIfChanged(
   const previous = session.events.lastSnapshot;
   session.events.lastSnapshot = text;
   const unchanged = previous === undefined ? Object.keys(state).length === 0 : previous === text;
-  if (!unchanged) await session.events.emit({ type: 'state_snapshot', state });
+  if (!unchanged) session.events.post({ type: 'state_snapshot', state });
 }
 
 /** The waiting state of a run whose batch has suspended calls. */
@@ -82,8 +82,9 @@ async function writeCheckpoint(
   // seq is covered by the checkpoint's lastSeq
   const persistent = persistentPluginState(session);
   await emitStateSnapshotIfChanged(session, persistent);
-  // every event emitted before the checkpoint is logged (or failed) before its lastSeq is read
-  await session.events.settled;
+  // every event emitted or posted before the checkpoint is logged before its lastSeq is read; a
+  // failed posted append fails the checkpoint (nothing after a lost event is stored)
+  await session.events.barrier();
   const now = session.now();
   const { record } = session.run;
   const status = options.midRound && session.run.status === 'waiting' ? 'running' : session.run.status;

@@ -29,8 +29,8 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
   // the audit record shows the call as the human saw it, so it is taken before the decision changes it
   const record = decisionRecordOf(state, decision, session.now());
   session.decisions.records.push(record);
-  await session.events.emit({ type: 'tool_call_resumed', toolCallId, decision });
-  await session.events.emit({ type: 'decision_recorded', record });
+  session.events.post({ type: 'tool_call_resumed', toolCallId, decision });
+  session.events.post({ type: 'decision_recorded', record });
   if (decision.action === 'cancel') {
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
@@ -89,7 +89,7 @@ export async function resumeGate(session: RunSession): Promise<ToolCallState[]> 
     const { receipt, decision, call: state } = validateDecision(session, candidate, { clock: false });
     if (!decision) {
       const message = receipt.status === 'rejected' ? receipt.message : 'duplicate decision';
-      await session.events.emit({ type: 'error', code: 'decision_rejected', message });
+      session.events.post({ type: 'error', code: 'decision_rejected', message });
       continue;
     }
     await apply(session, state, decision);

@@ -68,7 +68,7 @@ export async function runInference(
   // whatever usage it had; the run's usage includes it
   const complete = async (reason: string) => {
     session.run.record = { ...session.run.record, usage: addUsage(session.run.record.usage, usage) };
-    await session.events.emit({
+    session.events.post({
       type: 'inference_complete',
       step: session.run.record.steps,
       ...(model === undefined ? {} : { model }),

@@ -31,7 +31,7 @@ export async function runLoop(session: RunSession, resumed: boolean): Promise<Ru
   session.events.lastSnapshot = undefined;
   try {
     const { threadId, agent, run } = session;
-    await session.events.emit({ type: 'run_start', threadId, agentId: agent.id, resumed });
+    session.events.post({ type: 'run_start', threadId, agentId: agent.id, resumed });
     if (run.status === 'created' && session.activation.runController.signal.aborted) {
       return await finishRun(session, session.activation.abortTermination(), { hooks: false });
     }
@@ -117,7 +117,7 @@ async function continueOpenStep(session: RunSession): Promise<TerminationReason 
   const { activation, batch, run } = session;
   batch.calls = loadBatch(session);
   if (run.bookkeeping.stepEnded >= run.record.steps) return undefined;
-  await session.events.emit({ type: 'step_start', step: run.record.steps });
+  session.events.post({ type: 'step_start', step: run.record.steps });
   // a tool that must never run twice, found running with no result: ask, never re-run
   await suspendCallsInDoubt(session);
   let resumed: ToolCallState[] = [];

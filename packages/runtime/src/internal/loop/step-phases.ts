@@ -17,7 +17,7 @@ export async function stepStart(session: RunSession): Promise<void> {
   const { run } = session;
   if (run.status !== 'running') run.setStatus('running');
   run.record = { ...run.record, steps: run.record.steps + 1 };
-  await session.events.emit({ type: 'step_start', step: run.record.steps });
+  session.events.post({ type: 'step_start', step: run.record.steps });
   await runHooks(session, 'stepStart', {});
 }
 
@@ -93,9 +93,9 @@ export async function commitAssistantTurn(
   const streamed = new Set(response.toolCalls.map((call) => call.id));
   for (const call of calls) {
     if (!streamed.has(call.id)) {
-      await session.events.emit({ type: 'tool_call_start', toolCallId: call.id, toolName: call.name });
+      session.events.post({ type: 'tool_call_start', toolCallId: call.id, toolName: call.name });
     }
-    await session.events.emit({
+    session.events.post({
       type: 'tool_call_ready',
       toolCallId: call.id,
       toolName: call.name,

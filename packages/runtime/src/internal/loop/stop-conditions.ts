@@ -112,6 +112,6 @@ export async function stepEnd(
   if (run.bookkeeping.stepEnded < run.record.steps) recordStepCalls(session);
   run.bookkeeping.stepEnded = run.record.steps;
   if (options.evaluate) stopped ??= evaluateStopConditions(session);
-  await session.events.emit({ type: 'step_end', step: run.record.steps });
+  session.events.post({ type: 'step_end', step: run.record.steps });
   return options.evaluate ? stopped : undefined;
 }

@@ -59,4 +59,29 @@ describe('RunEvents: group-committed appends', () => {
     await events.emit({ type: 'step_start', step: 1 });
     expect((await inner.read(RUN)).map((event) => [event.seq, event.type])).toEqual([[1, 'step_start']]);
   });
+
+  it("rejects the barrier with a posted append's failure once, so the checkpoint after it is not written", async () => {
+    const { inner, log } = recordingLog((call) => call === 1);
+    const { events, bookkeeping } = runEvents(log);
+    events.post({ type: 'step_start', step: 1 });
+    events.post({ type: 'text_start', messageId: 'm' });
+    await expect(events.barrier()).rejects.toThrow('store down');
+    expect(bookkeeping.lastSeq).toBe(0);
+    // heard once: the barrier passes again and the next posted event takes the unused seq
+    events.post({ type: 'step_start', step: 1 });
+    await events.barrier();
+    expect((await inner.read(RUN)).map((event) => [event.seq, event.type])).toEqual([[1, 'step_start']]);
+    expect(bookkeeping.lastSeq).toBe(1);
+  });
+
+  it('passes the barrier only once every posted event is logged', async () => {
+    const { inner, log, calls } = recordingLog();
+    const { events, bookkeeping } = runEvents(log);
+    events.post({ type: 'run_start', threadId: 't', agentId: 'a', resumed: false });
+    events.post({ type: 'step_start', step: 1 });
+    await events.barrier();
+    expect(bookkeeping.lastSeq).toBe(2);
+    expect(calls).toEqual([2]);
+    expect(await inner.read(RUN)).toHaveLength(2);
+  });
 });

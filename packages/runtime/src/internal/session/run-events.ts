@@ -49,6 +49,20 @@ export class RunEvents {
   }
 
   /**
+   * Waits until every event emitted or posted so far is logged, and rejects with the failure of an
+   * append that only posted events waited on (then clears it, as an awaited `emit` would). Every
+   * checkpoint passes this barrier before it reads `lastSeq`, so a checkpoint never covers an event
+   * the log lost, and the loop hears of a failed posted append at its next checkpoint at the latest.
+   */
+  async barrier(): Promise<void> {
+    await this.settled;
+    const failure = this.#failure;
+    if (failure === undefined) return;
+    this.#failure = undefined;
+    throw failure.error;
+  }
+
+  /**
    * Stamps, logs (before yielding) and yields one event. With an event log, appends run one after the
    * other and a seq is used only once its append succeeded, so a failed append leaves no gap.
    */

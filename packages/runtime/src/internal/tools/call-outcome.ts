@@ -21,7 +21,7 @@ export async function settleCall(
   result: ToolResult,
 ): Promise<void> {
   if (state.status === 'suspended' && state.ticket) {
-    await session.events.emit({
+    session.events.post({
       type: 'tool_call_suspended',
       toolCallId: state.callId,
       toolName: state.toolName,
@@ -33,7 +33,7 @@ export async function settleCall(
     state.status === 'cancelled' ||
     state.status === 'expired'
   ) {
-    await session.events.emit({
+    session.events.post({
       type: 'tool_call_done',
       toolCallId: state.callId,
       toolName: state.toolName,
