@@ -104,9 +104,11 @@ export function startActivation(
       const check = createControlWatch(found);
       if (services.inbox) {
         unsubscribe = await services.inbox.subscribe(found.runId, () => {
+          found.inbox.noteWakeUp();
           wake.notify();
           check();
         });
+        found.inbox.listening();
       }
       ownership.keepAlive({ onLost: (error) => found.activation.loseLease(error), onTick: check });
       await readControls(found);

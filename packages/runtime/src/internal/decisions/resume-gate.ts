@@ -79,7 +79,7 @@ async function expireTickets(session: RunSession): Promise<ToolCallState[]> {
  */
 export async function resumeGate(session: RunSession): Promise<ToolCallState[]> {
   const candidates: ToolCallDecisionInput[] = session.decisions.take();
-  const controls = await readControls(session);
+  const controls = await readControls(session, { atGate: true });
   const read = controls.flatMap((control) => (control.kind === 'decision' ? [control] : []));
   candidates.push(...read.map((control) => control.decision));
   const changed: ToolCallState[] = [];

@@ -3,11 +3,17 @@ import type { RunSession } from '../session/run-session';
 
 /**
  * Reads the pending commands of the run's control inbox ([] without one) and applies the cancels
- * among them at once; decisions and input are left to the run's gates.
+ * among them at once; decisions and input are left to the run's gates. `atGate`: a run's gate, which
+ * skips the peek when nothing can have arrived since the last one found the inbox empty (see
+ * InboxFreshness); every other reader peeks.
  */
-export async function readControls(session: RunSession): Promise<RunControl[]> {
+export async function readControls(
+  session: RunSession,
+  options: { atGate?: boolean } = {},
+): Promise<RunControl[]> {
   const inbox = session.services.inbox;
-  const controls = inbox ? await inbox.peek(session.runId) : [];
+  if (!inbox || (options.atGate && session.inbox.unchanged)) return [];
+  const controls = [...(await session.inbox.peek(() => inbox.peek(session.runId)))];
   applyCancels(session, controls);
   return controls;
 }

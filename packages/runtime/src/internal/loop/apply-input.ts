@@ -9,7 +9,7 @@ import type { RunSession } from '../session/run-session';
  */
 export async function applyInput(session: RunSession): Promise<boolean> {
   if (!session.services.inbox) return false;
-  const controls = await readControls(session);
+  const controls = await readControls(session, { atGate: true });
   const applied = session.run.bookkeeping.controlIds;
   const inputs = controls.filter((control) => control.kind === 'input');
   const fresh = inputs.filter((control) => !applied.includes(control.id));

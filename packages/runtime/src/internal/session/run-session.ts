@@ -10,6 +10,7 @@ import type {
   ToolCallState,
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../../types';
+import { InboxFreshness } from '../inbox/inbox-freshness';
 import { Activation } from './activation';
 import { DecisionQueue } from './decision-queue';
 import type { EventChannel } from './run-events';
@@ -66,6 +67,8 @@ export class RunSession {
   readonly decisions: DecisionQueue;
   readonly events: RunEvents;
   readonly activation: Activation;
+  /** Whether a gate's inbox peek can be skipped (see InboxFreshness). */
+  readonly inbox = new InboxFreshness();
   readonly runId: string;
   readonly threadId: string;
   /** The runtime's clock. */
