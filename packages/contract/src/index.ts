@@ -268,6 +268,13 @@ export type {
 } from './stores/thread-run-store';
 export type { ClaimProof, MailboxStore } from './stores/mailbox-store';
 export type { FencedWrite, RunEventLog } from './stores/run-event-log';
+export type {
+  CheckpointEvents,
+  CheckpointWithEvents,
+  CheckpointWithEventsOutcome,
+  JointCheckpointStore,
+} from './stores/checkpoint-with-events';
+export { jointCheckpointWriter } from './stores/checkpoint-with-events';
 export {
   MAX_RUN_LEASE_MS,
   acquireRunInputSchema,

@@ -13,6 +13,7 @@ import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
 import { inboxKeys, runKeys } from './internal/run-keys';
+import { appendArgs } from './internal/script-args';
 import { StreamWaiter } from './internal/stream-waiter';
 
 export interface RedisRunEventLogOptions {
@@ -71,18 +72,7 @@ export class RedisRunEventLog implements RunEventLog {
       events: given,
       fence: options?.fence,
     });
-    const keys = runKeys(this.prefix, runId);
-    const fenced = [runId, keys.events, keys.eventMeta, fence];
-    // No events: the fence is still checked (a fenced-out writer learns it at once).
-    if (events.length === 0) {
-      await APPEND_EVENTS.call(this.#scripts, fenced);
-      return;
-    }
-    const first = events[0]?.seq ?? 0;
-    // Checked here, reported by the script after the fence (a fenced-out writer hears stale_claim).
-    const consistent = events.every((event, index) => event.runId === runId && event.seq === first + index);
-    const bodies = events.map((event) => JSON.stringify(event));
-    await APPEND_EVENTS.call(this.#scripts, [...fenced, first, consistent ? '1' : '0', ...bodies]);
+    await APPEND_EVENTS.call(this.#scripts, appendArgs(this.prefix, runId, events, fence));
   }
 
   async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {

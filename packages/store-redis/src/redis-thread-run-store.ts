@@ -1,19 +1,20 @@
 import {
   AwakenError,
   type Checkpoint,
+  type CheckpointWithEvents,
   type CreateThreadInput,
   type MessageRecord,
   type NewMessage,
   type Page,
   type PageRequest,
   type RunLease,
+  type RunEventLog,
   type RunLeaseProof,
   type RunRecord,
   type RunStatus,
   type Thread,
   type ThreadRunStore,
   type Visibility,
-  canTransitionRunStatus,
   threadRunStoreInputs as inputs,
   runStatusSchema,
 } from '@awaken/contract';
@@ -23,7 +24,10 @@ import { pageIndex, pipelined } from './internal/page-index';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
 import { toStoreError } from './internal/redis-error';
 import { decodeMessage, decodeRun, decodeThread } from './internal/thread-codec';
+import { RedisCheckpointWithEvents } from './internal/checkpoint-with-events';
+import { checkpointArgs } from './internal/script-args';
 import { THREAD_SCRIPTS as S } from './internal/thread-lua/scripts';
+import { RedisRunEventLog } from './redis-run-event-log';
 import { uuidV7 } from './internal/uuid-v7';
 
 export interface RedisThreadRunStoreOptions {
@@ -40,7 +44,7 @@ export interface RedisThreadRunStoreOptions {
   requestTtlMs?: number;
 }
 
-const RUN_STATUSES = runStatusSchema.options;
+const _RUN_STATUSES = runStatusSchema.options;
 
 /**
  * Threads, message logs, run records and checkpoints on Redis. Inputs are validated (and must be JSON)
@@ -218,22 +222,19 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
     const checkpoint = inputs.commitCheckpoint.parse(input);
-    const { run } = checkpoint;
-    const args = [
-      checkpoint.threadId,
-      JSON.stringify(checkpoint.threadId),
-      checkpoint.expectedMessageCount,
-      run.runId,
-      JSON.stringify(run),
-      run.version,
-      run.status,
-      RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
-      checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
-      checkpoint.fence ?? 0,
-      ...checkpoint.messages.map((message) => JSON.stringify(message)),
-    ];
-    await this.#run(S.commitCheckpoint, args);
-    return run;
+    await this.#run(S.commitCheckpoint, checkpointArgs(checkpoint));
+    return checkpoint.run;
+  }
+
+  /**
+   * The joint writer (one script call: append, then checkpoint) for an event log in this store's
+   * database and key space — a `RedisRunEventLog` on the same connection and prefix; undefined for
+   * any other log.
+   */
+  checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined {
+    if (!(log instanceof RedisRunEventLog) || log.redis !== this.redis || log.prefix !== this.prefix)
+      return undefined;
+    return new RedisCheckpointWithEvents(this.#scripts);
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {

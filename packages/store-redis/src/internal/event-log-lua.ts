@@ -27,9 +27,7 @@ end
  * memory store's order: the fence, then (events given) a finished log, the batch, the seq it starts
  * at; rejects before writing anything. No events: only the fence check.
  */
-export const APPEND_EVENTS = defineMutatingScript(
-  'events.append',
-  `${FENCE_PRELUDE}
+export const APPEND_EVENTS_BODY = `${FENCE_PRELUDE}
 local stale = check_fence()
 if stale then return stale end
 if #ARGV < 8 then return 0 end
@@ -52,8 +50,9 @@ end
 redis.call('HSET', meta, 'last', string.format('%.0f', first + #ARGV - 8))
 raise_fence()
 return 1
-`,
-);
+`;
+
+export const APPEND_EVENTS = defineMutatingScript('events.append', APPEND_EVENTS_BODY);
 
 /**
  * ARGV: prefix, runId, streamKey, metaKey, fence, ttlMs, inboxKey... Marks the log finished and lets

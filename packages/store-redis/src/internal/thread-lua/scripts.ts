@@ -69,7 +69,7 @@ return 1
  * (keep), fence, body... Everything is checked before anything is written, in the contract's order:
  * thread, run, fence, the run's own thread, version, message count, status move.
  */
-const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
+export const COMMIT_CHECKPOINT = `${THREAD_PRELUDE}
 local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
 local tk = thkey(thread)
 if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end

@@ -259,6 +259,29 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(await direct.threadRuns.getRun('r1')).toEqual(run);
       expect(await direct.threadRuns.messageCount('th1')).toBe(1);
     });
+
+    it('checkpointWithEvents answers committed, not a seq conflict, and appends and writes once', async () => {
+      await direct.threadRuns.createThread({ id: 'th1' });
+      await direct.threadRuns.createRun(newRun('r1', 'th1'));
+      const joint = proxied.threadRuns.checkpointWithEvents(proxied.eventLog);
+      const event = { type: 'step_start', step: 1, runId: 'r1', seq: 1, at: 1 } as const;
+      const outcome = await lost(async () =>
+        joint?.commitCheckpointWithEvents(
+          {
+            trigger: 'user_message',
+            threadId: 'th1',
+            expectedMessageCount: 0,
+            messages: [{ visibility: 'external', message: { role: 'user', content: 'hi' } }],
+            run: { ...newRun('r1', 'th1'), status: 'running', version: 1 },
+          },
+          { runId: 'r1', events: [event] },
+        ),
+      );
+      expect(outcome?.status).toBe('committed');
+      expect(await direct.eventLog.read('r1')).toEqual([event]);
+      expect(await direct.threadRuns.messageCount('th1')).toBe(1);
+      expect((await direct.threadRuns.getRun('r1'))?.version).toBe(1);
+    });
   });
 
   describe('event log and run-control inbox', () => {

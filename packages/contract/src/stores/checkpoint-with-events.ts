@@ -1,0 +1,64 @@
+import type { AwakenError } from '../errors/awaken-error';
+import type { AgentEvent } from '../events/agent-event';
+import type { RunRecord } from '../run/run-record';
+import type { RunEventLog } from './run-event-log';
+import type { Checkpoint, ThreadRunStore } from './thread-run-store';
+
+/** The events a joint write appends before its checkpoint, as `RunEventLog.append` takes them. */
+export interface CheckpointEvents {
+  runId: string;
+  /** Stamped events with consecutive seqs following the log's last; may be empty. */
+  events: readonly AgentEvent[];
+  /** The writer's run fence, as `append`'s `FencedWrite.fence`. */
+  fence?: number;
+}
+
+/**
+ * How a joint write ended when it did not throw: `committed` (events appended, then the checkpoint
+ * stored), or `checkpoint_failed` (the events were appended, the checkpoint was refused with
+ * `error` and nothing of it was written — as when `append` succeeded and `commitCheckpoint` failed).
+ */
+export type CheckpointWithEventsOutcome =
+  | { status: 'committed'; run: RunRecord }
+  | { status: 'checkpoint_failed'; error: AwakenError };
+
+/**
+ * An optional capability of a {@link ThreadRunStore} whose database also holds a {@link RunEventLog}:
+ * append a run's events and then commit a checkpoint in ONE call (one round trip instead of two).
+ *
+ * Guarantees (the same as the two calls made one after the other, each atomic):
+ * - the events are checked exactly as `append` checks them (fence, finished log, consecutive seqs
+ *   from the log's last); when the append is refused it throws that error and writes nothing at
+ *   all — neither the events nor the checkpoint;
+ * - when the append succeeds the checkpoint is checked exactly as `commitCheckpoint` checks it; a
+ *   refused checkpoint resolves `checkpoint_failed` with the events appended and nothing of the
+ *   checkpoint written;
+ * - a failure of the call itself (a connection lost) throws, and leaves either nothing, the events,
+ *   or both written, like the two calls' own failures.
+ */
+export interface CheckpointWithEvents {
+  commitCheckpointWithEvents(
+    checkpoint: Checkpoint,
+    events: CheckpointEvents,
+  ): Promise<CheckpointWithEventsOutcome>;
+}
+
+/**
+ * A thread-run store offering {@link CheckpointWithEvents} for an event log it shares a database
+ * with: `checkpointWithEvents(log)` returns the joint writer when `log` lives in the same database
+ * (and key space) as the store, and `undefined` otherwise, so a runtime given separate stores keeps
+ * making the two calls.
+ */
+export interface JointCheckpointStore extends ThreadRunStore {
+  checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined;
+}
+
+/** The joint writer for `store` and `log`, or undefined when the store offers none for that log. */
+export function jointCheckpointWriter(
+  store: ThreadRunStore,
+  log: RunEventLog | undefined,
+): CheckpointWithEvents | undefined {
+  if (!log) return undefined;
+  const joint = (store as Partial<JointCheckpointStore>).checkpointWithEvents;
+  return typeof joint === 'function' ? joint.call(store, log) : undefined;
+}

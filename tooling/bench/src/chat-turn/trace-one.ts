@@ -1,0 +1,25 @@
+import { startRedisServer } from '@awaken/testing';
+import { Redis } from 'ioredis';
+import { chatTurn } from './chat-client';
+import { startChildServer } from '../server-http/child-server';
+import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const redis = await startRedisServer();
+const server = await startChildServer(['awaken-redis', redis.url], { script: SERVE });
+const base = new URL(server.url);
+for (let i = 0; i < 5; i++) await chatTurn(base, '/v1/ai-sdk/agents/weather/chat');
+const mon = new Redis(redis.url);
+const lines: string[] = [];
+const monitor = await mon.monitor();
+monitor.on('monitor', (time: string, args: string[], source: string, database: string) => {
+  lines.push(`${time} ${source} ${args.map((a) => a.length > 60 ? a.slice(0, 60) + '…' : a).join(' ')}`);
+});
+await new Promise((r) => setTimeout(r, 200));
+lines.push('--- turn start');
+await chatTurn(base, '/v1/ai-sdk/agents/weather/chat');
+lines.push('--- turn end');
+await new Promise((r) => setTimeout(r, 300));
+writeFileSync('/tmp/trace/turn.txt', lines.join('\n'));
+monitor.disconnect(); mon.disconnect();
+await server.stop(); await redis.stop();
