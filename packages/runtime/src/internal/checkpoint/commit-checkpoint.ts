@@ -1,4 +1,5 @@
 import {
+  type Checkpoint,
   type CheckpointTrigger,
   type RunRecord,
   type RunWaitingState,
@@ -82,9 +83,13 @@ async function writeCheckpoint(
   // seq is covered by the checkpoint's lastSeq
   const persistent = persistentPluginState(session);
   await emitStateSnapshotIfChanged(session, persistent);
-  // every event emitted or posted before the checkpoint is logged before its lastSeq is read; a
-  // failed posted append fails the checkpoint (nothing after a lost event is stored)
-  await session.events.barrier();
+  // every event emitted or posted before the checkpoint is logged before its lastSeq is read (by the
+  // checkpoint's own write when the store offers the joint one); a failed posted append fails the
+  // checkpoint (nothing after a lost event is stored)
+  const { joint } = session;
+  const taken = joint ? await session.events.takeForCheckpoint() : undefined;
+  if (!joint) await session.events.barrier();
+  const covered = taken?.events.length ?? 0;
   const now = session.now();
   const { record } = session.run;
   const status = options.midRound && session.run.status === 'waiting' ? 'running' : session.run.status;
@@ -111,7 +116,7 @@ async function writeCheckpoint(
       bookkeeping: {
         ...session.run.bookkeeping,
         // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume
-        lastSeq: session.run.bookkeeping.lastSeq + (options.eventsAfter ?? 0),
+        lastSeq: session.run.bookkeeping.lastSeq + covered + (options.eventsAfter ?? 0),
         decisionIds: [...session.decisions.applied],
       },
       pluginState: persistent.run,
@@ -125,17 +130,34 @@ async function writeCheckpoint(
   if (run.response === undefined) delete run.response;
   const messages = session.run.pending;
   const threadState = persistent.thread;
+  const checkpoint: Checkpoint = {
+    trigger,
+    threadId: session.threadId,
+    expectedMessageCount: session.run.committedCount,
+    messages,
+    run,
+    ...(threadState ? { threadState } : {}),
+    fence: session.activation.fence,
+  };
   let stored: RunRecord;
   try {
-    stored = await session.services.store.commitCheckpoint({
-      trigger,
-      threadId: session.threadId,
-      expectedMessageCount: session.run.committedCount,
-      messages,
-      run,
-      ...(threadState ? { threadState } : {}),
-      fence: session.activation.fence,
-    });
+    if (joint && taken) {
+      const outcome = await joint
+        .commitCheckpointWithEvents(checkpoint, {
+          runId: session.runId,
+          events: taken.events,
+          fence: session.activation.fence,
+        })
+        .catch((error: unknown) => {
+          taken.notLogged();
+          throw error;
+        });
+      taken.logged();
+      if (outcome.status === 'checkpoint_failed') throw outcome.error;
+      stored = outcome.run;
+    } else {
+      stored = await session.services.store.commitCheckpoint(checkpoint);
+    }
   } catch (error) {
     throw session.activation.writeFailed(error);
   }

@@ -11,6 +11,13 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** Events a joint write took from the queue (see `RunEvents.takeForCheckpoint`). */
+export interface TakenEvents {
+  readonly events: readonly AgentEvent[];
+  logged(): void;
+  notLogged(): void;
+}
+
 /** At most this many events go into one append. */
 const MAX_BATCH = 256;
 
@@ -30,6 +37,10 @@ export class RunEvents {
   #draining: Promise<void> | undefined;
   /** The failure of an append only posted events were waiting on: the next awaited emit gets it. */
   #failure: { error: unknown } | undefined;
+  /** A joint write holds the queue (see `takeForCheckpoint`): no append starts meanwhile. */
+  #held = false;
+  /** The append in flight (delivery included). */
+  #appending: Promise<void> | undefined;
 
   constructor(
     private readonly parts: {
@@ -37,6 +48,8 @@ export class RunEvents {
       channel: EventChannel<AgentEvent>;
       eventLog: RunEventLog | undefined;
       now: () => number;
+      /** The store writes checkpoints together with the events before them (CheckpointWithEvents). */
+      jointCheckpoints?: boolean;
       /** Holds `lastSeq`, the seq of the last event emitted (stored with each checkpoint). */
       bookkeeping: RuntimeBookkeeping;
       activation: Activation;
@@ -56,6 +69,11 @@ export class RunEvents {
    */
   async barrier(): Promise<void> {
     await this.settled;
+    this.#throwFailure();
+  }
+
+  /** Throws (once) the failure of an append only posted events waited on. */
+  #throwFailure(): void {
     const failure = this.#failure;
     if (failure === undefined) return;
     this.#failure = undefined;
@@ -90,7 +108,7 @@ export class RunEvents {
     }
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ input, at, posted, resolve, reject });
-      if (!this.#draining) this.#draining = this.#drain();
+      if (!this.#draining && !this.#held) this.#draining = this.#drain(posted);
     });
   }
 
@@ -106,11 +124,16 @@ export class RunEvents {
     else if (event.type === 'step_end') this.openStep = undefined;
   }
 
-  async #drain(): Promise<void> {
-    const { runId, eventLog, activation } = this.parts;
-    // the first append starts after the emitting code ran on (as a `then` did): a burst shares it
-    await Promise.resolve();
-    while (this.#queue.length > 0) {
+  /**
+   * Appends the queue in batches. The first append starts after the emitting code ran on (as a
+   * `then` did), so a burst shares it. With joint checkpoints, one started by a posted event waits
+   * for the current macrotask to end, so a checkpoint the loop reaches without waiting on I/O takes
+   * those events into its own write (readers still get each event as soon as the loop waits).
+   */
+  async #drain(posted = false): Promise<void> {
+    if (posted && this.parts.jointCheckpoints) await new Promise<void>((resolve) => setImmediate(resolve));
+    else await Promise.resolve();
+    while (this.#queue.length > 0 && !this.#held) {
       if (this.#failure) {
         // posted events after a failed append are dropped; the next awaited one hears the failure
         const next = this.#queue.shift() as Pending;
@@ -122,23 +145,80 @@ export class RunEvents {
         continue;
       }
       const batch = this.#queue.splice(0, MAX_BATCH);
-      try {
-        activation.throwIfLost();
-        const events = batch.map((pending, index) => this.#stamp(pending.input, pending.at, index));
-        try {
-          await eventLog?.append(runId, events, { fence: activation.fence });
-        } catch (error) {
-          throw activation.writeFailed(error);
-        }
-        for (const event of events) this.#deliver(event);
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-        if (batch.every((pending) => pending.posted)) this.#failure = { error };
-      }
+      this.#appending = this.#append(batch);
+      await this.#appending;
+      this.#appending = undefined;
     }
     // cleared with no await after the queue was seen empty: an emit from now on starts a new drain
     this.#draining = undefined;
+  }
+
+  /** Appends one batch and delivers it, or rejects it (a posted-only batch's failure is kept). */
+  async #append(batch: Pending[]): Promise<void> {
+    const { runId, eventLog, activation } = this.parts;
+    try {
+      activation.throwIfLost();
+      const events = batch.map((pending, index) => this.#stamp(pending.input, pending.at, index));
+      try {
+        await eventLog?.append(runId, events, { fence: activation.fence });
+      } catch (error) {
+        throw activation.writeFailed(error);
+      }
+      for (const event of events) this.#deliver(event);
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      if (batch.every((pending) => pending.posted)) this.#failure = { error };
+    }
+  }
+
+  /**
+   * For a checkpoint written together with the events before it (a store's `CheckpointWithEvents`):
+   * passes the barrier (the append in flight settles; a failed posted append rejects), then takes
+   * the events not yet appended out of the queue, stamped from the next seq. Until the returned
+   * `logged` or `notLogged` is called the queue is held: events emitted meanwhile wait behind them.
+   * `logged`: the write appended them (they are delivered, as after an append); `notLogged`: it did
+   * not (they go back to the head of the queue unstamped, as if never taken, and are appended by
+   * the next append or joint write — or rejected once the activation is lost).
+   */
+  async takeForCheckpoint(): Promise<TakenEvents> {
+    // more than one append's worth waiting: those go the usual way first
+    while (this.#queue.length > MAX_BATCH) await this.barrier();
+    this.#held = true;
+    try {
+      // only the append in flight is waited for: a drain still waiting to start stops at the hold
+      while (this.#appending) await this.#appending;
+      this.#throwFailure();
+      this.parts.activation.throwIfLost();
+    } catch (error) {
+      this.#release();
+      throw error;
+    }
+    const batch = this.#queue.splice(0, this.#queue.length);
+    const events = batch.map((pending, index) => this.#stamp(pending.input, pending.at, index));
+    let open = true;
+    return {
+      events,
+      logged: () => {
+        if (!open) return;
+        open = false;
+        for (const event of events) this.#deliver(event);
+        for (const pending of batch) pending.resolve();
+        this.#release();
+      },
+      notLogged: () => {
+        if (!open) return;
+        open = false;
+        this.#queue.unshift(...batch);
+        this.#release();
+      },
+    };
+  }
+
+  /** Ends a hold: an append starts for whatever queued meanwhile. */
+  #release(): void {
+    this.#held = false;
+    if (this.#queue.length > 0 && !this.#draining) this.#draining = this.#drain();
   }
 
   /**

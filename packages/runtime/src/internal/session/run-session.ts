@@ -1,13 +1,15 @@
-import type {
-  AgentEvent,
-  DecisionRecord,
-  Message,
-  RunControlInbox,
-  RunEventLog,
-  RunRecord,
-  ThreadRunStore,
-  ToolCallDecision,
-  ToolCallState,
+import {
+  type AgentEvent,
+  type CheckpointWithEvents,
+  jointCheckpointWriter,
+  type DecisionRecord,
+  type Message,
+  type RunControlInbox,
+  type RunEventLog,
+  type RunRecord,
+  type ThreadRunStore,
+  type ToolCallDecision,
+  type ToolCallState,
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../../types';
 import { InboxFreshness } from '../inbox/inbox-freshness';
@@ -67,6 +69,8 @@ export class RunSession {
   readonly decisions: DecisionQueue;
   readonly events: RunEvents;
   readonly activation: Activation;
+  /** The stores' joint write of a checkpoint and the events before it, when they offer one. */
+  readonly joint: CheckpointWithEvents | undefined;
   /** Whether a gate's inbox peek can be skipped (see InboxFreshness). */
   readonly inbox = new InboxFreshness();
   readonly runId: string;
@@ -97,7 +101,9 @@ export class RunSession {
       init.decisionRecords,
     );
     this.activation = new Activation(init.record.runId, init);
+    this.joint = jointCheckpointWriter(services.store, services.eventLog);
     this.events = new RunEvents({
+      jointCheckpoints: this.joint !== undefined,
       runId: init.record.runId,
       channel: init.channel,
       eventLog: services.eventLog,

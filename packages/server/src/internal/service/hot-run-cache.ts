@@ -1,4 +1,10 @@
-import type { MessageRecord, RunRecord, ThreadRunStore } from '@awaken/contract';
+import {
+  type JointCheckpointStore,
+  type MessageRecord,
+  type RunRecord,
+  type ThreadRunStore,
+  jointCheckpointWriter,
+} from '@awaken/contract';
 
 interface HotEntry {
   runId: string;
@@ -84,7 +90,7 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
     touch(entries, record.runId, entry, capacity);
   }
 
-  const store: ThreadRunStore = {
+  const store: JointCheckpointStore = {
     createThread: (input) => inner.createThread(input),
     getThread: (threadId) => inner.getThread(threadId),
     listThreads: (page) => inner.listThreads(page),
@@ -146,6 +152,18 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
       const stored = await inner.commitCheckpoint(checkpoint);
       afterCheckpoint(stored, checkpoint.threadState);
       return stored;
+    },
+    // the inner store's joint write (events + checkpoint in one call), seen by the cache like a checkpoint
+    checkpointWithEvents(log) {
+      const joint = jointCheckpointWriter(inner, log);
+      if (!joint) return undefined;
+      return {
+        async commitCheckpointWithEvents(checkpoint, events) {
+          const outcome = await joint.commitCheckpointWithEvents(checkpoint, events);
+          if (outcome.status === 'committed') afterCheckpoint(outcome.run, checkpoint.threadState);
+          return outcome;
+        },
+      };
     },
   };
 
