@@ -4,9 +4,11 @@ import {
   type RunControl,
   type RunControlInbox,
   decisionTarget,
-  runControlInboxInputs as inputs,
+  offerTrustedView,
+  runControlInboxInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
-import { clone } from './internal/clone';
+import { clone, jsonCopy } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 
 interface RunInbox {
@@ -80,7 +82,7 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
     return inbox;
   };
 
-  return {
+  const build = (inputs: typeof runControlInboxInputs): ExpiringRunControlInbox => ({
     async put(input, given) {
       const { runId, control } = inputs.put.parse({ runId: input, control: given });
       const inbox = inboxOf(runId);
@@ -152,5 +154,9 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
       inboxOf(runId).expiresAt = expiresAt;
       expiring.add(runId);
     },
-  };
+  });
+  return offerTrustedView(
+    build(runControlInboxInputs),
+    build(trustedStoreInputs(runControlInboxInputs, jsonCopy)),
+  );
 }

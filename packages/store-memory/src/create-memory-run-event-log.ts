@@ -3,9 +3,11 @@ import {
   AwakenError,
   DEFAULT_FINISHED_LOG_TTL_MS,
   type RunEventLog,
-  runEventLogInputs as inputs,
+  offerTrustedView,
+  runEventLogInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
-import { clone } from './internal/clone';
+import { clone, jsonCopy } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { waitForSignal } from './internal/wait-for-signal';
 
@@ -84,7 +86,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     return clone(log.events.slice(start, end));
   };
 
-  return {
+  const build = (inputs: typeof runEventLogInputs): RunEventLog => ({
     async append(input, given, appendOptions) {
       const {
         runId,
@@ -177,5 +179,6 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       logs.set(runId, log);
       return log.events.length;
     },
-  };
+  });
+  return offerTrustedView(build(runEventLogInputs), build(trustedStoreInputs(runEventLogInputs, jsonCopy)));
 }

@@ -8,10 +8,12 @@ import {
   type Thread,
   type ThreadRunStore,
   canTransitionRunStatus,
-  threadRunStoreInputs as inputs,
+  offerTrustedView,
+  threadRunStoreInputs,
+  trustedStoreInputs,
   pointersAfterCheckpoint,
 } from '@awaken/contract';
-import { clone } from './internal/clone';
+import { clone, jsonCopy } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
@@ -85,7 +87,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     for (const record of records) entry.messages.push(record);
   };
 
-  return {
+  const build = (inputs: typeof threadRunStoreInputs): ThreadRunStore => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
@@ -279,5 +281,9 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const entry = runs.get(proof.runId);
       return entry === undefined ? false : release(entry.ownership, proof);
     },
-  };
+  });
+  return offerTrustedView(
+    build(threadRunStoreInputs),
+    build(trustedStoreInputs(threadRunStoreInputs, jsonCopy)),
+  );
 }

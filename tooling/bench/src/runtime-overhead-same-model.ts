@@ -6,15 +6,16 @@
  *   pnpm --filter @awaken/bench exec tsx src/runtime-overhead-same-model.ts
  *
  * Environment: BENCH_ROUNDS (measured rounds per scenario, default 60), BENCH_WARMUP (default 10),
+ * BENCH_STREAMTEXT=1 to add ai@6 `streamText` as a fourth contender,
  * BENCH_WRITE=0 to skip writing results/runtime-overhead-same-model.md.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createAgentRuntime } from '@awaken/runtime';
-import { createMemoryThreadRunStore } from '@awaken/store-memory';
+import { createMemoryRunEventLog, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { stepCountIs, streamText } from 'ai';
-import { SCENARIOS, aiTools, awakenNoop, generateTextContender } from './scenario-workload';
+import { SAME_MODEL_SCENARIOS, aiTools, awakenNoop, generateTextContender } from './scenario-workload';
 import { type Contender as BenchContender, measureInterleaved, percentile } from './internal/stats';
 import { type Scenario, createScenarioModel } from './same-model-script';
 
@@ -23,9 +24,10 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 
 type Contender = BenchContender<Scenario>;
 
-const contenders: Contender[] = [
-  {
-    name: 'awaken runtime',
+/** The Awaken runtime on memory stores, with or without the run event log (every event appended). */
+function awakenContender(name: string, withEventLog: boolean): Contender {
+  return {
+    name,
     async run(scenario) {
       const runtime = createAgentRuntime({
         agents: [
@@ -35,7 +37,10 @@ const contenders: Contender[] = [
             stopConditions: [{ type: 'max_rounds', rounds: scenario.steps + 1 }],
           },
         ],
-        stores: { threadRuns: createMemoryThreadRunStore() },
+        stores: {
+          threadRuns: createMemoryThreadRunStore(),
+          ...(withEventLog ? { eventLog: createMemoryRunEventLog() } : {}),
+        },
         model: createAiSdkModelExecutor(createScenarioModel(scenario)),
       });
       const result = await runtime.runToCompletion({ agentId: 'bench', input: 'go' });
@@ -43,22 +48,29 @@ const contenders: Contender[] = [
         throw new Error(`awaken run ended ${JSON.stringify(result.termination)} after ${result.steps} steps`);
       }
     },
+  };
+}
+
+const streamTextContender: Contender = {
+  name: 'ai streamText',
+  async run(scenario) {
+    const result = streamText({
+      model: createScenarioModel(scenario),
+      tools: aiTools,
+      stopWhen: stepCountIs(scenario.steps + 1),
+      maxRetries: 0,
+      prompt: 'go',
+    });
+    const steps = await result.steps;
+    if (steps.length !== scenario.steps + 1) throw new Error(`streamText ran ${steps.length} steps`);
   },
+};
+
+const contenders: Contender[] = [
+  awakenContender('awaken runtime', false),
+  awakenContender('awaken + event log', true),
   generateTextContender,
-  {
-    name: 'ai streamText',
-    async run(scenario) {
-      const result = streamText({
-        model: createScenarioModel(scenario),
-        tools: aiTools,
-        stopWhen: stepCountIs(scenario.steps + 1),
-        maxRetries: 0,
-        prompt: 'go',
-      });
-      const steps = await result.steps;
-      if (steps.length !== scenario.steps + 1) throw new Error(`streamText ran ${steps.length} steps`);
-    },
-  },
+  ...(process.env.BENCH_STREAMTEXT === '1' ? [streamTextContender] : []),
 ];
 
 const measure = (scenario: Scenario) =>
@@ -66,7 +78,7 @@ const measure = (scenario: Scenario) =>
 
 async function main(): Promise<void> {
   const rows: string[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SAME_MODEL_SCENARIOS) {
     const samples = await measure(scenario);
     const modelCalls = scenario.steps + 1;
     const stats = [...samples].map(([name, values]) => ({
