@@ -254,6 +254,7 @@ export {
 export { defineStoreInput } from './stores/inputs/store-input';
 export type { StoreInput } from './stores/inputs/store-input';
 export { offerTrustedView, trustedStoreInputs, trustedViewOf } from './stores/inputs/trusted-inputs';
+export { jsonCopy } from './json/json-copy';
 export { DEFAULT_RECLAIM_LIMIT, mailboxStoreInputs } from './stores/inputs/mailbox-inputs';
 export {
   checkpointSchema,

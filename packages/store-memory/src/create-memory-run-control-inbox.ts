@@ -4,11 +4,12 @@ import {
   type RunControl,
   type RunControlInbox,
   decisionTarget,
+  jsonCopy,
   offerTrustedView,
   runControlInboxInputs,
   trustedStoreInputs,
 } from '@awaken/contract';
-import { clone, jsonCopy } from './internal/clone';
+import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 
 interface RunInbox {

@@ -3,11 +3,12 @@ import {
   AwakenError,
   DEFAULT_FINISHED_LOG_TTL_MS,
   type RunEventLog,
+  jsonCopy,
   offerTrustedView,
   runEventLogInputs,
   trustedStoreInputs,
 } from '@awaken/contract';
-import { clone, jsonCopy } from './internal/clone';
+import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { waitForSignal } from './internal/wait-for-signal';
 

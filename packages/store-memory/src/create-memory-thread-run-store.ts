@@ -8,12 +8,13 @@ import {
   type Thread,
   type ThreadRunStore,
   canTransitionRunStatus,
+  jsonCopy,
   offerTrustedView,
   threadRunStoreInputs,
   trustedStoreInputs,
   pointersAfterCheckpoint,
 } from '@awaken/contract';
-import { clone, jsonCopy } from './internal/clone';
+import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';

@@ -64,7 +64,7 @@ describe('the memory stores’ trusted view', () => {
     expect(parse).toHaveBeenCalledTimes(1);
     // both paths write the same data: the view is the same store
     expect((await store.getRun('r'))?.state).toEqual({ a: 2 });
-    expect((await view.readMessages('t')).map((record) => record.message.content)).toEqual(['hi']);
+    expect((await view.readMessages('t')).map((record) => record.message)).toEqual([said('hi').message]);
   });
 
   it('rejects a caller mistake through the public store: validation_failed, nothing written', async () => {
@@ -105,7 +105,7 @@ describe('the memory stores’ trusted view', () => {
     (checkpoint.messages[0]?.message as { content: string }).content = 'changed';
     events[0]?.state.n.push(2);
     expect((await store.getRun('r'))?.state).toEqual({ nested: { list: [1, 2] } });
-    expect((await store.readMessages('t'))[0]?.message.content).toBe('hi');
+    expect((await store.readMessages('t'))[0]?.message).toEqual(said('hi').message);
     expect((await log.read('r'))[0]).toMatchObject({ state: { n: [1] } });
   });
 });
