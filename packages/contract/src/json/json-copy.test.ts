@@ -10,6 +10,10 @@ describe('jsonCopy', () => {
     ['-0 as 0, non-finite numbers as null', { z: -0, n: Number.NaN, i: [Number.POSITIVE_INFINITY] }],
     ['toJSON honoured', { at: new Date(0), custom: { toJSON: () => 'x' } }],
     ['a Map as {}', { map: new Map([[1, 2]]) }],
+    [
+      'a toJSON giving undefined: member dropped, array item null',
+      { a: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }] },
+    ],
     ['nesting', { a: [{ b: [[{ c: 'ü' }]] }], e: null, t: true }],
   ];
   for (const [name, value] of cases) {
@@ -17,6 +21,12 @@ describe('jsonCopy', () => {
       expect(jsonCopy(value)).toStrictEqual(viaJson(value));
     });
   }
+
+  it('is undefined where JSON writes nothing', () => {
+    expect(jsonCopy(undefined)).toBeUndefined();
+    expect(jsonCopy(() => 1)).toBeUndefined();
+    expect(jsonCopy({ toJSON: () => undefined })).toBeUndefined();
+  });
 
   it('keeps an own __proto__ member as data', () => {
     const value = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}');
