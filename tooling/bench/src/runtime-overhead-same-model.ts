@@ -120,9 +120,13 @@ Every contender is driven by a fresh \`MockLanguageModelV3\` (from \`ai/test\`) 
 S model turns that each call the trivial tool \`noop\` N times, then one text turn, so each run makes
 S + 1 model calls and S × N tool calls. Awaken runs through \`createAiSdkModelExecutor\` (\`doStream\`)
 with \`@awaken/store-memory\`'s thread/run store (checkpoints on: the runtime writes one at
-every checkpoint trigger: user message, assistant turn, tool results, run finished); \`generateText\` uses \`doGenerate\`; \`streamText\`
-uses \`doStream\` with the very same stream parts as Awaken. Contenders are interleaved, rotating
-their order every round. "per step" is the median run time divided by S + 1.
+every checkpoint trigger: user message, assistant turn, tool results, run finished), once without and
+once with \`createMemoryRunEventLog()\` (every AgentEvent appended to the run's log);
+\`generateText\` uses \`doGenerate\`. Contenders are interleaved, rotating their order every round.
+"per step" is the median run time divided by S + 1; "× generateText" is our median over its median
+in the same run (the issue's target: ≤ 0.8 with the event log). Add \`BENCH_STREAMTEXT=1\` for ai@6
+\`streamText\` as a fourth contender. Before/after figures of each change:
+[runtime-overhead-same-model-changes.md](runtime-overhead-same-model-changes.md).
 
 ${table}
 
@@ -130,15 +134,13 @@ ${table}
 
 - The ratios are the figure to compare; absolute times move with the machine's load (this host is
   shared with other work, hence wide p90s). Re-run the command for a fresh table.
-- \`generateText\` is the floor: no streaming, no events, no persistence. \`streamText\` is the
-  like-for-like comparison for streaming (same \`doStream\` parts as Awaken).
+- \`generateText\` is the floor: no streaming, no events, no persistence.
 - Awaken additionally validates arguments with zod, emits and sequences every AgentEvent, runs the
   nine phases' plugin host, tracks each call in the ToolCallStatus machine, and writes a checkpoint
   (run record + messages + run state) at every trigger; ai@6 keeps nothing.
-- Per-step cost grows with S on every side because each step re-sends the whole conversation. In a
-  CPU profile of (50, 4) taken 2026-11-22 (before the runtime bounded its checkpointed state), about
-  half of Awaken's CPU time was the store's \`commitCheckpoint\` copying state at each checkpoint;
-  the executor's own work (prompt mapping, stream translation) was a few percent.
+- The runtime calls its stores through their trusted views (see \`trustedViewOf\` in
+  \`@awaken/contract\`): the records and events it built skip the store's input parse and are copied
+  once, so what remains of the stores' cost is that one copy in and the copy out.
 `;
   writeFileSync(new URL('../results/runtime-overhead-same-model.md', import.meta.url), text);
 }
