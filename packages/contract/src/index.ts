@@ -238,6 +238,7 @@ export {
   MAX_PAGE_LIMIT,
   MAX_WAIT_MS,
   abortSignalSchema,
+  isJsonChecked,
   isWellFormedText,
   jsonChecked,
   leaseMsSchema,
@@ -252,6 +253,8 @@ export {
 } from './stores/inputs/fields';
 export { defineStoreInput } from './stores/inputs/store-input';
 export type { StoreInput } from './stores/inputs/store-input';
+export { offerTrustedView, trustedStoreInputs, trustedViewOf } from './stores/inputs/trusted-inputs';
+export { jsonCopy } from './json/json-copy';
 export { DEFAULT_RECLAIM_LIMIT, mailboxStoreInputs } from './stores/inputs/mailbox-inputs';
 export {
   checkpointSchema,

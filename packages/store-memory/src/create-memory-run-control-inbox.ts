@@ -4,7 +4,10 @@ import {
   type RunControl,
   type RunControlInbox,
   decisionTarget,
-  runControlInboxInputs as inputs,
+  jsonCopy,
+  offerTrustedView,
+  runControlInboxInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -80,7 +83,7 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
     return inbox;
   };
 
-  return {
+  const build = (inputs: typeof runControlInboxInputs): ExpiringRunControlInbox => ({
     async put(input, given) {
       const { runId, control } = inputs.put.parse({ runId: input, control: given });
       const inbox = inboxOf(runId);
@@ -152,5 +155,9 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
       inboxOf(runId).expiresAt = expiresAt;
       expiring.add(runId);
     },
-  };
+  });
+  return offerTrustedView(
+    build(runControlInboxInputs),
+    build(trustedStoreInputs(runControlInboxInputs, jsonCopy)),
+  );
 }

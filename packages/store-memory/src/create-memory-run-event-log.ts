@@ -3,7 +3,10 @@ import {
   AwakenError,
   DEFAULT_FINISHED_LOG_TTL_MS,
   type RunEventLog,
-  runEventLogInputs as inputs,
+  jsonCopy,
+  offerTrustedView,
+  runEventLogInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -84,7 +87,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     return clone(log.events.slice(start, end));
   };
 
-  return {
+  const build = (inputs: typeof runEventLogInputs): RunEventLog => ({
     async append(input, given, appendOptions) {
       const {
         runId,
@@ -177,5 +180,6 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       logs.set(runId, log);
       return log.events.length;
     },
-  };
+  });
+  return offerTrustedView(build(runEventLogInputs), build(trustedStoreInputs(runEventLogInputs, jsonCopy)));
 }

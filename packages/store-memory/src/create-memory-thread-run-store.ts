@@ -8,7 +8,10 @@ import {
   type Thread,
   type ThreadRunStore,
   canTransitionRunStatus,
-  threadRunStoreInputs as inputs,
+  jsonCopy,
+  offerTrustedView,
+  threadRunStoreInputs,
+  trustedStoreInputs,
   pointersAfterCheckpoint,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
@@ -85,7 +88,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     for (const record of records) entry.messages.push(record);
   };
 
-  return {
+  const build = (inputs: typeof threadRunStoreInputs): ThreadRunStore => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
@@ -279,5 +282,9 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const entry = runs.get(proof.runId);
       return entry === undefined ? false : release(entry.ownership, proof);
     },
-  };
+  });
+  return offerTrustedView(
+    build(threadRunStoreInputs),
+    build(trustedStoreInputs(threadRunStoreInputs, jsonCopy)),
+  );
 }

@@ -4,7 +4,10 @@ import {
   DEFAULT_FINISHED_LOG_TTL_MS,
   type FencedWrite,
   type RunEventLog,
-  runEventLogInputs as inputs,
+  jsonCopy,
+  offerTrustedView,
+  runEventLogInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions } from './internal/db';
 import { checkLogFence, lockLog, sweepExpired } from './internal/event-log-rows';
@@ -17,6 +20,12 @@ export type PostgresRunEventLogOptions = PostgresStoreOptions;
 const SWEEP_EVERY_MS = 1_000;
 
 /**
+ * The runtime's trusted input path: no parse; one JSON copy at call time, since the rows are written
+ * after the transaction's first round trip.
+ */
+const trustedInputs = trustedStoreInputs(runEventLogInputs, jsonCopy);
+
+/**
  * The RunEventLog on PostgreSQL: `event_logs` (one row per run: last seq, fence, expiry) and `events`
  * (key (run, seq)). An append locks the log row, checks fence and seq continuity and inserts the batch
  * in one statement, then NOTIFYs the run on commit; `tail` LISTENs, reads, and polls every `pollMs` as
@@ -26,14 +35,28 @@ const SWEEP_EVERY_MS = 1_000;
 export class PostgresRunEventLog implements RunEventLog {
   readonly db: PgDb;
   readonly #shared: boolean;
-  readonly #closing = new AbortController();
-  /** Calls about one run apply in call order (see KeyedLanes). */
-  readonly #lanes = new KeyedLanes();
+  readonly #closing: AbortController;
+  /** Calls about one run apply in call order (see KeyedLanes), the trusted view's calls included. */
+  readonly #lanes: KeyedLanes;
+  readonly #inputs: typeof runEventLogInputs;
   #lastSweep = 0;
 
-  constructor(options: PostgresRunEventLogOptions, shared?: PgDb) {
+  /** `trustedTwinOf` is internal: the log's trusted view is built so, sharing its database and lanes. */
+  constructor(options: PostgresRunEventLogOptions, shared?: PgDb, trustedTwinOf?: PostgresRunEventLog) {
+    if (trustedTwinOf !== undefined) {
+      this.db = trustedTwinOf.db;
+      this.#shared = true;
+      this.#closing = trustedTwinOf.#closing;
+      this.#lanes = trustedTwinOf.#lanes;
+      this.#inputs = trustedInputs;
+      return;
+    }
     this.db = shared ?? new PgDb(options);
     this.#shared = shared !== undefined;
+    this.#closing = new AbortController();
+    this.#lanes = new KeyedLanes();
+    this.#inputs = runEventLogInputs;
+    offerTrustedView(this, new PostgresRunEventLog(options, this.db, this));
   }
 
   get #live(): string {
@@ -41,7 +64,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async append(runId: string, events: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
-    const parsed = inputs.append.parse({ runId, events, fence: options?.fence });
+    const parsed = this.#inputs.append.parse({ runId, events, fence: options?.fence });
     const s = this.db.s;
     await this.#lanes.run(parsed.runId, () =>
       this.db.mutate(async (tx) => {
@@ -91,7 +114,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {
-    const parsed = inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
+    const parsed = this.#inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
     return this.#lanes.run(
       parsed.runId,
       async () => (await this.#after(parsed.runId, parsed.afterSeq ?? 0, parsed.limit)).events,
@@ -102,7 +125,7 @@ export class PostgresRunEventLog implements RunEventLog {
     runId: string,
     query: { afterSeq: number; waitMs: number; limit?: number; signal?: AbortSignal },
   ): Promise<AgentEvent[]> {
-    const { runId: id, afterSeq, waitMs, limit, signal } = inputs.tail.parse({ ...query, runId });
+    const { runId: id, afterSeq, waitMs, limit, signal } = this.#inputs.tail.parse({ ...query, runId });
     const payload = payloadOf(key(id));
     let found: AgentEvent[] = [];
     await waitFor({
@@ -122,7 +145,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async lastSeq(runId: string): Promise<number> {
-    const parsed = inputs.lastSeq.parse({ runId });
+    const parsed = this.#inputs.lastSeq.parse({ runId });
     const rows = await this.db.read<{ last_seq: string }>(
       `SELECT last_seq FROM ${this.db.s}.event_logs l WHERE run_id = $1 AND ${this.#live}`,
       [key(parsed.runId)],
@@ -131,7 +154,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async finish(runId: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
-    const parsed = inputs.finish.parse({ runId, ttlMs: options?.ttlMs, fence: options?.fence });
+    const parsed = this.#inputs.finish.parse({ runId, ttlMs: options?.ttlMs, fence: options?.fence });
     const ttlMs = parsed.ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
     const s = this.db.s;
     await this.#lanes.run(parsed.runId, () =>
@@ -163,7 +186,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async isFinished(runId: string): Promise<boolean> {
-    const parsed = inputs.isFinished.parse({ runId });
+    const parsed = this.#inputs.isFinished.parse({ runId });
     const rows = await this.db.read(
       `SELECT 1 FROM ${this.db.s}.event_logs l WHERE run_id = $1 AND l.expires_at IS NOT NULL AND ${this.#live}`,
       [key(parsed.runId)],
@@ -172,7 +195,7 @@ export class PostgresRunEventLog implements RunEventLog {
   }
 
   async raiseFence(runId: string, fence: number): Promise<number> {
-    const parsed = inputs.raiseFence.parse({ runId, fence });
+    const parsed = this.#inputs.raiseFence.parse({ runId, fence });
     const s = this.db.s;
     return this.#lanes.run(parsed.runId, () =>
       this.db.mutate(async (tx) => {

@@ -15,9 +15,12 @@ import {
   type ThreadRunStore,
   type Visibility,
   canTransitionRunStatus,
+  jsonCopy,
+  offerTrustedView,
   pageSize,
-  threadRunStoreInputs as inputs,
   pointersAfterCheckpoint,
+  threadRunStoreInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
@@ -33,19 +36,30 @@ interface ThreadRow {
 }
 
 /**
+ * The runtime's trusted input path: no parse; one JSON copy at call time, since the rows are written
+ * after the transaction's first round trip.
+ */
+const trustedInputs = trustedStoreInputs(threadRunStoreInputs, jsonCopy);
+
+/**
  * The ThreadRunStore on PostgreSQL: `threads`, `messages` (one row per message, key (thread, seq)) and
  * `runs` (the record, its fence and lease). A write locks the thread row (`FOR UPDATE`), then the run
  * row, in that order, so a checkpoint is one atomic transaction and two writers with the same expected
  * version or message count see exactly one succeed. A batch of messages is one INSERT of arrays
  * (`unnest`), whatever its size. Leases use the database clock. Writes record their reply per request.
+ * The store offers the contract's trusted view (`trustedViewOf`) for the runtime's own calls.
  */
 export class PostgresThreadRunStore implements ThreadRunStore {
   readonly db: PgDb;
   readonly #shared: boolean;
+  readonly #inputs: typeof threadRunStoreInputs;
 
-  constructor(options: PostgresThreadRunStoreOptions, shared?: PgDb) {
+  /** `trustedTwin` is internal: the store's trusted view is built so, on the same database. */
+  constructor(options: PostgresThreadRunStoreOptions, shared?: PgDb, trustedTwin = false) {
     this.db = shared ?? new PgDb(options);
-    this.#shared = shared !== undefined;
+    this.#shared = shared !== undefined || trustedTwin;
+    this.#inputs = trustedTwin ? trustedInputs : threadRunStoreInputs;
+    if (!trustedTwin) offerTrustedView(this, new PostgresThreadRunStore(options, this.db, true));
   }
 
   async #lockThread(tx: Tx, threadId: string): Promise<{ thread: Thread; count: number }> {
@@ -97,7 +111,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async createThread(input: CreateThreadInput): Promise<Thread> {
-    const parsed = inputs.createThread.parse(input);
+    const parsed = this.#inputs.createThread.parse(input);
     const id = parsed.id ?? randomUUID();
     return this.db.mutate(async (tx) => {
       const at = await tx.now();
@@ -112,7 +126,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async getThread(input: string): Promise<Thread | null> {
-    const { threadId } = inputs.getThread.parse({ threadId: input });
+    const { threadId } = this.#inputs.getThread.parse({ threadId: input });
     const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, [
       key(threadId),
     ]);
@@ -120,7 +134,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async listThreads(page?: PageRequest): Promise<Page<Thread>> {
-    const parsed = inputs.listThreads.parse(page ?? {});
+    const parsed = this.#inputs.listThreads.parse(page ?? {});
     const limit = pageSize(parsed.limit);
     const rows = await this.db.read<{ doc: string; pos: string }>(
       `SELECT doc, pos FROM ${this.db.s}.threads WHERE pos > $1 ORDER BY pos LIMIT $2`,
@@ -131,7 +145,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async deleteThread(input: string): Promise<boolean> {
-    const { threadId } = inputs.deleteThread.parse({ threadId: input });
+    const { threadId } = this.#inputs.deleteThread.parse({ threadId: input });
     return this.db.mutate(async (tx) => {
       const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [
         key(threadId),
@@ -141,7 +155,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async updateThreadMetadata(threadId: string, metadata: Record<string, unknown>): Promise<Thread> {
-    const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
+    const parsed = this.#inputs.updateThreadMetadata.parse({ threadId, metadata });
     return this.db.mutate(async (tx) => {
       const { thread } = await this.#lockThread(tx, parsed.threadId);
       const next = { ...thread, metadata: parsed.metadata, updatedAt: await tx.now() };
@@ -151,7 +165,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async getThreadState(input: string): Promise<Record<string, unknown>> {
-    const { threadId } = inputs.getThreadState.parse({ threadId: input });
+    const { threadId } = this.#inputs.getThreadState.parse({ threadId: input });
     const rows = await this.db.read<{ state: string }>(
       `SELECT state FROM ${this.db.s}.threads WHERE id = $1`,
       [key(threadId)],
@@ -163,7 +177,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     threadId: string,
     input: { expectedLength: number; messages: NewMessage[] },
   ): Promise<MessageRecord[]> {
-    const parsed = inputs.appendMessages.parse({
+    const parsed = this.#inputs.appendMessages.parse({
       threadId,
       expectedLength: input?.expectedLength,
       messages: input?.messages,
@@ -198,7 +212,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     threadId: string,
     range?: { from?: number; to?: number; visibility?: Visibility },
   ): Promise<MessageRecord[]> {
-    const parsed = inputs.readMessages.parse({
+    const parsed = this.#inputs.readMessages.parse({
       threadId,
       from: range?.from,
       to: range?.to,
@@ -214,7 +228,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async messageCount(input: string): Promise<number> {
-    const { threadId } = inputs.messageCount.parse({ threadId: input });
+    const { threadId } = this.#inputs.messageCount.parse({ threadId: input });
     const rows = await this.db.read<{ message_count: string }>(
       `SELECT message_count FROM ${this.db.s}.threads WHERE id = $1`,
       [key(threadId)],
@@ -223,7 +237,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async createRun(input: RunRecord): Promise<RunRecord> {
-    const record = inputs.createRun.parse(input);
+    const record = this.#inputs.createRun.parse(input);
     return this.db.mutate(async (tx) => {
       const { thread } = await this.#lockThread(tx, record.threadId);
       const rows = await tx.query(
@@ -238,7 +252,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async getRun(input: string): Promise<RunRecord | null> {
-    const { runId } = inputs.getRun.parse({ runId: input });
+    const { runId } = this.#inputs.getRun.parse({ runId: input });
     const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, [
       key(runId),
     ]);
@@ -246,7 +260,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
-    const { status, ...page } = inputs.listRuns.parse({ ...query, threadId });
+    const { status, ...page } = this.#inputs.listRuns.parse({ ...query, threadId });
     const limit = pageSize(page.limit);
     const rows = await this.db.read<{ doc: string; pos: string }>(
       `SELECT doc, pos FROM ${this.db.s}.runs WHERE thread_id = $1 AND ($2::bigint IS NULL OR pos < $2)
@@ -259,7 +273,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async listRunsByStatus(statusInput: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
     // served by the index runs_by_status (migration 2): runs of other statuses are never read
-    const { status, ...page } = inputs.listRunsByStatus.parse({ ...query, status: statusInput });
+    const { status, ...page } = this.#inputs.listRunsByStatus.parse({ ...query, status: statusInput });
     const limit = pageSize(page.limit);
     const rows = await this.db.read<{ doc: string; pos: string }>(
       `SELECT doc, pos FROM ${this.db.s}.runs WHERE status = $1 AND ($2::bigint IS NULL OR pos < $2)
@@ -271,7 +285,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
-    const checkpoint = inputs.commitCheckpoint.parse(input);
+    const checkpoint = this.#inputs.commitCheckpoint.parse(input);
     const { run } = checkpoint;
     return this.db.mutate(async (tx) => {
       // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
@@ -335,7 +349,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
-    const { runId, owner, leaseMs } = inputs.acquireRun.parse({
+    const { runId, owner, leaseMs } = this.#inputs.acquireRun.parse({
       runId: input,
       owner: request?.owner,
       leaseMs: request?.leaseMs,
@@ -352,7 +366,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
-    const proof = inputs.renewRun.parse(input);
+    const proof = this.#inputs.renewRun.parse(input);
     return this.db.mutate(async (tx) => {
       const ownership = await this.#lockRun(tx, proof.runId);
       if (ownership === undefined) throw notFound('run', proof.runId);
@@ -369,7 +383,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   }
 
   async releaseRun(input: RunLeaseProof): Promise<boolean> {
-    const proof = inputs.releaseRun.parse(input);
+    const proof = this.#inputs.releaseRun.parse(input);
     return this.db.mutate(async (tx) => {
       const ownership = await this.#lockRun(tx, proof.runId);
       if (ownership === undefined || !holds(ownership, proof)) return false;

@@ -4,8 +4,10 @@ import {
   type FencedWrite,
   type RunEventLog,
   agentEventSchema,
-  runEventLogInputs as inputs,
+  offerTrustedView,
   parseWith,
+  runEventLogInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
@@ -29,6 +31,9 @@ export interface RedisRunEventLogOptions {
 
 type StreamEntries = [id: string, fields: string[]][];
 
+/** The runtime's trusted input path: no parse, no copy (every event is serialized right away). */
+const trustedInputs = trustedStoreInputs(runEventLogInputs);
+
 /**
  * Per-run event logs as Redis streams (entry id `0-<seq>`), so `XRANGE`/`XREAD` from any seq is an
  * index lookup. `append` is a Lua script that only continues the stored last seq and checks the
@@ -37,7 +42,9 @@ type StreamEntries = [id: string, fields: string[]][];
  * however many streams are open; see `StreamWaiter`), bounded by `waitMs`, wakes as soon as another
  * process appends, and reads what arrived with `XRANGE`. `finish` sets the expiry of the run's keys,
  * and of its decision inbox under the same prefix. Inputs are validated by the contract's schemas; appends and finishes record their
- * reply per request, so a command re-sent after a lost reply does not append twice.
+ * reply per request, so a command re-sent after a lost reply does not append twice. The log offers
+ * the contract's trusted view (`trustedViewOf`): the same log on the same connections, for the
+ * runtime's own calls, whose runtime-built inputs skip the parse (see `trustedStoreInputs`).
  */
 export class RedisRunEventLog implements RunEventLog {
   readonly redis: Redis;
@@ -46,8 +53,21 @@ export class RedisRunEventLog implements RunEventLog {
   readonly #waiter: StreamWaiter;
   readonly #ttlMs: number;
   readonly #scripts: ScriptContext;
+  readonly #inputs: typeof runEventLogInputs;
 
-  constructor(options: RedisRunEventLogOptions) {
+  /** `trustedTwinOf` is internal: the log's trusted view is built so, sharing its connections. */
+  constructor(options: RedisRunEventLogOptions, trustedTwinOf?: RedisRunEventLog) {
+    if (trustedTwinOf !== undefined) {
+      this.redis = trustedTwinOf.redis;
+      this.#owned = false;
+      this.prefix = trustedTwinOf.prefix;
+      this.#waiter = trustedTwinOf.#waiter;
+      this.#ttlMs = trustedTwinOf.#ttlMs;
+      this.#scripts = trustedTwinOf.#scripts;
+      this.#inputs = trustedInputs;
+      return;
+    }
+    this.#inputs = runEventLogInputs;
     const { client, owned } = resolveRedis(options.redis);
     this.redis = client;
     this.#owned = owned;
@@ -60,6 +80,7 @@ export class RedisRunEventLog implements RunEventLog {
       keys: [],
       requestTtlMs: requestTtl(options.requestTtlMs),
     };
+    offerTrustedView(this, new RedisRunEventLog(options, this));
   }
 
   async append(input: string, given: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
@@ -67,7 +88,7 @@ export class RedisRunEventLog implements RunEventLog {
       runId,
       events,
       fence = 0,
-    } = inputs.append.parse({
+    } = this.#inputs.append.parse({
       runId: input,
       events: given,
       fence: options?.fence,
@@ -76,7 +97,7 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async read(runId: string, query?: { afterSeq?: number; limit?: number }): Promise<AgentEvent[]> {
-    const parsed = inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
+    const parsed = this.#inputs.read.parse({ runId, afterSeq: query?.afterSeq, limit: query?.limit });
     return this.#range(parsed.runId, parsed.afterSeq ?? 0, parsed.limit);
   }
 
@@ -84,7 +105,7 @@ export class RedisRunEventLog implements RunEventLog {
     input: string,
     given: { afterSeq: number; waitMs: number; limit?: number; signal?: AbortSignal },
   ): Promise<AgentEvent[]> {
-    const { runId, afterSeq, waitMs, limit, signal } = inputs.tail.parse({ ...given, runId: input });
+    const { runId, afterSeq, waitMs, limit, signal } = this.#inputs.tail.parse({ ...given, runId: input });
     // Whether the log is finished is read BEFORE its events: a log finished by then holds every
     // event it will ever hold, so an empty read means the stream is over. (Read after, an append and
     // a finish landing between the two reads would end the tail without the last events.)
@@ -106,7 +127,7 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async lastSeq(input: string): Promise<number> {
-    const { runId } = inputs.lastSeq.parse({ runId: input });
+    const { runId } = this.#inputs.lastSeq.parse({ runId: input });
     const meta = runKeys(this.prefix, runId).eventMeta;
     return Number((await this.#call(() => this.redis.hget(meta, 'last'))) ?? 0);
   }
@@ -116,7 +137,7 @@ export class RedisRunEventLog implements RunEventLog {
       runId,
       ttlMs = this.#ttlMs,
       fence = 0,
-    } = inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs, fence: options?.fence });
+    } = this.#inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs, fence: options?.fence });
     const keys = runKeys(this.prefix, runId);
     const args = [
       runId,
@@ -130,13 +151,13 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async raiseFence(input: string, given: number): Promise<number> {
-    const { runId, fence } = inputs.raiseFence.parse({ runId: input, fence: given });
+    const { runId, fence } = this.#inputs.raiseFence.parse({ runId: input, fence: given });
     const keys = runKeys(this.prefix, runId);
     return Number(await RAISE_FENCE.call(this.#scripts, [runId, keys.events, keys.eventMeta, fence]));
   }
 
   async isFinished(input: string): Promise<boolean> {
-    return this.#finished(inputs.isFinished.parse({ runId: input }).runId);
+    return this.#finished(this.#inputs.isFinished.parse({ runId: input }).runId);
   }
 
   async #finished(runId: string): Promise<boolean> {

@@ -1,22 +1,24 @@
 import {
   AwakenError,
   type Checkpoint,
-  type CheckpointWithEvents,
   type CreateThreadInput,
   type MessageRecord,
   type NewMessage,
   type Page,
   type PageRequest,
   type RunLease,
-  type RunEventLog,
   type RunLeaseProof,
   type RunRecord,
   type RunStatus,
   type Thread,
   type ThreadRunStore,
   type Visibility,
-  threadRunStoreInputs as inputs,
-  runStatusSchema,
+  type CheckpointWithEvents,
+  type RunEventLog,
+  offerTrustedView,
+  runEventLogInputs,
+  threadRunStoreInputs,
+  trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
@@ -44,7 +46,10 @@ export interface RedisThreadRunStoreOptions {
   requestTtlMs?: number;
 }
 
-const _RUN_STATUSES = runStatusSchema.options;
+/** The runtime's trusted input path: no parse, no copy (every value is serialized right away). */
+const trustedInputs = trustedStoreInputs(threadRunStoreInputs);
+/** The event log's trusted inputs, for the trusted view's joint writes. */
+const trustedEventInputs = trustedStoreInputs(runEventLogInputs);
 
 /**
  * Threads, message logs, run records and checkpoints on Redis. Inputs are validated (and must be JSON)
@@ -54,15 +59,28 @@ const _RUN_STATUSES = runStatusSchema.options;
  * written in one atomic step, or nothing is written. Run leases (`acquireRun`, `renewRun`,
  * `releaseRun`) are scripts timed by Redis `TIME`, so the clocks of the processes sharing the store
  * never matter. Every write records its reply per request, so a command re-sent after a lost reply
- * returns the first reply instead of running twice.
+ * returns the first reply instead of running twice. The store offers the contract's trusted view
+ * (`trustedViewOf`): the same store on the same connection, for the runtime's own calls, whose
+ * runtime-built inputs skip the parse (see `trustedStoreInputs`).
  */
 export class RedisThreadRunStore implements ThreadRunStore {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
   readonly #scripts: ScriptContext;
+  readonly #inputs: typeof threadRunStoreInputs;
 
-  constructor(options: RedisThreadRunStoreOptions) {
+  /** `trustedTwinOf` is internal: the store's trusted view is built so, sharing its connection. */
+  constructor(options: RedisThreadRunStoreOptions, trustedTwinOf?: RedisThreadRunStore) {
+    if (trustedTwinOf !== undefined) {
+      this.redis = trustedTwinOf.redis;
+      this.#owned = false;
+      this.prefix = trustedTwinOf.prefix;
+      this.#scripts = trustedTwinOf.#scripts;
+      this.#inputs = trustedInputs;
+      return;
+    }
+    this.#inputs = threadRunStoreInputs;
     const { client, owned } = resolveRedis(options.redis);
     this.redis = client;
     this.#owned = owned;
@@ -73,10 +91,11 @@ export class RedisThreadRunStore implements ThreadRunStore {
       keys: options.testClock ? [`${this.prefix}clock`] : [],
       requestTtlMs: requestTtl(options.requestTtlMs),
     };
+    offerTrustedView(this, new RedisThreadRunStore(options, this));
   }
 
   async createThread(input: CreateThreadInput): Promise<Thread> {
-    const parsed = inputs.createThread.parse(input);
+    const parsed = this.#inputs.createThread.parse(input);
     const reply = await this.#run(S.createThread, [
       parsed.id ?? uuidV7(),
       JSON.stringify(parsed.metadata ?? {}),
@@ -85,13 +104,13 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async getThread(input: string): Promise<Thread | null> {
-    const { threadId } = inputs.getThread.parse({ threadId: input });
+    const { threadId } = this.#inputs.getThread.parse({ threadId: input });
     const hash = await this.#call(() => this.redis.hgetall(this.#thread(threadId)));
     return Object.keys(hash).length === 0 ? null : decodeThread(hash);
   }
 
   async listThreads(page?: PageRequest): Promise<Page<Thread>> {
-    const parsed = inputs.listThreads.parse(page ?? {});
+    const parsed = this.#inputs.listThreads.parse(page ?? {});
     return pageIndex<Thread>({
       redis: this.redis,
       key: `${this.prefix}threads`,
@@ -107,18 +126,18 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async deleteThread(input: string): Promise<boolean> {
-    const { threadId } = inputs.deleteThread.parse({ threadId: input });
+    const { threadId } = this.#inputs.deleteThread.parse({ threadId: input });
     return Number(await this.#run(S.deleteThread, [threadId])) === 1;
   }
 
   async updateThreadMetadata(threadId: string, metadata: Record<string, unknown>): Promise<Thread> {
-    const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
+    const parsed = this.#inputs.updateThreadMetadata.parse({ threadId, metadata });
     const reply = await this.#run(S.updateMetadata, [parsed.threadId, JSON.stringify(parsed.metadata)]);
     return decodeThread(reply as unknown[]);
   }
 
   async getThreadState(input: string): Promise<Record<string, unknown>> {
-    const { threadId } = inputs.getThreadState.parse({ threadId: input });
+    const { threadId } = this.#inputs.getThreadState.parse({ threadId: input });
     const state = await this.#call(() => this.redis.hget(this.#thread(threadId), 'state'));
     return state === null ? {} : (JSON.parse(state) as Record<string, unknown>);
   }
@@ -127,7 +146,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     threadId: string,
     input: { expectedLength: number; messages: NewMessage[] },
   ): Promise<MessageRecord[]> {
-    const parsed = inputs.appendMessages.parse({
+    const parsed = this.#inputs.appendMessages.parse({
       threadId,
       expectedLength: input?.expectedLength,
       messages: input?.messages,
@@ -152,7 +171,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     threadId: string,
     range?: { from?: number; to?: number; visibility?: Visibility },
   ): Promise<MessageRecord[]> {
-    const parsed = inputs.readMessages.parse({
+    const parsed = this.#inputs.readMessages.parse({
       threadId,
       from: range?.from,
       to: range?.to,
@@ -171,24 +190,24 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async messageCount(input: string): Promise<number> {
-    const { threadId } = inputs.messageCount.parse({ threadId: input });
+    const { threadId } = this.#inputs.messageCount.parse({ threadId: input });
     return this.#call(() => this.redis.llen(`${this.prefix}thm:${threadId}`));
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {
-    const run = inputs.createRun.parse(record);
+    const run = this.#inputs.createRun.parse(record);
     await this.#run(S.createRun, [run.runId, run.threadId, JSON.stringify(run), run.status]);
     return run;
   }
 
   async getRun(input: string): Promise<RunRecord | null> {
-    const { runId } = inputs.getRun.parse({ runId: input });
+    const { runId } = this.#inputs.getRun.parse({ runId: input });
     const json = await this.#call(() => this.redis.hget(`${this.prefix}run:${runId}`, 'json'));
     return json === null ? null : decodeRun(json);
   }
 
   async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
-    const parsed = inputs.listRuns.parse({ ...query, threadId });
+    const parsed = this.#inputs.listRuns.parse({ ...query, threadId });
     const wanted = parsed.status === undefined ? undefined : new Set(parsed.status);
     return pageIndex<RunRecord>({
       redis: this.redis,
@@ -207,7 +226,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async listRunsByStatus(status: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
-    const parsed = inputs.listRunsByStatus.parse({ ...query, status });
+    const parsed = this.#inputs.listRunsByStatus.parse({ ...query, status });
     return pageIndex<RunRecord>({
       redis: this.redis,
       key: `${this.prefix}rs:${parsed.status}`,
@@ -221,7 +240,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
-    const checkpoint = inputs.commitCheckpoint.parse(input);
+    const checkpoint = this.#inputs.commitCheckpoint.parse(input);
     await this.#run(S.commitCheckpoint, checkpointArgs(checkpoint));
     return checkpoint.run;
   }
@@ -229,16 +248,20 @@ export class RedisThreadRunStore implements ThreadRunStore {
   /**
    * The joint writer (one script call: append, then checkpoint) for an event log in this store's
    * database and key space — a `RedisRunEventLog` on the same connection and prefix; undefined for
-   * any other log.
+   * any other log. The trusted view's writer takes the trusted path for both inputs.
    */
   checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined {
     if (!(log instanceof RedisRunEventLog) || log.redis !== this.redis || log.prefix !== this.prefix)
       return undefined;
-    return new RedisCheckpointWithEvents(this.#scripts);
+    const trusted = this.#inputs !== threadRunStoreInputs;
+    return new RedisCheckpointWithEvents(this.#scripts, {
+      checkpoint: this.#inputs.commitCheckpoint,
+      append: trusted ? trustedEventInputs.append : runEventLogInputs.append,
+    });
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
-    const { runId, owner, leaseMs } = inputs.acquireRun.parse({
+    const { runId, owner, leaseMs } = this.#inputs.acquireRun.parse({
       runId: input,
       owner: request?.owner,
       leaseMs: request?.leaseMs,
@@ -256,13 +279,13 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
-    const { leaseMs, ...lease } = inputs.renewRun.parse(input);
+    const { leaseMs, ...lease } = this.#inputs.renewRun.parse(input);
     const until = await this.#run(S.renewRun, [lease.runId, lease.owner, lease.fence, leaseMs]);
     return { ...lease, leaseUntil: Number(until) };
   }
 
   async releaseRun(input: RunLeaseProof): Promise<boolean> {
-    const lease = inputs.releaseRun.parse(input);
+    const lease = this.#inputs.releaseRun.parse(input);
     return Number(await this.#run(S.releaseRun, [lease.runId, lease.owner, lease.fence])) === 1;
   }
 

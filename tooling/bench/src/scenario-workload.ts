@@ -14,6 +14,13 @@ export const SCENARIOS: Scenario[] = [
   { steps: 50, callsPerStep: 4 },
 ];
 
+/** The same-model benchmark's shapes: many calls per step, many steps of one call, and between. */
+export const SAME_MODEL_SCENARIOS: Scenario[] = [
+  { steps: 10, callsPerStep: 4 },
+  { steps: 3, callsPerStep: 32 },
+  { steps: 50, callsPerStep: 1 },
+];
+
 const noopParameters = z.object({ value: z.string() });
 
 export const awakenNoop = defineTool({

@@ -47,66 +47,90 @@ export function findJsonIssue(
   value: unknown,
   options: { maxDepth?: number; path?: string } = {},
 ): JsonIssue | undefined {
-  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-  const ancestors = new Set<object>();
-
-  const visit = (current: unknown, path: string, depth: number, inObject: boolean): JsonIssue | undefined => {
-    let item = current;
-    if (item !== null && (typeof item === 'object' || typeof item === 'bigint')) {
-      const toJSON = (item as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') {
-        try {
-          item = toJSON.call(item, '');
-        } catch (error) {
-          return { path, message: `toJSON threw: ${error instanceof Error ? error.message : String(error)}` };
-        }
-      }
-    }
-    switch (typeof item) {
-      case 'string':
-        return isWellFormedText(item) ? undefined : { path, message: `a string that ${LONE_SURROGATE}` };
-      case 'boolean':
-        return undefined;
-      case 'number':
-        return Number.isFinite(item) ? undefined : { path, message: `${describe(item)} is not JSON` };
-      case 'bigint':
-        return { path, message: 'a BigInt is not JSON' };
-      case 'undefined':
-        return undefined;
-      case 'function':
-      case 'symbol':
-        return inObject ? undefined : { path, message: `${describe(item)} is not JSON` };
-      case 'object': {
-        if (item === null) return undefined;
-        if (ancestors.has(item)) return { path, message: 'a cycle is not JSON' };
-        if (depth >= maxDepth) return { path, message: `nests deeper than ${maxDepth} levels` };
-        ancestors.add(item);
-        try {
-          if (Array.isArray(item)) {
-            for (let index = 0; index < item.length; index += 1) {
-              const issue = visit(item[index], join(path, index), depth + 1, false);
-              if (issue) return issue;
-            }
-            return undefined;
-          }
-          for (const key of Object.keys(item)) {
-            if (!isWellFormedText(key)) {
-              return { path, message: `the member name ${JSON.stringify(key)} ${LONE_SURROGATE}` };
-            }
-            const issue = visit((item as Record<string, unknown>)[key], join(path, key), depth + 1, true);
-            if (issue) return issue;
-          }
-          return undefined;
-        } finally {
-          ancestors.delete(item);
-        }
-      }
-      default:
-        return { path, message: `${describe(item)} is not JSON` };
-    }
+  const walk: Walk = {
+    maxDepth: options.maxDepth ?? MAX_JSON_DEPTH,
+    ancestors: new Set<object>(),
+    base: options.path ?? '',
+    segments: [],
   };
+  return visit(walk, value, 0, false);
+}
 
-  return visit(value, options.path ?? '', 0, false);
+/** One walk's state: the path is kept as segments and spelled out only for an issue. */
+interface Walk {
+  readonly maxDepth: number;
+  readonly ancestors: Set<object>;
+  readonly base: string;
+  readonly segments: (string | number)[];
+}
+
+function issueAt(walk: Walk, message: string): JsonIssue {
+  let path = walk.base;
+  for (const segment of walk.segments) path = join(path, segment);
+  return { path, message };
+}
+
+function visit(walk: Walk, current: unknown, depth: number, inObject: boolean): JsonIssue | undefined {
+  let item = current;
+  if (item !== null && (typeof item === 'object' || typeof item === 'bigint')) {
+    const toJSON = (item as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      try {
+        item = toJSON.call(item, '');
+      } catch (error) {
+        return issueAt(walk, `toJSON threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+  switch (typeof item) {
+    case 'string':
+      return isWellFormedText(item) ? undefined : issueAt(walk, `a string that ${LONE_SURROGATE}`);
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(item) ? undefined : issueAt(walk, `${describe(item)} is not JSON`);
+    case 'bigint':
+      return issueAt(walk, 'a BigInt is not JSON');
+    case 'undefined':
+      return undefined;
+    case 'function':
+    case 'symbol':
+      return inObject ? undefined : issueAt(walk, `${describe(item)} is not JSON`);
+    case 'object':
+      return item === null ? undefined : visitObject(walk, item, depth);
+    default:
+      return issueAt(walk, `${describe(item)} is not JSON`);
+  }
+}
+
+function visitObject(walk: Walk, item: object, depth: number): JsonIssue | undefined {
+  const { ancestors, segments } = walk;
+  if (ancestors.has(item)) return issueAt(walk, 'a cycle is not JSON');
+  if (depth >= walk.maxDepth) return issueAt(walk, `nests deeper than ${walk.maxDepth} levels`);
+  ancestors.add(item);
+  try {
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index += 1) {
+        segments.push(index);
+        const issue = visit(walk, item[index], depth + 1, false);
+        segments.pop();
+        if (issue) return issue;
+      }
+      return undefined;
+    }
+    for (const key of Object.keys(item)) {
+      if (!isWellFormedText(key)) {
+        return issueAt(walk, `the member name ${JSON.stringify(key)} ${LONE_SURROGATE}`);
+      }
+      segments.push(key);
+      const issue = visit(walk, (item as Record<string, unknown>)[key], depth + 1, true);
+      segments.pop();
+      if (issue) return issue;
+    }
+    return undefined;
+  } finally {
+    ancestors.delete(item);
+  }
 }
 
 /** The issue as one line: `path: message` (or just the message at the root). */

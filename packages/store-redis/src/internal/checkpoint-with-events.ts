@@ -18,18 +18,24 @@ import { appendArgs, checkpointArgs } from './script-args';
  * after a lost reply does not append twice.
  */
 export class RedisCheckpointWithEvents implements CheckpointWithEvents {
-  constructor(private readonly scripts: ScriptContext) {}
+  constructor(
+    private readonly scripts: ScriptContext,
+    private readonly inputs: {
+      checkpoint: typeof threadRunStoreInputs.commitCheckpoint;
+      append: typeof runEventLogInputs.append;
+    } = { checkpoint: threadRunStoreInputs.commitCheckpoint, append: runEventLogInputs.append },
+  ) {}
 
   async commitCheckpointWithEvents(
     input: Checkpoint,
     given: CheckpointEvents,
   ): Promise<CheckpointWithEventsOutcome> {
-    const checkpoint = threadRunStoreInputs.commitCheckpoint.parse(input);
+    const checkpoint = this.inputs.checkpoint.parse(input);
     const {
       runId,
       events,
       fence = 0,
-    } = runEventLogInputs.append.parse({ runId: given?.runId, events: given?.events, fence: given?.fence });
+    } = this.inputs.append.parse({ runId: given?.runId, events: given?.events, fence: given?.fence });
     const append = appendArgs(this.scripts.prefix, runId, events, fence);
     const reply = (await CHECKPOINT_WITH_EVENTS.call(this.scripts, [
       append.length,

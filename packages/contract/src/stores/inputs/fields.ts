@@ -90,12 +90,20 @@ function pathSegments(path: string): (string | number)[] {
   return segments;
 }
 
+/** The schemas `jsonChecked` built: inputs that carry values (and are copied), not only ids and numbers. */
+const jsonCheckedSchemas = new WeakSet<z.ZodType>();
+
+/** Whether `schema` was built by {@link jsonChecked}: its input carries values a store keeps. */
+export function isJsonChecked(schema: z.ZodType): boolean {
+  return jsonCheckedSchemas.has(schema);
+}
+
 /**
  * `schema` applied to the JSON form of the input (see `copyJsonValue`): a part JSON cannot hold
  * faithfully is an issue at its path, and the parsed result shares nothing with the caller's objects.
  */
 export function jsonChecked<S extends z.ZodType>(schema: S) {
-  return z
+  const checked = z
     .unknown()
     .transform((value, ctx) => {
       let failed = false;
@@ -111,4 +119,6 @@ export function jsonChecked<S extends z.ZodType>(schema: S) {
       return failed ? z.NEVER : copied;
     })
     .pipe(schema);
+  jsonCheckedSchemas.add(checked);
+  return checked;
 }

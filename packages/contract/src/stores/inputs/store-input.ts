@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { parseWith } from '../../errors/validation';
+import { isJsonChecked } from './fields';
 
 /**
  * The validated input of one store operation. Every backend calls `parse` before it touches data, so
@@ -13,6 +14,8 @@ export interface StoreInput<S extends z.ZodType> {
   readonly schema: S;
   /** The parsed input (defaults applied, values copied), or `validation_failed`. */
   parse(input: unknown): z.output<S>;
+  /** Whether the input carries values a store keeps (JSON-checked and copied), not only ids and numbers. */
+  readonly carriesValues: boolean;
 }
 
 /**
@@ -29,6 +32,7 @@ export function defineStoreInput<S extends z.ZodType>(
   return {
     operation,
     schema,
+    carriesValues: isJsonChecked(schema),
     parse(input) {
       const quick = fast?.(input);
       return quick === undefined ? parseWith(schema, input, what) : quick;

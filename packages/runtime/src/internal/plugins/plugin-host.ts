@@ -189,8 +189,11 @@ export async function runHooks<K extends HookName>(
   name: K,
   fields: HookFields<K>,
 ): Promise<void> {
+  const plugins = session.agent.definition.plugins;
+  // most agents have no hook for most phases: no context is built for nobody
+  if (plugins === undefined || !plugins.some((plugin) => plugin.hooks[name] !== undefined)) return;
   const context = { ...baseContext(session, PHASE_OF[name]), ...fields };
-  for (const plugin of session.agent.definition.plugins ?? []) {
+  for (const plugin of plugins) {
     const hook = plugin.hooks[name] as ((context: unknown) => unknown) | undefined;
     if (hook) await hook.call(plugin.hooks, contextFor(session, plugin, context));
   }

@@ -1,4 +1,4 @@
-import { AwakenError } from '@awaken/contract';
+import { AwakenError, trustedViewOf } from '@awaken/contract';
 import type { AgentRuntimeOptions, RuntimeStores } from '../../types';
 
 /** The methods the runtime calls on each store it takes. */
@@ -25,7 +25,12 @@ function invalid(message: string): AwakenError {
 
 /**
  * Checks the runtime's stores when it is created, so a missing or wrong store is `invalid_config`
- * naming it, not a TypeError on the first run.
+ * naming it, not a TypeError on the first run, and returns the stores the runtime calls: each
+ * store's trusted view where it offers one (see `offerTrustedView` in the contract), else the store
+ * as given. Through a trusted view the runtime's own records, events and ids skip the store's input
+ * parse and its extra copies: the runtime built and checked them, and checks a caller's input at its
+ * own entry points. Operations carrying a caller's values (createThread, createRun, put, …) still
+ * parse. A wrapper around a store offers no view, so it sees every call as before.
  */
 export function resolveStores(options: AgentRuntimeOptions): RuntimeStores {
   const stores = (options as { stores?: unknown }).stores;
@@ -47,5 +52,11 @@ export function resolveStores(options: AgentRuntimeOptions): RuntimeStores {
     );
     if (missing.length > 0) throw invalid(`stores.${name} is missing ${missing.join(', ')}`);
   }
-  return stores as RuntimeStores;
+  const given = stores as RuntimeStores;
+  return {
+    threadRuns: trustedViewOf(given.threadRuns),
+    ...(given.eventLog ? { eventLog: trustedViewOf(given.eventLog) } : {}),
+    ...(given.inbox ? { inbox: trustedViewOf(given.inbox) } : {}),
+    ...(given.mailbox ? { mailbox: given.mailbox } : {}),
+  };
 }

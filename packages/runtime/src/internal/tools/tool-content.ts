@@ -4,6 +4,7 @@ import {
   type ToolMessage,
   type ToolResult,
   findJsonIssue,
+  jsonCopy,
   formatJsonIssue,
 } from '@awaken/contract';
 
@@ -77,8 +78,9 @@ export function jsonOutput(value: unknown): { value: unknown } | { error: string
   const issue = findJsonIssue(value);
   if (issue) return { error: `tool output is not JSON: ${formatJsonIssue(issue)}` };
   try {
-    const text = JSON.stringify(value);
-    return { value: text === undefined ? null : JSON.parse(text) };
+    // checked above, so the direct copy gives exactly JSON.parse(JSON.stringify(value))
+    const copied = jsonCopy(value);
+    return { value: copied === undefined ? null : copied };
   } catch (error) {
     return { error: `tool output is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -20,12 +20,19 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
   if (state.status === 'new') moveCall(session, state, 'running');
 }
 
+const ALLOW: ToolGateDecision = Object.freeze({ type: 'allow' });
+
 /** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
 async function judge(
   session: RunSession,
   state: ToolCallState,
   prepared: { args: unknown } | { unknown: true },
 ): Promise<ToolGateDecision> {
+  const plugins = session.agent.definition.plugins;
+  // without a gate nothing can say other than allow: no context (nor copy of the batch) is built
+  if (plugins === undefined || !plugins.some((plugin) => plugin.hooks.toolGate !== undefined)) {
+    return ALLOW;
+  }
   const fields = callFields(state);
   const context = {
     ...baseContext(session, 'ToolGate'),
@@ -34,11 +41,11 @@ async function judge(
     ...('args' in prepared ? { call: { ...fields.call, arguments: prepared.args } } : {}),
     batch: session.batch.calls.map((call) => ({ ...call })),
   };
-  for (const plugin of session.agent.definition.plugins ?? []) {
+  for (const plugin of plugins) {
     const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
     if (decision && decision.type !== 'allow') return decision;
   }
-  return { type: 'allow' };
+  return ALLOW;
 }
 
 /**
