@@ -93,4 +93,41 @@ describe('LiveRunEvents: readers of a run executing in this process', () => {
     await reading;
     expect(seen).toEqual([1, 2]);
   });
+
+  it('a reader of an announced run waits in memory and reads nothing from the log', async () => {
+    const inner = createMemoryRunEventLog();
+    const log = countingLog(inner);
+    const live = new LiveRunEvents();
+    const withdraw = live.expect(RUN);
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(log, RUN, {}, live)) seen.push(item.seq);
+    })();
+    const run = activation(inner);
+    live.publish(RUN, run.events);
+    withdraw(); // published: withdrawing changes nothing
+    await run.emit(event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false }));
+    await run.emit(event(2, FINISH));
+    await reading;
+    expect(seen).toEqual([1, 2]);
+    expect(log.reads).toBe(0);
+    run.end();
+  });
+
+  it('an announcement withdrawn unpublished sends its readers to the log', async () => {
+    const inner = createMemoryRunEventLog();
+    const live = new LiveRunEvents();
+    const withdraw = live.expect(RUN);
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(inner, RUN, { waitMs: 50 }, live)) seen.push(item.seq);
+    })();
+    // another process executes the run: its events reach the reader through the log only
+    await inner.append(RUN, [event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false })]);
+    withdraw();
+    expect(live.has(RUN)).toBe(false);
+    await inner.append(RUN, [event(2, FINISH)]);
+    await reading;
+    expect(seen).toEqual([1, 2]);
+  });
 });

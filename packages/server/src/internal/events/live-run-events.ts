@@ -5,8 +5,16 @@ interface LiveRun {
   /** This activation's events so far, in seq order (each already appended to the event log). */
   events: AgentEvent[];
   ended: boolean;
+  /** Announced by `expect` and not published yet: its activation may still start here. */
+  expected: boolean;
   /** Woken on every new event and at the end. */
   wakers: Set<() => void>;
+}
+
+function wakeAll(run: LiveRun): void {
+  const wakers = [...run.wakers];
+  run.wakers.clear();
+  for (const waker of wakers) waker();
 }
 
 /**
@@ -19,15 +27,38 @@ interface LiveRun {
 export class LiveRunEvents {
   readonly #runs = new Map<string, LiveRun>();
 
+  /**
+   * Announces that an activation of a run nobody has executed yet (a run just created, no event
+   * logged) is about to start in this process: its readers wait in memory for it instead of polling
+   * the empty log. Returns `withdraw`, to call once the activation is published or will not start
+   * here (another process claimed the run, the thread gate deferred it): an announcement never
+   * published then ends, and its readers go back to the log. Only for a run whose log is empty: a
+   * reader waits for events from seq 1 on.
+   */
+  expect(runId: string): () => void {
+    if (this.#runs.has(runId)) return () => {};
+    const run: LiveRun = { events: [], ended: false, expected: true, wakers: new Set() };
+    this.#runs.set(runId, run);
+    return () => {
+      if (!run.expected) return;
+      run.expected = false;
+      run.ended = true;
+      if (this.#runs.get(runId) === run) this.#runs.delete(runId);
+      wakeAll(run);
+    };
+  }
+
   /** Reads an activation's events into the hub until they end; never throws. */
   publish(runId: string, events: AsyncIterable<AgentEvent>): void {
-    const run: LiveRun = { events: [], ended: false, wakers: new Set() };
+    const announced = this.#runs.get(runId);
+    // the activation an `expect` announced: its waiting readers stay subscribed
+    const run: LiveRun =
+      announced?.expected === true
+        ? announced
+        : { events: [], ended: false, expected: false, wakers: new Set() };
+    run.expected = false;
     this.#runs.set(runId, run);
-    const wake = () => {
-      const wakers = [...run.wakers];
-      run.wakers.clear();
-      for (const waker of wakers) waker();
-    };
+    const wake = () => wakeAll(run);
     void (async () => {
       try {
         for await (const event of events) {
@@ -89,7 +120,7 @@ export class LiveRunEvents {
     }
   }
 
-  /** Whether an activation of the run executes in this process now. */
+  /** Whether an activation of the run executes (or is announced to start) in this process now. */
   has(runId: string): boolean {
     return this.#runs.has(runId);
   }
