@@ -12,6 +12,7 @@ interface LiveRun {
 }
 
 function wakeAll(run: LiveRun): void {
+  if (run.wakers.size === 0) return;
   const wakers = [...run.wakers];
   run.wakers.clear();
   for (const waker of wakers) waker();
@@ -77,16 +78,17 @@ export class LiveRunEvents {
 
   /**
    * The run's events after `afterSeq` from the activation executing here, as long as they continue
-   * `afterSeq` without a gap: returns after a `run_finish` (`finished: true`), or with
-   * `finished: false` when there is no such activation, it does not reach back to `afterSeq + 1`
-   * (read the log first), it ended, or `signal` aborted — the caller then reads the log.
+   * `afterSeq` without a gap, a page at a time (every event the activation yielded since the last
+   * page): returns after a `run_finish` (`finished: true`), or with `finished: false` when there is
+   * no such activation, it does not reach back to `afterSeq + 1` (read the log first), it ended, or
+   * `signal` aborted — the caller then reads the log. `out.seq` is the last event handed out.
    */
-  async *follow(
+  async *followPages(
     runId: string,
     afterSeq: number,
     signal: AbortSignal | undefined,
     out: { seq: number; finished: boolean },
-  ): AsyncGenerator<AgentEvent> {
+  ): AsyncGenerator<AgentEvent[]> {
     out.seq = afterSeq;
     out.finished = false;
     const run = this.#runs.get(runId);
@@ -96,19 +98,26 @@ export class LiveRunEvents {
       if (signal?.aborted) return;
       const first = run.events[0];
       if (first && first.seq > out.seq + 1) return;
+      const page: AgentEvent[] = [];
+      let gap = false;
       while (index < run.events.length) {
         const event = run.events[index] as AgentEvent;
         index += 1;
         if (event.seq <= out.seq) continue;
-        if (event.seq !== out.seq + 1) return;
+        if (event.seq !== out.seq + 1) {
+          gap = true;
+          break;
+        }
         out.seq = event.seq;
-        yield event;
+        page.push(event);
         if (event.type === 'run_finish') {
           out.finished = true;
-          return;
+          break;
         }
       }
-      if (run.ended) return;
+      if (page.length > 0) yield page;
+      if (gap || out.finished || run.ended) return;
+      if (index < run.events.length) continue;
       await new Promise<void>((resolve) => {
         const onAbort = () => resolve();
         run.wakers.add(() => {
