@@ -177,7 +177,9 @@ async function main(): Promise<void> {
     if (process.env.BENCH_ONLY === 'sse') {
       const base = median(sse.rows[2]?.[1] ?? []);
       for (const [name, samples] of sse.rows)
-        process.stdout.write(`${name}: ${f0(median(samples))} events/s, ${(median(samples) / base).toFixed(2)}x\n`);
+        process.stdout.write(
+          `${name}: ${f0(median(samples))} events/s, ${(median(samples) / base).toFixed(2)}x\n`,
+        );
       return;
     }
     const latency = await decisionLatency(awaken);
