@@ -6,7 +6,7 @@ import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
 import type { ActivationOutcome } from './classify-outcome';
-import { checkThreadGate, readThreadGate } from './thread-gate';
+import { checkThreadGate } from './thread-gate';
 
 /** The run an activation executes, as the claim's owner steers it. */
 export interface RunActivation {
@@ -62,11 +62,6 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
   const { threadRuns } = context.stores;
 
   async function execute(): Promise<ActivationOutcome> {
-    // a submit's dispatch (no dedupe key; a resume has one) starts a new run: the thread gate's
-    // reads go out beside the record's, in the same round trip where the store batches reads
-    const gateReads =
-      dispatch.dedupeKey === undefined ? readThreadGate(context, dispatch.threadId) : undefined;
-    gateReads?.catch(() => undefined); // not awaited when the run turns out not to be new
     const record = await threadRuns.getRun(dispatch.runId);
     if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
     if (record.status === 'done') {
@@ -81,7 +76,7 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       return { type: 'skipped', record };
     }
     if (record.status === 'created') {
-      const gate = await checkThreadGate(context, record, gateReads);
+      const gate = await checkThreadGate(context, record);
       if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
     }
     lease = await acquireUnderClaim(context, record.runId, () => detached !== undefined);

@@ -1,10 +1,4 @@
-import {
-  AwakenError,
-  type RunDispatch,
-  type RunRecord,
-  type Thread,
-  isTerminalDispatchStatus,
-} from '@awaken/contract';
+import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
 import type { ServiceContext } from '../service/service-context';
 import { DEAD_LETTERED } from './end-dead-lettered-run';
 
@@ -45,25 +39,6 @@ async function cancelSupersededRuns(
   }
 }
 
-/** What the gate reads first: the thread (its open and active run) and its runs not started yet. */
-export interface GateReads {
-  thread: Thread | null;
-  created: RunRecord[];
-}
-
-/**
- * The gate's first reads, side by side (one round trip where the store batches reads); the listing
- * has no effect until the open run is known not to wait.
- */
-export async function readThreadGate(context: ServiceContext, threadId: string): Promise<GateReads> {
-  const { threadRuns } = context.stores;
-  const [thread, created] = await Promise.all([
-    threadRuns.getThread(threadId),
-    threadRuns.listRuns(threadId, { status: ['created'], limit: 100 }),
-  ]);
-  return { thread, created: created.items };
-}
-
 /** Whether a run that has not started yet may start now on its thread. */
 export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; reason: string };
 
@@ -77,14 +52,14 @@ export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; re
  *   never started because an interrupt superseded it → it is ended here, under this claim, before
  *   the new run starts (`error` when its dispatch was dead-lettered, `cancelled` when interrupted).
  */
-export async function checkThreadGate(
-  context: ServiceContext,
-  record: RunRecord,
-  /** The gate's reads when already started (beside the run's record): see {@link readThreadGate}. */
-  reads: Promise<GateReads> = readThreadGate(context, record.threadId),
-): Promise<ThreadGate> {
+export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
   const { threadRuns, mailbox } = context.stores;
-  const { thread, created } = await reads;
+  // read side by side (one round trip where the store batches reads); the listing has no effect
+  // until the open run is known not to wait
+  const [thread, created] = await Promise.all([
+    threadRuns.getThread(record.threadId),
+    threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 }),
+  ]);
   const openRunId = thread?.openRunId;
   if (openRunId !== undefined && openRunId !== record.runId) {
     const open = await threadRuns.getRun(openRunId);
@@ -96,7 +71,7 @@ export async function checkThreadGate(
       );
     }
   }
-  await cancelSupersededRuns(context, record, created);
+  await cancelSupersededRuns(context, record, created.items);
   const activeRunId = thread?.activeRunId;
   if (activeRunId === undefined || activeRunId === record.runId) return { type: 'open' };
   const active = await threadRuns.getRun(activeRunId);
