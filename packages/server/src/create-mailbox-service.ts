@@ -5,7 +5,7 @@ import { createRunCommands } from './internal/commands/create-run-commands';
 import { requeueDeadLetter } from './internal/commands/requeue-dead-letter';
 import { executeDispatch } from './internal/dispatch/execute-dispatch';
 import { type WorkerPool, startWorkerPool } from './internal/dispatch/worker-pool';
-import { followRunEvents } from './internal/events/follow-run-events';
+import { followRunEventPages, followRunEvents } from './internal/events/follow-run-events';
 import { LiveRunEvents } from './internal/events/live-run-events';
 import { type LeaseSweeper, startLeaseSweeper } from './internal/leases/lease-sweeper';
 import { abortableDelay } from './internal/service/abortable-delay';
@@ -116,6 +116,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     submit,
     follow: (runId, followOptions = {}) =>
       followRunEvents(stores.eventLog, runId, followOptions, context.liveEvents),
+    followPages: (runId, followOptions = {}) =>
+      followRunEventPages(stores.eventLog, runId, followOptions, context.liveEvents),
     dispatch: (dispatchId) => stores.mailbox.loadDispatch(dispatchId),
     requeueDeadLetter(dispatchId, requeueOptions = {}) {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service is stopping');

@@ -242,6 +242,12 @@ export interface MailboxService {
   submit(request: SubmitRequest): Promise<SubmittedRun>;
   /** Follows a run's events (any process's run) from its event log. */
   follow(runId: string, options?: FollowOptions): AsyncIterable<AgentEvent>;
+  /**
+   * The same events as `follow`, a page at a time: every event that became available together (a
+   * burst the run executing here yielded, a page of the log) in one array, so a writer sends one
+   * chunk per page, not one per event. Optional: the HTTP layer falls back to reading the log.
+   */
+  followPages?(runId: string, options?: FollowOptions): AsyncIterable<AgentEvent[]>;
   /** Loads a dispatch (inspection). */
   dispatch(dispatchId: string): Promise<RunDispatch | null>;
   /**

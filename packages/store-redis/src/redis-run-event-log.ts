@@ -109,8 +109,7 @@ export class RedisRunEventLog implements RunEventLog {
     // Whether the log is finished is read BEFORE its events: a log finished by then holds every
     // event it will ever hold, so an empty read means the stream is over. (Read after, an append and
     // a finish landing between the two reads would end the tail without the last events.)
-    const finished = await this.#finished(runId);
-    const ready = await this.#range(runId, afterSeq, limit);
+    const [finished, ready] = await this.#finishedAndRange(runId, afterSeq, limit);
     if (ready.length > 0 || finished || waitMs <= 0 || signal?.aborted) return ready;
     // The shared XREAD wakes at once for anything appended since the read above, and a finish since
     // then adds the end marker it wakes on. A wake-up may be spurious (another tail's seq): read again.
@@ -120,8 +119,7 @@ export class RedisRunEventLog implements RunEventLog {
       const left = deadline - Date.now();
       if (left <= 0) return [];
       if (!(await this.#call(() => this.#waiter.wait(stream, afterSeq, Math.ceil(left), signal)))) return [];
-      const done = await this.#finished(runId);
-      const events = await this.#range(runId, afterSeq, limit);
+      const [done, events] = await this.#finishedAndRange(runId, afterSeq, limit);
       if (events.length > 0 || done) return events;
     }
   }
@@ -163,6 +161,29 @@ export class RedisRunEventLog implements RunEventLog {
   async #finished(runId: string): Promise<boolean> {
     const meta = runKeys(this.prefix, runId).eventMeta;
     return (await this.#call(() => this.redis.hget(meta, 'finished'))) === '1';
+  }
+
+  /**
+   * Whether the log is finished, then its events after `afterSeq`: one pipeline, so one round trip,
+   * and Redis runs the two reads in this order (the finished flag is read before the events).
+   */
+  async #finishedAndRange(
+    runId: string,
+    afterSeq: number,
+    limit: number | undefined,
+  ): Promise<[finished: boolean, events: AgentEvent[]]> {
+    const keys = runKeys(this.prefix, runId);
+    const start = `0-${afterSeq + 1}`;
+    const pipeline = this.redis.pipeline().hget(keys.eventMeta, 'finished');
+    if (limit === undefined) pipeline.xrange(keys.events, start, '+');
+    else pipeline.xrange(keys.events, start, '+', 'COUNT', limit);
+    const replies = await this.#call(() => pipeline.exec());
+    if (replies?.length !== 2) throw toStoreError(new Error('the event log read was not answered'));
+    const [finished, entries] = replies.map(([error, reply]) => {
+      if (error) throw toStoreError(error);
+      return reply;
+    });
+    return [finished === '1', decodeEntries(entries as StreamEntries)];
   }
 
   async #range(runId: string, afterSeq: number, limit: number | undefined): Promise<AgentEvent[]> {

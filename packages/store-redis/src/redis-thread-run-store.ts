@@ -23,8 +23,8 @@ import {
 import type { Redis } from 'ioredis';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { pageIndex, pipelined } from './internal/page-index';
+import { ReadBatch } from './internal/read-batch';
 import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { toStoreError } from './internal/redis-error';
 import { decodeMessage, decodeRun, decodeThread } from './internal/thread-codec';
 import { RedisCheckpointWithEvents } from './internal/checkpoint-with-events';
 import { checkpointArgs } from './internal/script-args';
@@ -69,6 +69,8 @@ export class RedisThreadRunStore implements ThreadRunStore {
   readonly #owned: boolean;
   readonly #scripts: ScriptContext;
   readonly #inputs: typeof threadRunStoreInputs;
+  /** Single reads of one tick, sent as one pipeline (flushed before every other command). */
+  readonly #reads: ReadBatch;
 
   /** `trustedTwinOf` is internal: the store's trusted view is built so, sharing its connection. */
   constructor(options: RedisThreadRunStoreOptions, trustedTwinOf?: RedisThreadRunStore) {
@@ -77,6 +79,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
       this.#owned = false;
       this.prefix = trustedTwinOf.prefix;
       this.#scripts = trustedTwinOf.#scripts;
+      this.#reads = trustedTwinOf.#reads;
       this.#inputs = trustedInputs;
       return;
     }
@@ -85,6 +88,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     this.redis = client;
     this.#owned = owned;
     this.prefix = normalizePrefix(options.prefix);
+    this.#reads = new ReadBatch(client);
     this.#scripts = {
       redis: client,
       prefix: this.prefix,
@@ -105,12 +109,13 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getThread(input: string): Promise<Thread | null> {
     const { threadId } = this.#inputs.getThread.parse({ threadId: input });
-    const hash = await this.#call(() => this.redis.hgetall(this.#thread(threadId)));
+    const hash = await this.#reads.read<Record<string, string>>(['hgetall', this.#thread(threadId)]);
     return Object.keys(hash).length === 0 ? null : decodeThread(hash);
   }
 
   async listThreads(page?: PageRequest): Promise<Page<Thread>> {
     const parsed = this.#inputs.listThreads.parse(page ?? {});
+    this.#reads.flush();
     return pageIndex<Thread>({
       redis: this.redis,
       key: `${this.prefix}threads`,
@@ -138,7 +143,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getThreadState(input: string): Promise<Record<string, unknown>> {
     const { threadId } = this.#inputs.getThreadState.parse({ threadId: input });
-    const state = await this.#call(() => this.redis.hget(this.#thread(threadId), 'state'));
+    const state = await this.#reads.read<string | null>(['hget', this.#thread(threadId), 'state']);
     return state === null ? {} : (JSON.parse(state) as Record<string, unknown>);
   }
 
@@ -181,9 +186,12 @@ export class RedisThreadRunStore implements ThreadRunStore {
     const start = Math.max(1, parsed.from ?? 1) - 1;
     const stop = parsed.to === undefined ? -1 : parsed.to - 1;
     if (parsed.to !== undefined && stop < start) return [];
-    const entries = await this.#call(() =>
-      this.redis.lrange(`${this.prefix}thm:${parsed.threadId}`, start, stop),
-    );
+    const entries = await this.#reads.read<string[]>([
+      'lrange',
+      `${this.prefix}thm:${parsed.threadId}`,
+      start,
+      stop,
+    ]);
     const records = entries.map(decodeMessage);
     const { visibility } = parsed;
     return visibility ? records.filter((record) => record.visibility === visibility) : records;
@@ -191,7 +199,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async messageCount(input: string): Promise<number> {
     const { threadId } = this.#inputs.messageCount.parse({ threadId: input });
-    return this.#call(() => this.redis.llen(`${this.prefix}thm:${threadId}`));
+    return this.#reads.read<number>(['llen', `${this.prefix}thm:${threadId}`]);
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {
@@ -202,22 +210,24 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getRun(input: string): Promise<RunRecord | null> {
     const { runId } = this.#inputs.getRun.parse({ runId: input });
-    const json = await this.#call(() => this.redis.hget(`${this.prefix}run:${runId}`, 'json'));
+    const json = await this.#reads.read<string | null>(['hget', `${this.prefix}run:${runId}`, 'json']);
     return json === null ? null : decodeRun(json);
   }
 
   async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
     const parsed = this.#inputs.listRuns.parse({ ...query, threadId });
     const wanted = parsed.status === undefined ? undefined : new Set(parsed.status);
+    // through the read batch: a listing started beside other reads shares their round trip
     return pageIndex<RunRecord>({
       redis: this.redis,
       key: `${this.prefix}thr:${parsed.threadId}`,
       reverse: true,
       cursor: parsed.cursor,
       limit: parsed.limit,
+      range: (read) => this.#reads.read<string[]>(read),
       load: async (ids) => {
-        const jsons = await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
-          pipeline.hget(`${this.prefix}run:${id}`, 'json'),
+        const jsons = await Promise.all(
+          ids.map((id) => this.#reads.read<string | null>(['hget', `${this.prefix}run:${id}`, 'json'])),
         );
         return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
       },
@@ -227,6 +237,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async listRunsByStatus(status: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
     const parsed = this.#inputs.listRunsByStatus.parse({ ...query, status });
+    this.#reads.flush();
     return pageIndex<RunRecord>({
       redis: this.redis,
       key: `${this.prefix}rs:${parsed.status}`,
@@ -254,10 +265,15 @@ export class RedisThreadRunStore implements ThreadRunStore {
     if (!(log instanceof RedisRunEventLog) || log.redis !== this.redis || log.prefix !== this.prefix)
       return undefined;
     const trusted = this.#inputs !== threadRunStoreInputs;
-    return new RedisCheckpointWithEvents(this.#scripts, {
-      checkpoint: this.#inputs.commitCheckpoint,
-      append: trusted ? trustedEventInputs.append : runEventLogInputs.append,
-    });
+    return new RedisCheckpointWithEvents(
+      this.#scripts,
+      {
+        checkpoint: this.#inputs.commitCheckpoint,
+        append: trusted ? trustedEventInputs.append : runEventLogInputs.append,
+      },
+      // like every write of this store: the single reads queued before it leave first
+      () => this.#reads.flush(),
+    );
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
@@ -306,15 +322,8 @@ export class RedisThreadRunStore implements ThreadRunStore {
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
+    this.#reads.flush();
     return script.call(this.#scripts, args);
-  }
-
-  async #call<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      throw toStoreError(error);
-    }
   }
 }
 

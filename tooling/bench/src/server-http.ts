@@ -10,7 +10,7 @@
  * (3) requests per second of `POST /v1/threads` (full stack: auth, body limit, zod validation,
  *     store write, request log) against a bare Hono handler on the same adapter, with
  *     BENCH_CONCURRENCY keep-alive clients for BENCH_SECONDS per round.
- * Writes results/server-http.md.
+ * Writes results/server-http.md; BENCH_ONLY=sse measures (1) only and prints it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -174,6 +174,14 @@ async function main(): Promise<void> {
   const bare = await startChildServer(['bare-hono']);
   try {
     const sse = await sseRates(awaken);
+    if (process.env.BENCH_ONLY === 'sse') {
+      const base = median(sse.rows[2]?.[1] ?? []);
+      for (const [name, samples] of sse.rows)
+        process.stdout.write(
+          `${name}: ${f0(median(samples))} events/s, ${(median(samples) / base).toFixed(2)}x\n`,
+        );
+      return;
+    }
     const latency = await decisionLatency(awaken);
     const rps: Record<'awaken' | 'bare', number[]> = { awaken: [], bare: [] };
     await requestsPerSecond(awaken.url);

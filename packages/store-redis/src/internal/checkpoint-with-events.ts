@@ -24,6 +24,8 @@ export class RedisCheckpointWithEvents implements CheckpointWithEvents {
       checkpoint: typeof threadRunStoreInputs.commitCheckpoint;
       append: typeof runEventLogInputs.append;
     } = { checkpoint: threadRunStoreInputs.commitCheckpoint, append: runEventLogInputs.append },
+    /** Called right before the script is sent (the store's queued reads leave first). */
+    private readonly beforeWrite: () => void = () => {},
   ) {}
 
   async commitCheckpointWithEvents(
@@ -37,6 +39,7 @@ export class RedisCheckpointWithEvents implements CheckpointWithEvents {
       fence = 0,
     } = this.inputs.append.parse({ runId: given?.runId, events: given?.events, fence: given?.fence });
     const append = appendArgs(this.scripts.prefix, runId, events, fence);
+    this.beforeWrite();
     const reply = (await CHECKPOINT_WITH_EVENTS.call(this.scripts, [
       append.length,
       ...append,

@@ -15,6 +15,25 @@ export interface PageIndexOptions<T> {
   load(ids: string[]): Promise<(T | undefined)[]>;
   /** Keeps only the records that match the query's filter. */
   accept?(record: T): boolean;
+  /** Sends the index read (default: a command of its own on `redis`). */
+  range?(read: IndexRead): Promise<string[]>;
+}
+
+/** One page read of the index, as its arguments. */
+export type IndexRead = [
+  'zrangebyscore' | 'zrevrangebyscore',
+  string,
+  string,
+  string,
+  'WITHSCORES',
+  'LIMIT',
+  number,
+  number,
+];
+
+function sendRange(redis: Redis, read: IndexRead): Promise<string[]> {
+  const [name, ...args] = read;
+  return name === 'zrevrangebyscore' ? redis.zrevrangebyscore(...args) : redis.zrangebyscore(...args);
 }
 
 /**
@@ -30,9 +49,10 @@ export async function pageIndex<T>(options: PageIndexOptions<T>): Promise<Page<T
   try {
     for (;;) {
       const bound = after === undefined ? (reverse ? '+inf' : '-inf') : `(${after}`;
-      const batch = reverse
-        ? await redis.zrevrangebyscore(key, bound, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 1)
-        : await redis.zrangebyscore(key, bound, '+inf', 'WITHSCORES', 'LIMIT', 0, limit + 1);
+      const read: IndexRead = reverse
+        ? ['zrevrangebyscore', key, bound, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 1]
+        : ['zrangebyscore', key, bound, '+inf', 'WITHSCORES', 'LIMIT', 0, limit + 1];
+      const batch = await (options.range ? options.range(read) : sendRange(redis, read));
       if (batch.length === 0) break;
       const ids = batch.filter((_, index) => index % 2 === 0);
       const records = await options.load(ids);

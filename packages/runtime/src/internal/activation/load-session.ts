@@ -83,8 +83,10 @@ export interface NewRunInput {
 }
 
 /**
- * Creates the thread when missing and the run record (status `created`, input kept in its state
- * until the run's `user_message` checkpoint commits it to the thread).
+ * Creates the run record (status `created`, input kept in its state until the run's `user_message`
+ * checkpoint commits it to the thread), and first its thread when missing: the run is written at
+ * once, and only when the store answers that the thread is unknown (`not_found`) is the thread
+ * created and the run written again — no read before the write on a thread that exists.
  */
 export async function createRunRecord(
   services: RuntimeServices,
@@ -92,8 +94,6 @@ export async function createRunRecord(
   request: NewRunInput,
 ): Promise<RunRecord> {
   const { store, now } = services;
-  const thread = await store.getThread(request.threadId);
-  if (!thread) await store.createThread({ id: request.threadId });
   const at = now();
   const bookkeeping = {
     lastSeq: 0,
@@ -105,7 +105,7 @@ export async function createRunRecord(
     consecutiveErrors: 0,
     recentCalls: [],
   };
-  return store.createRun({
+  const record: RunRecord = {
     runId: request.runId,
     threadId: request.threadId,
     agentId: agent.id,
@@ -125,7 +125,14 @@ export async function createRunRecord(
     version: 0,
     createdAt: at,
     updatedAt: at,
-  });
+  };
+  try {
+    return await store.createRun(record);
+  } catch (error) {
+    if (!AwakenError.hasCode(error, 'not_found')) throw error;
+  }
+  await store.createThread({ id: request.threadId });
+  return store.createRun(record);
 }
 
 /** Creates the run (see {@link createRunRecord}) under its lease and the session that executes it. */
@@ -154,6 +161,8 @@ export async function loadSession(
   runId: string,
 ): Promise<RunSession | RunRecord> {
   const { store } = plumbing.services;
+  // a lease handed in was granted before this read: no earlier holder can write after it
+  const leasedBefore = plumbing.ownership.lease !== undefined;
   const found = await store.getRun(runId);
   if (!found) throw new AwakenError('not_found', `run ${runId} not found`);
   if (found.status === 'done') {
@@ -163,7 +172,7 @@ export async function loadSession(
   const agent = agentFor(found.agentId);
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
-  const record = (await store.getRun(runId)) ?? found;
+  const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);
   if (record.status === 'done') {
     await repairFinishedLog(plumbing.services, record, plumbing.ownership);
     return record;

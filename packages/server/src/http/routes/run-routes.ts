@@ -86,7 +86,10 @@ export function registerRunRoutes(
 ): void {
   app.openapi(startRun, async (c) => {
     const body = c.req.valid('json');
-    const run = await c.var.service.submit({
+    const { service } = c.var;
+    // the run executes here: its stream takes the events this process follows, not the log's
+    const followPages = service.followPages?.bind(service);
+    const run = await service.submit({
       agentId: body.agentId,
       input: body.input,
       mode: 'foreground',
@@ -110,6 +113,7 @@ export function registerRunRoutes(
       metrics: deps.metrics,
       log: c.var.log,
       headers: idHeaders(run),
+      ...(followPages ? { follow: (signal: AbortSignal) => followPages(run.runId, { signal }) } : {}),
     }) as never;
   });
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { MailboxService } from '../../types';
 import { toHttpError } from '../error-table';
 import type { HttpMetrics } from '../http-metrics';
+import { iterablePages } from './iterable-pages';
 import { PageSize } from './page-size';
 
 export interface SseStreamOptions {
@@ -16,6 +17,13 @@ export interface SseStreamOptions {
   metrics: HttpMetrics;
   log: Logger;
   headers?: Record<string, string>;
+  /**
+   * For a run just submitted here: its events as this process follows them, a page at a time
+   * (`MailboxService.followPages`: pushed from memory while the run executes here, else read from the
+   * log); the stream writes them instead of polling the log itself. Without it the stream tails the
+   * event log.
+   */
+  follow?: (signal: AbortSignal) => AsyncIterable<AgentEvent[]>;
 }
 
 const encoder = new TextEncoder();
@@ -42,6 +50,7 @@ export function sseResponse(options: SseStreamOptions): Response {
   // One page per pull: the stream queues at most one page ahead, and the adapter pulls again only
   // once the socket took the last write, so a client that stops reading holds about two pages.
   const pages = new PageSize();
+  const followed = options.follow ? iterablePages(options.follow(reader.signal)) : undefined;
 
   let doneChecks = 0;
   /**
@@ -64,6 +73,7 @@ export function sseResponse(options: SseStreamOptions): Response {
 
   function close(controller: ReadableStreamDefaultController<Uint8Array>, why: string): void {
     options.signal?.removeEventListener('abort', stop);
+    followed?.close();
     log.debug({ runId, lastEventId: seq, sent, why }, 'event stream closed');
     try {
       controller.close();
@@ -79,15 +89,24 @@ export function sseResponse(options: SseStreamOptions): Response {
     async pull(controller) {
       if (reader.signal.aborted) return close(controller, 'client gone');
       try {
-        // a reconnect to a finished run read to its end closes at once, not after a keep-alive
-        if (sent === 0 && doneChecks === 0 && (await runEnded())) return close(controller, 'run done');
-        const events = await eventLog.tail(runId, {
-          afterSeq: seq,
-          waitMs: options.keepAliveMs,
-          limit: pages.limit,
-          signal: reader.signal,
-        });
+        // a reconnect to a finished run read to its end closes at once, not after a keep-alive (a
+        // run just submitted is not finished)
+        if (!followed && sent === 0 && doneChecks === 0 && (await runEnded()))
+          return close(controller, 'run done');
+        const page = followed
+          ? await followed.read(pages.limit, options.keepAliveMs)
+          : {
+              ended: false,
+              events: await eventLog.tail(runId, {
+                afterSeq: seq,
+                waitMs: options.keepAliveMs,
+                limit: pages.limit,
+                signal: reader.signal,
+              }),
+            };
+        const { events } = page;
         if (reader.signal.aborted) return close(controller, 'client gone');
+        if (page.ended && events.length === 0) return close(controller, 'run done');
         if (events.length === 0) {
           if (await runEnded()) return close(controller, 'run done');
           controller.enqueue(encoder.encode(': keep-alive\n\n'));
@@ -114,6 +133,7 @@ export function sseResponse(options: SseStreamOptions): Response {
         pages.observe(count, chunk.length);
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (finished) close(controller, 'run_finish');
+        else if (page.ended) close(controller, 'run done');
       } catch (error) {
         log.error({ runId, err: error }, 'event stream failed');
         const { body } = toHttpError(error);

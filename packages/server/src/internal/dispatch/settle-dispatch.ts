@@ -23,10 +23,18 @@ export async function settleDispatch(
   const reportFailure = () =>
     context.report(failure, `run ${dispatch.runId}: its dispatch was dead-lettered after this failure`);
   switch (plan.action) {
-    case 'ack':
+    case 'ack': {
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
       await mailbox.ack(proof);
+      // a run this activation saw done stays done: nothing can wait on it
+      const { outcome } = input;
+      if (
+        (outcome.type === 'result'
+          ? outcome.result.status
+          : outcome.type === 'skipped' && outcome.record.status) === 'done'
+      )
+        return;
       {
         // a decision that arrived after the activation last looked at the inbox, while this dispatch
         // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free
@@ -38,6 +46,7 @@ export async function settleDispatch(
         }
       }
       return;
+    }
     case 'retry': {
       const delay = retryDelay(dispatch.attemptCount + 1, context.config, plan.retryAfterMs);
       const retryAt = plan.retryAt ?? (await mailbox.now()) + delay;

@@ -23,10 +23,12 @@ async function dispatchesOfThread(context: ServiceContext, threadId: string): Pr
  * writes to the thread. A run with no dispatch yet is being submitted (stored before it is
  * enqueued) and is left alone.
  */
-async function cancelSupersededRuns(context: ServiceContext, record: RunRecord): Promise<void> {
-  const { threadRuns } = context.stores;
-  const created = await threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 });
-  const others = created.items.filter((run) => run.runId !== record.runId);
+async function cancelSupersededRuns(
+  context: ServiceContext,
+  record: RunRecord,
+  created: readonly RunRecord[],
+): Promise<void> {
+  const others = created.filter((run) => run.runId !== record.runId);
   if (others.length === 0) return;
   const all = await dispatchesOfThread(context, record.threadId);
   for (const run of others) {
@@ -52,7 +54,12 @@ export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; re
  */
 export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
   const { threadRuns, mailbox } = context.stores;
-  const thread = await threadRuns.getThread(record.threadId);
+  // read side by side (one round trip where the store batches reads); the listing has no effect
+  // until the open run is known not to wait
+  const [thread, created] = await Promise.all([
+    threadRuns.getThread(record.threadId),
+    threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 }),
+  ]);
   const openRunId = thread?.openRunId;
   if (openRunId !== undefined && openRunId !== record.runId) {
     const open = await threadRuns.getRun(openRunId);
@@ -64,7 +71,7 @@ export async function checkThreadGate(context: ServiceContext, record: RunRecord
       );
     }
   }
-  await cancelSupersededRuns(context, record);
+  await cancelSupersededRuns(context, record, created.items);
   const activeRunId = thread?.activeRunId;
   if (activeRunId === undefined || activeRunId === record.runId) return { type: 'open' };
   const active = await threadRuns.getRun(activeRunId);

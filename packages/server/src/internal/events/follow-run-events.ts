@@ -1,20 +1,29 @@
 import type { AgentEvent, RunEventLog } from '@awaken/contract';
 import type { LiveRunEvents } from './live-run-events';
 
+export interface FollowRunOptions {
+  afterSeq?: number;
+  signal?: AbortSignal;
+  waitMs?: number;
+  pageSize?: number;
+}
+
 /**
- * Yields a run's events from its event log after `afterSeq`, waiting for new ones (blocking tail),
- * and returns after the next `run_finish` (the run waits or is done), when the log is finished and
- * read to its end, or when `signal` aborts. Works for a run executing in any process. When the run
- * executes in this process (`live`), its events come from memory once the log was read up to where
- * the activation's events start — pushed as the runtime yields them (each already appended), not
- * polled; the log is read again whenever memory does not continue the seq without a gap.
+ * Yields a run's events from its event log after `afterSeq`, a page at a time, waiting for new ones
+ * (blocking tail), and returns after the page holding the next `run_finish` (the run waits or is
+ * done; nothing after it is yielded), when the log is finished and read to its end, or when `signal`
+ * aborts. Works for a run executing in any process. When the run executes in this process (`live`),
+ * its events come from memory once the log was read up to where the activation's events start —
+ * pushed as the runtime yields them (each already appended), every event yielded since the last page
+ * in one page, not polled; the log is read again whenever memory does not continue the seq without a
+ * gap.
  */
-export async function* followRunEvents(
+export async function* followRunEventPages(
   eventLog: RunEventLog,
   runId: string,
-  options: { afterSeq?: number; signal?: AbortSignal; waitMs?: number; pageSize?: number } = {},
+  options: FollowRunOptions = {},
   live?: LiveRunEvents,
-): AsyncGenerator<AgentEvent> {
+): AsyncGenerator<AgentEvent[]> {
   let seq = options.afterSeq ?? 0;
   const waitMs = options.waitMs ?? 1_000;
   // Read in pages: a consumer that stops pulling holds one page, never the rest of the log.
@@ -23,7 +32,7 @@ export async function* followRunEvents(
   while (!options.signal?.aborted) {
     const here = live?.has(runId) === true;
     if (here && live) {
-      for await (const event of live.follow(runId, seq, options.signal, local)) yield event;
+      for await (const page of live.followPages(runId, seq, options.signal, local)) yield page;
       if (local.finished) return;
       const progressed = local.seq > seq;
       seq = local.seq;
@@ -37,13 +46,26 @@ export async function* followRunEvents(
       limit,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    for (const event of events) {
-      seq = event.seq;
-      yield event;
-      if (event.type === 'run_finish') return;
+    const finish = events.findIndex((event) => event.type === 'run_finish');
+    const page = finish < 0 ? events : events.slice(0, finish + 1);
+    const last = page.at(-1);
+    if (last) {
+      seq = last.seq;
+      yield page;
+      if (finish >= 0) return;
     }
     if (events.length === 0 && (await eventLog.isFinished(runId)) && (await eventLog.lastSeq(runId)) <= seq) {
       return;
     }
   }
+}
+
+/** {@link followRunEventPages} one event at a time. */
+export async function* followRunEvents(
+  eventLog: RunEventLog,
+  runId: string,
+  options: FollowRunOptions = {},
+  live?: LiveRunEvents,
+): AsyncGenerator<AgentEvent> {
+  for await (const page of followRunEventPages(eventLog, runId, options, live)) yield* page;
 }

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentEventInput, RunEventLog } from '@awaken/contract';
 import { createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
-import { followRunEvents } from './follow-run-events';
+import { followRunEventPages, followRunEvents } from './follow-run-events';
 import { LiveRunEvents } from './live-run-events';
 
 const RUN = 'run-1';
@@ -92,5 +92,63 @@ describe('LiveRunEvents: readers of a run executing in this process', () => {
     await inner.append(RUN, [event(2, FINISH)]);
     await reading;
     expect(seen).toEqual([1, 2]);
+  });
+
+  it('a reader of an announced run waits in memory and reads nothing from the log', async () => {
+    const inner = createMemoryRunEventLog();
+    const log = countingLog(inner);
+    const live = new LiveRunEvents();
+    const withdraw = live.expect(RUN);
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(log, RUN, {}, live)) seen.push(item.seq);
+    })();
+    const run = activation(inner);
+    live.publish(RUN, run.events);
+    withdraw(); // published: withdrawing changes nothing
+    await run.emit(event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false }));
+    await run.emit(event(2, FINISH));
+    await reading;
+    expect(seen).toEqual([1, 2]);
+    expect(log.reads).toBe(0);
+    run.end();
+  });
+
+  it('an announcement withdrawn unpublished sends its readers to the log', async () => {
+    const inner = createMemoryRunEventLog();
+    const live = new LiveRunEvents();
+    const withdraw = live.expect(RUN);
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const item of followRunEvents(inner, RUN, { waitMs: 50 }, live)) seen.push(item.seq);
+    })();
+    // another process executes the run: its events reach the reader through the log only
+    await inner.append(RUN, [event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false })]);
+    withdraw();
+    expect(live.has(RUN)).toBe(false);
+    await inner.append(RUN, [event(2, FINISH)]);
+    await reading;
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('hands a burst the activation yielded while the reader was busy over as one page', async () => {
+    const inner = createMemoryRunEventLog();
+    const live = new LiveRunEvents();
+    const withdraw = live.expect(RUN);
+    const run = activation(inner);
+    live.publish(RUN, run.events);
+    withdraw();
+    await run.emit(event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false }));
+    for (let seq = 2; seq <= 10; seq += 1)
+      await run.emit(event(seq, { type: 'text_delta', messageId: 'm', delta: 'x' }));
+    await run.emit(event(11, FINISH));
+    const pages: number[][] = [];
+    for await (const page of followRunEventPages(inner, RUN, {}, live))
+      pages.push(page.map((item) => item.seq));
+    expect(pages.flat()).toEqual(Array.from({ length: 11 }, (_, index) => index + 1));
+    // one page per burst (the hub may still be taking the last events in as the reader starts), not
+    // one per event
+    expect(pages.length).toBeLessThanOrEqual(2);
+    run.end();
   });
 });

@@ -148,7 +148,8 @@ export async function submitRun(
   const ifBusy = request.ifBusy ?? (mode === 'foreground' ? 'interrupt' : 'queue');
   const threadId = request.threadId ?? context.config.createId();
   const runId = request.runId ?? context.config.createId();
-  if (await context.stores.threadRuns.getRun(runId)) {
+  // an id chosen here is new; one the caller chose may name an existing run
+  if (request.runId !== undefined && (await context.stores.threadRuns.getRun(runId))) {
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
   // nothing is written before the runtime has checked the request (in createRun)
@@ -170,10 +171,18 @@ export async function submitRun(
     ...(dispatchId === undefined ? {} : { dispatchId }),
     ...(request.priority === undefined ? {} : { priority: request.priority }),
   });
-  const execution =
-    mode === 'foreground'
-      ? claimForeground(context, dispatch).catch((error) => context.report(error, `foreground run ${runId}`))
-      : Promise.resolve();
+  let execution = Promise.resolve();
+  if (mode === 'foreground') {
+    // the run is new and about to execute here: its readers wait for it in memory, not on the log
+    const withdraw = context.liveEvents.expect(runId);
+    execution = claimForeground(context, dispatch)
+      .catch((error) => context.report(error, `foreground run ${runId}`))
+      .finally(async () => {
+        // a worker of this process may have claimed it first: its activation publishes the events
+        await context.live.get(runId)?.done;
+        withdraw();
+      });
+  }
   const { stores } = context;
   return {
     execution,
