@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AwakenError,
   type ClaimProof,
   type EnqueueDispatchInput,
   type MailboxInterrupt,
