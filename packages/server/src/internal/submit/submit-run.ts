@@ -1,5 +1,6 @@
 import {
   AwakenError,
+  type EnqueueDispatchInput,
   type RunDispatch,
   findJsonIssue,
   formatJsonIssue,
@@ -131,6 +132,32 @@ async function claimForeground(context: ServiceContext, dispatch: RunDispatch): 
 }
 
 /**
+ * Enqueues a foreground dispatch claimed for this process in the same write (with its start
+ * recorded), and executes it here; when its thread still has a claim (the run it interrupted, or
+ * queued behind) it stays queued and `claimForeground` keeps trying.
+ */
+async function enqueueForeground(
+  context: ServiceContext,
+  input: EnqueueDispatchInput,
+): Promise<{ dispatch: RunDispatch; execution: Promise<void> }> {
+  const startedAs = context.config.createId();
+  const dispatch = await context.stores.mailbox.enqueueAndClaim({
+    ...input,
+    workerId: context.config.workerId,
+    leaseMs: context.config.leaseMs,
+    dispatchInstanceId: startedAs,
+  });
+  const execution =
+    dispatch.status === 'claimed'
+      ? context.execute(dispatch, startedAs).done
+      : claimForeground(context, dispatch);
+  return {
+    dispatch,
+    execution: execution.catch((error) => context.report(error, `foreground run ${input.runId}`)),
+  };
+}
+
+/**
  * Write-ahead submit: the run (with its input) is stored and its dispatch enqueued before this
  * resolves, so a crash at any later point loses nothing; then a foreground run is claimed and
  * executed here, a background one waits for any worker.
@@ -163,17 +190,17 @@ export async function submitRun(
     ...(request.tools ? { tools: request.tools } : {}),
   });
   if (ifBusy === 'interrupt') await commands.interruptThread(threadId, 'interrupted by newer input');
-  const dispatch = await context.stores.mailbox.enqueue({
+  const enqueue = {
     threadId,
     runId,
     maxAttempts: context.config.maxAttempts,
     ...(dispatchId === undefined ? {} : { dispatchId }),
     ...(request.priority === undefined ? {} : { priority: request.priority }),
-  });
-  const execution =
-    mode === 'foreground'
-      ? claimForeground(context, dispatch).catch((error) => context.report(error, `foreground run ${runId}`))
-      : Promise.resolve();
+  };
+  const { dispatch, execution } =
+    mode === 'foreground' && !context.stopping.aborted
+      ? await enqueueForeground(context, enqueue)
+      : { dispatch: await context.stores.mailbox.enqueue(enqueue), execution: Promise.resolve() };
   const { stores } = context;
   return {
     execution,
