@@ -21,10 +21,12 @@ local function enqueue_one(i, seq, now, stamp, claim)
   end
   local available_at = now
   if available ~= '' then available_at = tonumber(available) end
-  local epoch = redis.call('HGET', THREADS, 'e:' .. thread) or '0'
+  -- the thread's epoch and whether it has a claim, in one read
+  local state = redis.call('HMGET', THREADS, 'e:' .. thread, 'c:' .. thread)
+  local epoch, has_claim = state[1] or '0', state[2] ~= false
   local score = num(tonumber(priority) * PRIORITY_WEIGHT + seq)
   local inputs = priority .. ',' .. max_attempts .. ',' .. epoch .. ',' .. stamp .. ',' .. run_id
-  local claimed = claim ~= nil and claim_thread(thread, id)
+  local claimed = claim ~= nil and not has_claim and claim_thread(thread, id)
   local fields = { 't', thread, 'i', inputs, 'q', score, 's', 'queued', 'a', num(available_at), 'n', '0', 'u', stamp }
   if dedupe ~= '' then
     fields[#fields + 1] = 'k'
@@ -43,7 +45,20 @@ local function enqueue_one(i, seq, now, stamp, claim)
   redis.call('HSET', dkey(id), unpack(fields))
   redis.call('ZADD', takey(thread), seq, id)
   if claimed then redis.call('ZADD', LEASES, claim.lease, id)
-  else place_queued(id, thread, score, now, available_at) end
+  elseif available_at > now then
+    redis.call('ZADD', tlkey(thread), score, id)
+    redis.call('ZADD', DELAYED, num(available_at), id)
+  else
+    -- as queue_due, with the claim already known: into ready when it heads a thread without a
+    -- claim (an empty queue needs no ZRANGE: an integer reply costs Lua far less than an array)
+    local queue = tqkey(thread)
+    local first = not has_claim and redis.call('EXISTS', queue) == 0
+    redis.call('ZADD', queue, score, id)
+    if first or (not has_claim and redis.call('ZRANGE', queue, 0, 0)[1] == id) then
+      redis.call('ZADD', READY, score, id)
+    end
+    if not has_claim then signal_work() end
+  end
   return epoch, claimed
 end
 `;
