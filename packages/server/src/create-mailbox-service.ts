@@ -60,7 +60,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     hotCache,
     live: new Map(),
     liveEvents: new LiveRunEvents(),
-    execute: (dispatch) => executeDispatch(context, dispatch),
+    execute: (dispatch, startedAs) => executeDispatch(context, dispatch, startedAs),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
   };

@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import type { StoreHarness } from './harness';
 import { availableAtSpec } from './mailbox/available-at.spec';
 import { badInputSpec } from './mailbox/bad-input.spec';
+import { claimOnEnqueueSpec } from './mailbox/claim-on-enqueue.spec';
 import { claimFieldsSpec } from './mailbox/claim-fields.spec';
 import { claimOrderingSpec } from './mailbox/claim-ordering.spec';
 import { concurrencySpec } from './mailbox/concurrency.spec';
@@ -41,6 +42,7 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     reclaimSpec(ctx);
     nackBackoffSpec(ctx);
     runtimeProjectionSpec(ctx);
+    claimOnEnqueueSpec(ctx);
     listSpec(ctx);
     purgeSpec(ctx);
     concurrencySpec(ctx);

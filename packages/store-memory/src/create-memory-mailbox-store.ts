@@ -3,6 +3,7 @@ import {
   AwakenError,
   type MailboxStore,
   type RunDispatch,
+  type RunDispatchResult,
   isTerminalDispatchStatus,
   mailboxStoreInputs as inputs,
 } from '@awaken/contract';
@@ -56,43 +57,83 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     return entry;
   };
 
+  /** Checks and stores a new queued dispatch (the caller wakes waiters, or claims it). */
+  const insert = (parsed: ReturnType<typeof inputs.enqueue.parse>, at: number): DispatchEntry => {
+    const dispatchId = parsed.dispatchId ?? randomUUID();
+    if (state.entries.has(dispatchId)) throw conflict(`dispatch ${dispatchId} already exists`);
+    if (parsed.dedupeKey !== undefined) {
+      const holder = state.liveDedupeKeys.get(dedupeIndexKey(parsed.threadId, parsed.dedupeKey));
+      if (holder !== undefined) {
+        throw new AwakenError(
+          'dedupe_conflict',
+          `thread ${parsed.threadId} already has live dispatch ${holder} with dedupe key ${parsed.dedupeKey}`,
+          { details: { threadId: parsed.threadId, dedupeKey: parsed.dedupeKey, dispatchId: holder } },
+        );
+      }
+    }
+    const dispatch: RunDispatch = {
+      dispatchId,
+      threadId: parsed.threadId,
+      runId: parsed.runId,
+      priority: parsed.priority,
+      dispatchEpoch: state.epochOf(parsed.threadId),
+      status: 'queued',
+      availableAt: parsed.availableAt ?? at,
+      attemptCount: 0,
+      maxAttempts: parsed.maxAttempts,
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (parsed.dedupeKey !== undefined) dispatch.dedupeKey = parsed.dedupeKey;
+    return state.insert(dispatch);
+  };
+
+  /** Records a run result on a fenced entry; a later result replaces an earlier one completely. */
+  const writeResult = (entry: DispatchEntry, result: RunDispatchResult, at: number) => {
+    if (result.runId !== entry.dispatch.runId) {
+      throw new AwakenError(
+        'validation_failed',
+        `run result is for run ${result.runId}, but dispatch ${entry.dispatch.dispatchId} carries run ${entry.dispatch.runId}`,
+      );
+    }
+    const { termination: _t, runResponse: _r, runError: _e, ...kept } = entry.dispatch;
+    state.write(entry, {
+      ...kept,
+      dispatchInstanceId: result.dispatchInstanceId,
+      runStatus: result.status,
+      ...(result.termination === undefined ? {} : { termination: result.termination }),
+      ...(result.response === undefined ? {} : { runResponse: result.response }),
+      ...(result.error === undefined ? {} : { runError: result.error }),
+      completedAt: at,
+      updatedAt: at,
+    });
+  };
+
   return {
     async now() {
       return clock();
     },
 
     async enqueue(input) {
-      const parsed = inputs.enqueue.parse(input);
-      const at = clock();
-      const dispatchId = parsed.dispatchId ?? randomUUID();
-      if (state.entries.has(dispatchId)) throw conflict(`dispatch ${dispatchId} already exists`);
-      if (parsed.dedupeKey !== undefined) {
-        const holder = state.liveDedupeKeys.get(dedupeIndexKey(parsed.threadId, parsed.dedupeKey));
-        if (holder !== undefined) {
-          throw new AwakenError(
-            'dedupe_conflict',
-            `thread ${parsed.threadId} already has live dispatch ${holder} with dedupe key ${parsed.dedupeKey}`,
-            { details: { threadId: parsed.threadId, dedupeKey: parsed.dedupeKey, dispatchId: holder } },
-          );
-        }
-      }
-      const dispatch: RunDispatch = {
-        dispatchId,
-        threadId: parsed.threadId,
-        runId: parsed.runId,
-        priority: parsed.priority,
-        dispatchEpoch: state.epochOf(parsed.threadId),
-        status: 'queued',
-        availableAt: parsed.availableAt ?? at,
-        attemptCount: 0,
-        maxAttempts: parsed.maxAttempts,
-        createdAt: at,
-        updatedAt: at,
-      };
-      if (parsed.dedupeKey !== undefined) dispatch.dedupeKey = parsed.dedupeKey;
-      state.insert(dispatch);
-      if (dispatch.availableAt <= at) wakeAll(idleWaiters);
+      const { dispatch } = insert(inputs.enqueue.parse(input), clock());
+      if (dispatch.availableAt <= dispatch.createdAt) wakeAll(idleWaiters);
       return clone(dispatch);
+    },
+
+    async enqueueAndClaim(input) {
+      const { workerId, leaseMs, dispatchInstanceId, ...parsed } = inputs.enqueueAndClaim.parse(input);
+      const at = clock();
+      checkLeaseDeadline(at, leaseMs);
+      const entry = insert(parsed, at);
+      if (state.claimByThread.has(entry.dispatch.threadId)) {
+        if (entry.dispatch.availableAt <= at) wakeAll(idleWaiters);
+        return clone(entry.dispatch);
+      }
+      claimEntry(entry, workerId, leaseMs, at);
+      if (dispatchInstanceId !== undefined) {
+        state.apply(entry, 'claimed', at, { dispatchInstanceId, runStatus: 'running' });
+      }
+      return clone(entry.dispatch);
     },
 
     async claim(input) {
@@ -116,9 +157,10 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async ack(input) {
-      const proof = inputs.ack.parse(input);
+      const { result, ...proof } = inputs.ack.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
+      if (result !== undefined) writeResult(entry, result, at);
       state.apply(entry, 'acked', at);
       wakeIfQueued(entry.dispatch.threadId);
       return clone(entry.dispatch);
@@ -231,24 +273,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const { result, ...proof } = inputs.recordRunResult.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
-      if (result.runId !== entry.dispatch.runId) {
-        throw new AwakenError(
-          'validation_failed',
-          `run result is for run ${result.runId}, but dispatch ${proof.dispatchId} carries run ${entry.dispatch.runId}`,
-        );
-      }
-      // A later result replaces an earlier one completely.
-      const { termination: _t, runResponse: _r, runError: _e, ...kept } = entry.dispatch;
-      state.write(entry, {
-        ...kept,
-        dispatchInstanceId: result.dispatchInstanceId,
-        runStatus: result.status,
-        ...(result.termination === undefined ? {} : { termination: result.termination }),
-        ...(result.response === undefined ? {} : { runResponse: result.response }),
-        ...(result.error === undefined ? {} : { runError: result.error }),
-        completedAt: at,
-        updatedAt: at,
-      });
+      writeResult(entry, result, at);
       return clone(entry.dispatch);
     },
 

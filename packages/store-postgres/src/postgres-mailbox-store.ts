@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AwakenError,
   type ClaimProof,
   type EnqueueDispatchInput,
   type MailboxInterrupt,
@@ -28,6 +27,7 @@ import {
 import { conflict } from './internal/errors';
 import { key } from './internal/keys';
 import { Lane } from './internal/lane';
+import { insertDispatch } from './internal/mailbox-enqueue';
 import { checkLeaseDeadline, claimDue, claimed, reclaimExpired } from './internal/mailbox-claim';
 import { waitFor } from './internal/wait';
 
@@ -75,59 +75,17 @@ export class PostgresMailboxStore implements MailboxStore {
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
     const parsed = inputs.enqueue.parse(input);
     const dispatchId = parsed.dispatchId ?? randomUUID();
-    return this.#mutate(async (tx, s) => {
-      const thread = await lockThread(tx, s, parsed.threadId);
-      const at = await tx.now();
-      if (parsed.dedupeKey !== undefined) {
-        // an existing id is reported before a held dedupe key (as every backend does)
-        const existing = await tx.query(`SELECT 1 FROM ${s}.dispatches WHERE dispatch_id = $1`, [
-          key(dispatchId),
-        ]);
-        if (existing.length > 0) throw conflict(`dispatch ${dispatchId} already exists`);
-        const holders = await tx.query<{ doc: string }>(
-          `SELECT doc FROM ${s}.dispatches WHERE thread_id = $1 AND dedupe_key = $2 AND status IN ('queued', 'claimed')`,
-          [key(parsed.threadId), key(parsed.dedupeKey)],
-        );
-        const holder = holders[0] === undefined ? undefined : parseDispatch(holders[0].doc).dispatchId;
-        if (holder !== undefined) {
-          throw new AwakenError(
-            'dedupe_conflict',
-            `thread ${parsed.threadId} already has live dispatch ${holder} with dedupe key ${parsed.dedupeKey}`,
-            { details: { threadId: parsed.threadId, dedupeKey: parsed.dedupeKey, dispatchId: holder } },
-          );
-        }
-      }
-      const dispatch: RunDispatch = {
-        dispatchId,
-        threadId: parsed.threadId,
-        runId: parsed.runId,
-        priority: parsed.priority,
-        ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
-        dispatchEpoch: thread.epoch,
-        status: 'queued',
-        availableAt: parsed.availableAt ?? at,
-        attemptCount: 0,
-        maxAttempts: parsed.maxAttempts,
-        createdAt: at,
-        updatedAt: at,
-      };
-      const inserted = await tx.query(
-        `INSERT INTO ${s}.dispatches (dispatch_id, thread_id, status, priority, available_at, updated_at, dedupe_key, doc)
-         VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING seq`,
-        [
-          key(dispatchId),
-          key(parsed.threadId),
-          dispatch.priority,
-          dispatch.availableAt,
-          at,
-          parsed.dedupeKey === undefined ? null : key(parsed.dedupeKey),
-          JSON.stringify(dispatch),
-        ],
-      );
-      if (inserted.length === 0) throw conflict(`dispatch ${dispatchId} already exists`);
-      if (dispatch.availableAt <= at) tx.notify('work', '');
-      return dispatch;
-    });
+    return this.#mutate((tx, s) => insertDispatch(tx, s, parsed, dispatchId));
+  }
+
+  /** Enqueue, claim and start record in one transaction (see MailboxStore.enqueueAndClaim). */
+  async enqueueAndClaim(
+    input: EnqueueDispatchInput & { workerId: string; leaseMs: number; dispatchInstanceId?: string },
+  ): Promise<RunDispatch> {
+    const { workerId, leaseMs, dispatchInstanceId, ...parsed } = inputs.enqueueAndClaim.parse(input);
+    const dispatchId = parsed.dispatchId ?? randomUUID();
+    const claim = { workerId, leaseMs, ...(dispatchInstanceId === undefined ? {} : { dispatchInstanceId }) };
+    return this.#mutate((tx, s) => insertDispatch(tx, s, parsed, dispatchId, claim));
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
@@ -171,9 +129,12 @@ export class PostgresMailboxStore implements MailboxStore {
     });
   }
 
-  async ack(input: ClaimProof): Promise<RunDispatch> {
-    const proof = inputs.ack.parse(input);
-    return this.#fenced(proof, (dispatch, at) => moved(dispatch, 'acked', at));
+  /** With a result: recorded and acked in one transaction, after one fencing check. */
+  async ack(input: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch> {
+    const { result, ...proof } = inputs.ack.parse(input);
+    return this.#fenced(proof, (dispatch, at) =>
+      moved(result === undefined ? dispatch : withRunResult(dispatch, result, at), 'acked', at),
+    );
   }
 
   async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {

@@ -15,6 +15,7 @@ import {
 import type { Redis } from 'ioredis';
 import { BlockingPool } from './internal/blocking-pool';
 import { Coalescer } from './internal/coalescer';
+import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox-args';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
 import { type ScriptContext, requestTtl } from './internal/idempotent-script';
 import { listThreadDispatches } from './internal/list-dispatches';
@@ -46,8 +47,8 @@ const PURGE_BATCH = 500;
 /** Most enqueues / acks combined into one script call. */
 const MAX_BATCH = 64;
 
-/** An enqueue input, parsed, with its dispatch id; `givenId`: chosen by the caller, not generated. */
-type ParsedEnqueue = ReturnType<typeof inputs.enqueue.parse> & { dispatchId: string; givenId: boolean };
+/** An ack input, parsed. */
+type ParsedAck = ReturnType<typeof inputs.ack.parse>;
 
 /** A dispatch id, its fields as stored (HGETALL reply), and what the script wrote after reading them. */
 const ACKED = { status: 'acked', claimToken: undefined, leaseUntil: undefined } as const;
@@ -75,7 +76,7 @@ export class RedisMailboxStore implements MailboxStore {
     (batch) => this.#enqueueBatch(batch),
     MAX_BATCH,
   );
-  readonly #acks = new Coalescer<ClaimProof, RunDispatch>((batch) => this.#ackBatch(batch), MAX_BATCH);
+  readonly #acks = new Coalescer<ParsedAck, RunDispatch>((batch) => this.#ackBatch(batch), MAX_BATCH);
 
   constructor(options: RedisMailboxStoreOptions) {
     const { client, owned } = resolveRedis(options.redis);
@@ -116,20 +117,23 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
+  /**
+   * Enqueues the dispatch and claims it for the caller when its thread has no claim, in one script
+   * call (which wakes nobody for a dispatch it claimed); the start is recorded with an instance id.
+   */
+  async enqueueAndClaim(
+    input: EnqueueDispatchInput & { workerId: string; leaseMs: number; dispatchInstanceId?: string },
+  ): Promise<RunDispatch> {
+    const { workerId, leaseMs, dispatchInstanceId, ...parsed } = inputs.enqueueAndClaim.parse(input);
+    const dispatchId = parsed.dispatchId ?? uuidV7();
+    const args = enqueueArgs({ ...parsed, dispatchId, givenId: parsed.dispatchId !== undefined });
+    args.push(workerId, leaseMs, randomUUID(), dispatchInstanceId ?? '');
+    return decodeDispatch(dispatchId, await this.#run(S.enqueueAndClaim, args));
+  }
+
   async #enqueueBatch(batch: ParsedEnqueue[]): Promise<(RunDispatch | AwakenError)[]> {
     const args: (string | number)[] = [];
-    for (const item of batch) {
-      args.push(
-        item.dispatchId,
-        item.threadId,
-        item.runId,
-        item.priority,
-        item.dedupeKey ?? '',
-        item.availableAt ?? '',
-        item.maxAttempts,
-        item.givenId ? '1' : '',
-      );
-    }
+    for (const item of batch) args.push(...enqueueArgs(item));
     const reply = (await this.#run(S.enqueue, args)) as string[];
     const createdAt = Number(reply[0]);
     return batch.map((item, index) => {
@@ -182,8 +186,11 @@ export class RedisMailboxStore implements MailboxStore {
     return reply ? decodeDispatch(dispatchId, reply) : null;
   }
 
-  /** Acks made in the same tick share one script call; each is fenced and answered on its own. */
-  ack(input: ClaimProof): Promise<RunDispatch> {
+  /**
+   * Acks made in the same tick share one script call; each is fenced and answered on its own. An ack
+   * with a result records it in the same script call (one round trip instead of two).
+   */
+  ack(input: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch> {
     try {
       const proof = inputs.ack.parse(input);
       this.#enqueues.flush();
@@ -193,15 +200,23 @@ export class RedisMailboxStore implements MailboxStore {
     }
   }
 
-  async #ackBatch(batch: ClaimProof[]): Promise<(RunDispatch | AwakenError)[]> {
+  async #ackBatch(batch: ParsedAck[]): Promise<(RunDispatch | AwakenError)[]> {
     const args: string[] = [];
-    for (const proof of batch) args.push(proof.dispatchId, proof.claimToken);
+    for (const proof of batch) {
+      if (proof.result === undefined) args.push(proof.dispatchId, proof.claimToken, '0');
+      else {
+        const result = resultArgs(proof.result);
+        args.push(proof.dispatchId, proof.claimToken, String(result.length), ...result);
+      }
+    }
     const reply = (await this.#run(S.ack, args)) as unknown[];
     const updatedAt = Number(reply[0]);
     return batch.map((proof, index) => {
       const fields = reply[index + 1];
       if (typeof fields === 'string') return toStoreError(new Error(fields));
       try {
+        // with a result the script replies with the dispatch as stored after the ack
+        if (proof.result !== undefined) return decodeDispatch(proof.dispatchId, fields);
         return decodeDispatch(proof.dispatchId, fields, { ...ACKED, updatedAt });
       } catch (error) {
         return toStoreError(error);
@@ -268,22 +283,7 @@ export class RedisMailboxStore implements MailboxStore {
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    const absent = '\0';
-    const args = [
-      proof.dispatchId,
-      proof.claimToken,
-      result.runId,
-      'ri',
-      result.dispatchInstanceId,
-      'rs',
-      result.status,
-      'rt',
-      result.termination === undefined ? absent : JSON.stringify(result.termination),
-      'rr',
-      result.response ?? absent,
-      're',
-      result.error ?? absent,
-    ];
+    const args = [proof.dispatchId, proof.claimToken, ...resultArgs(result)];
     return decodeDispatch(proof.dispatchId, await this.#run(S.recordRunResult, args));
   }
 

@@ -68,7 +68,24 @@ export interface MailboxStore {
     workerId: string;
     leaseMs: number;
   }): Promise<RunDispatch | null>;
-  ack(proof: ClaimProof): Promise<RunDispatch>;
+  /**
+   * Enqueues a dispatch (exactly as `enqueue`: same checks, same epoch) and, when its thread has no
+   * claim, claims it for `workerId` in the same atomic step, as `claimDispatch` would (ignoring
+   * `availableAt`); with `dispatchInstanceId` the start is recorded too, as `recordDispatchStart`
+   * would. A dispatch claimed here wakes no `waitForWork` caller (its claimer runs it). When the thread
+   * has a claim the dispatch stays queued, exactly as `enqueue` leaves it. Returns the dispatch,
+   * `claimed` (with its `claimToken`) or `queued`. For a caller about to run the dispatch itself: one
+   * write instead of enqueue, claimDispatch and recordDispatchStart.
+   */
+  enqueueAndClaim(
+    input: EnqueueDispatchInput & { workerId: string; leaseMs: number; dispatchInstanceId?: string },
+  ): Promise<RunDispatch>;
+  /**
+   * Acks a claimed dispatch. With `result`, records it first, fenced by the same check in the same
+   * atomic step, exactly as `recordRunResult` then `ack` would (a result whose `runId` is not the
+   * dispatch's → `validation_failed`, and nothing is written).
+   */
+  ack(proof: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch>;
   /** Back to queued at `retryAt` (default now) with attempt + 1, or dead letter when attempts run out. */
   nack(proof: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch>;
   deadLetter(proof: ClaimProof & { error: string }): Promise<RunDispatch>;

@@ -13,7 +13,7 @@ const mon = new Redis(redis.url);
 const lines: string[] = [];
 const monitor = await mon.monitor();
 monitor.on('monitor', (time: string, args: string[], source: string, database: string) => {
-  lines.push(`${time} ${source} ${args.map((a) => a.length > 60 ? a.slice(0, 60) + '…' : a).join(' ')}`);
+  lines.push(`${time} ${source} ${args.map((a) => (a.length > 60 ? a.slice(0, 60) + '…' : a)).join(' ')}`);
 });
 await new Promise((r) => setTimeout(r, 200));
 lines.push('--- turn start');
@@ -21,5 +21,7 @@ await chatTurn(base, '/v1/ai-sdk/agents/weather/chat');
 lines.push('--- turn end');
 await new Promise((r) => setTimeout(r, 300));
 writeFileSync('/tmp/trace/turn.txt', lines.join('\n'));
-monitor.disconnect(); mon.disconnect();
-await server.stop(); await redis.stop();
+monitor.disconnect();
+mon.disconnect();
+await server.stop();
+await redis.stop();

@@ -34,6 +34,9 @@ const fastDispatchId = (value: unknown) =>
     ? { dispatchId: (value as { dispatchId: string }).dispatchId }
     : undefined;
 
+const isObjectWithout = (value: unknown, field: string) =>
+  typeof value === 'object' && value !== null && (value as Record<string, unknown>)[field] === undefined;
+
 /** `reclaimExpiredLeases` reclaims at most this many claims when no limit is given. */
 export const DEFAULT_RECLAIM_LIMIT = 100;
 
@@ -61,7 +64,20 @@ export const mailboxStoreInputs = {
     z.object({ dispatchId: storeIdSchema, workerId: storeIdSchema, leaseMs: leaseMsSchema }),
     fastClaimDispatch,
   ),
-  ack: defineStoreInput('ack', z.object(proof), fastProof),
+  enqueueAndClaim: defineStoreInput(
+    'enqueueAndClaim',
+    enqueueDispatchInputSchema.extend({
+      workerId: storeIdSchema,
+      leaseMs: leaseMsSchema,
+      dispatchInstanceId: storeIdSchema.optional(),
+    }),
+  ),
+  ack: defineStoreInput(
+    'ack',
+    z.object({ ...proof, result: storedRunResultSchema.optional() }),
+    // with a result the schema checks it (its free text, its termination)
+    (value) => (isObjectWithout(value, 'result') ? fastProof(value) : undefined),
+  ),
   nack: defineStoreInput(
     'nack',
     z.object({ ...proof, error: storeTextSchema, retryAt: millisSchema.optional() }),

@@ -21,13 +21,19 @@ async function releaseInterrupted(context: ServiceContext, dispatch: RunDispatch
 }
 
 /**
- * Runs one claimed dispatch to its settlement: records the start, heartbeats the claim and the run's
- * lease while the run executes, settles the dispatch by the outcome. An interrupted claim (the
- * thread's epoch moved on) cancels the run and supersedes the claim; a lost lease detaches the
- * activation and leaves the dispatch to whoever reclaimed it. `detach` (shutdown) stops the run at
- * its next safe point and hands the dispatch back. Never throws: failures are reported.
+ * Runs one claimed dispatch to its settlement: records the start (unless it was recorded with the
+ * claim: `startedAs`), heartbeats the claim and the run's lease while the run executes, settles the
+ * dispatch by the outcome. An interrupted claim (the thread's epoch moved on) cancels the run and
+ * supersedes the claim: noticed by the heartbeat, or by the settlement's fencing (`stale_claim`), so a
+ * run that ends unnoticed costs no extra epoch read; a lost lease detaches the activation and leaves
+ * the dispatch to whoever reclaimed it. `detach` (shutdown) stops the run at its next safe point and
+ * hands the dispatch back. Never throws: failures are reported.
  */
-export function executeDispatch(context: ServiceContext, dispatch: RunDispatch): LiveActivation {
+export function executeDispatch(
+  context: ServiceContext,
+  dispatch: RunDispatch,
+  startedAs?: string,
+): LiveActivation {
   const { mailbox, threadRuns } = context.stores;
   const { claimToken } = dispatch;
   if (claimToken === undefined)
@@ -56,11 +62,11 @@ export function executeDispatch(context: ServiceContext, dispatch: RunDispatch):
   });
   const done = (async () => {
     try {
-      const dispatchInstanceId = context.config.createId();
-      await mailbox.recordDispatchStart({ ...proof, dispatchInstanceId });
+      const dispatchInstanceId = startedAs ?? context.config.createId();
+      if (startedAs === undefined) await mailbox.recordDispatchStart({ ...proof, dispatchInstanceId });
       const outcome = await run.outcome;
       heartbeat.stop();
-      if (ending === undefined && (await wasInterrupted(context, dispatch))) ending = 'interrupted';
+      // an interrupt the heartbeat did not notice fails the settlement's fencing: handled below
       if (ending === 'interrupted') return await releaseInterrupted(context, dispatch);
       if (ending === 'lease_lost') return;
       if (ending === 'detached' && outcome.type === 'failed') {

@@ -8,6 +8,12 @@ import { type ActivationOutcome, classifyOutcome } from './classify-outcome';
 import { endDeadLetteredRun } from './end-dead-lettered-run';
 import { retryDelay } from './retry-delay';
 
+/** True when the activation saw the run end `done`: a done run never waits again, nothing to resume. */
+function endedDone(outcome: ActivationOutcome): boolean {
+  if (outcome.type === 'result') return outcome.result.status === 'done';
+  return outcome.type === 'skipped' && outcome.record.status === 'done';
+}
+
 /** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
 export async function settleDispatch(
   context: ServiceContext,
@@ -24,17 +30,9 @@ export async function settleDispatch(
     context.report(failure, `run ${dispatch.runId}: its dispatch was dead-lettered after this failure`);
   switch (plan.action) {
     case 'ack': {
-      if (plan.result)
-        await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
-      await mailbox.ack(proof);
-      // a run this activation saw done stays done: nothing can wait on it
-      const { outcome } = input;
-      if (
-        (outcome.type === 'result'
-          ? outcome.result.status
-          : outcome.type === 'skipped' && outcome.record.status) === 'done'
-      )
-        return;
+      // the result and the ack in one write, fenced once
+      await mailbox.ack(plan.result ? { ...proof, result: { ...plan.result, dispatchInstanceId } } : proof);
+      if (endedDone(input.outcome)) return;
       {
         // a decision that arrived after the activation last looked at the inbox, while this dispatch
         // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free

@@ -22,25 +22,30 @@ export async function enqueueResume(context: ServiceContext, given: RunRecord): 
   // applied these entries, finished and freed the dedupe key (a second resume would find no work)
   const record = await threadRuns.getRun(given.runId);
   if (!record || pendingWork(record, controls).length === 0) return null;
+  // held here in the hot cache: claimed in the same write, so the cached copy is used
+  const startedAs =
+    context.hotCache.has(record.runId) && !context.stopping.aborted ? context.config.createId() : undefined;
+  const input = {
+    threadId: record.threadId,
+    runId: record.runId,
+    dedupeKey: resumeDedupeKey(record.runId),
+    maxAttempts: context.config.maxAttempts,
+  };
   let dispatch: RunDispatch;
   try {
-    dispatch = await mailbox.enqueue({
-      threadId: record.threadId,
-      runId: record.runId,
-      dedupeKey: resumeDedupeKey(record.runId),
-      maxAttempts: context.config.maxAttempts,
-    });
+    dispatch =
+      startedAs === undefined
+        ? await mailbox.enqueue(input)
+        : await mailbox.enqueueAndClaim({
+            ...input,
+            workerId: context.config.workerId,
+            leaseMs: context.config.leaseMs,
+            dispatchInstanceId: startedAs,
+          });
   } catch (error) {
     if (!AwakenError.hasCode(error, 'dedupe_conflict')) throw error;
     return existingResume(context, error);
   }
-  if (context.hotCache.has(record.runId) && !context.stopping.aborted) {
-    const claimed = await mailbox.claimDispatch({
-      dispatchId: dispatch.dispatchId,
-      workerId: context.config.workerId,
-      leaseMs: context.config.leaseMs,
-    });
-    if (claimed) context.execute(claimed);
-  }
+  if (startedAs !== undefined && dispatch.status === 'claimed') context.execute(dispatch, startedAs);
   return dispatch;
 }

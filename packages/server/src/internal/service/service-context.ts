@@ -30,9 +30,10 @@ export interface ServiceContext {
    * Executes a dispatch this process claimed, to its settlement (`executeDispatch`). The paths that
    * claim outside the worker pool — a foreground submit, a resume of a run in the hot cache — reach
    * the executor through here, so they need not import it (the executor's settlement enqueues
-   * resumes itself).
+   * resumes itself). `startedAs`: the dispatch instance id its start was recorded under when it was
+   * claimed (`enqueueAndClaim`), so the executor records no second start.
    */
-  execute(dispatch: RunDispatch): LiveActivation;
+  execute(dispatch: RunDispatch, startedAs?: string): LiveActivation;
   /** Aborted when the service stops: no new claims, idle waits end. */
   stopping: AbortSignal;
   report(error: unknown, context: string): void;

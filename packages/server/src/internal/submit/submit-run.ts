@@ -1,5 +1,6 @@
 import {
   AwakenError,
+  type EnqueueDispatchInput,
   type RunDispatch,
   findJsonIssue,
   formatJsonIssue,
@@ -131,6 +132,32 @@ async function claimForeground(context: ServiceContext, dispatch: RunDispatch): 
 }
 
 /**
+ * Enqueues a foreground dispatch claimed for this process in the same write (with its start
+ * recorded), and executes it here; when its thread still has a claim (the run it interrupted, or
+ * queued behind) it stays queued and `claimForeground` keeps trying.
+ */
+async function enqueueForeground(
+  context: ServiceContext,
+  input: EnqueueDispatchInput,
+): Promise<{ dispatch: RunDispatch; execution: Promise<void> }> {
+  const startedAs = context.config.createId();
+  const dispatch = await context.stores.mailbox.enqueueAndClaim({
+    ...input,
+    workerId: context.config.workerId,
+    leaseMs: context.config.leaseMs,
+    dispatchInstanceId: startedAs,
+  });
+  const execution =
+    dispatch.status === 'claimed'
+      ? context.execute(dispatch, startedAs).done
+      : claimForeground(context, dispatch);
+  return {
+    dispatch,
+    execution: execution.catch((error) => context.report(error, `foreground run ${input.runId}`)),
+  };
+}
+
+/**
  * Write-ahead submit: the run (with its input) is stored and its dispatch enqueued before this
  * resolves, so a crash at any later point loses nothing; then a foreground run is claimed and
  * executed here, a background one waits for any worker.
@@ -164,24 +191,31 @@ export async function submitRun(
     ...(request.tools ? { tools: request.tools } : {}),
   });
   if (ifBusy === 'interrupt') await commands.interruptThread(threadId, 'interrupted by newer input');
-  const dispatch = await context.stores.mailbox.enqueue({
+  const enqueue = {
     threadId,
     runId,
     maxAttempts: context.config.maxAttempts,
     ...(dispatchId === undefined ? {} : { dispatchId }),
     ...(request.priority === undefined ? {} : { priority: request.priority }),
-  });
+  };
+  let dispatch: RunDispatch;
   let execution = Promise.resolve();
-  if (mode === 'foreground') {
+  if (mode === 'foreground' && !context.stopping.aborted) {
     // the run is new and about to execute here: its readers wait for it in memory, not on the log
     const withdraw = context.liveEvents.expect(runId);
-    execution = claimForeground(context, dispatch)
-      .catch((error) => context.report(error, `foreground run ${runId}`))
-      .finally(async () => {
-        // a worker of this process may have claimed it first: its activation publishes the events
-        await context.live.get(runId)?.done;
-        withdraw();
-      });
+    try {
+      ({ dispatch, execution } = await enqueueForeground(context, enqueue));
+    } catch (error) {
+      withdraw();
+      throw error;
+    }
+    execution = execution.finally(async () => {
+      // a worker of this process may have claimed it first: its activation publishes the events
+      await context.live.get(runId)?.done;
+      withdraw();
+    });
+  } else {
+    dispatch = await context.stores.mailbox.enqueue(enqueue);
   }
   const { stores } = context;
   return {

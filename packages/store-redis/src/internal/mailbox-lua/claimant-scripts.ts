@@ -11,22 +11,53 @@ if not h then return redis.error_reply(rejected) end
 `;
 
 /**
- * Batched: ARGV: prefix, then dispatchId, claimToken per ack. Acks them in order, each fenced on its
- * own (and run by per_item: one that fails leaves the others alone). Returns { now, then per ack the
- * fields as read before it, or its rejection text }: the client applies the ack (status acked,
- * updatedAt now, no claimToken, no leaseUntil).
+ * Records a run result on a fenced dispatch `h`: ARGV[first] is the result's runId, which must be the
+ * dispatch's; ARGV[first + 1 .. last] are field/value pairs of the result to set (stored field names);
+ * fields given with the value '\\0' are removed (a later result replaces an earlier one completely).
+ * Returns the rejection text, before any write, when the run ids differ.
  */
-export const ACK = `
+const WRITE_RESULT = `
+local function write_result(h, now, first, last)
+  if ARGV[first] ~= with_inputs(h).r then
+    return rejection('validation_failed', 'result of run ' .. ARGV[first] .. ' recorded on a dispatch of run ' .. h.r)
+  end
+  redis.call('HSET', dkey(h.id), 'rc', num(now), 'u', num(now))
+  for i = first + 1, last, 2 do
+    if ARGV[i + 1] == '\\0' then redis.call('HDEL', dkey(h.id), ARGV[i])
+    else redis.call('HSET', dkey(h.id), ARGV[i], ARGV[i + 1]) end
+  end
+end
+`;
+
+/**
+ * Batched: ARGV: prefix, then per ack: dispatchId, claimToken, the count n of result values that
+ * follow ('0': none), and those n values (runId, then field/value pairs, see write_result). Acks them
+ * in order, each fenced on its own (and run by per_item: one that fails leaves the others alone); an
+ * ack with a result records it first, after the same fencing check. Returns { now, then per ack the
+ * fields as read before it (without a result: the client applies the ack, status acked, updatedAt
+ * now, no claimToken, no leaseUntil) or as stored after it (with a result), or its rejection text }.
+ */
+export const ACK = `${WRITE_RESULT}
 local now = now_ms()
-local function ack(id, token)
+local function ack(id, token, first, last)
   local h, rejected = fenced(id, token, now)
   if not h then return rejected end
+  if last >= first then
+    local bad = write_result(h, now, first, last)
+    if bad then return bad end
+  end
   release(h)
   finish(h, 'acked', now)
+  if last >= first then return stored(id) end
   return h.raw
 end
 local out = { num(now) }
-for i = 2, #ARGV, 2 do out[#out + 1] = per_item(ack, ARGV[i], ARGV[i + 1]) end
+local i = 2
+while i <= #ARGV do
+  local count = tonumber(ARGV[i + 2])
+  out[#out + 1] = per_item(ack, ARGV[i], ARGV[i + 1], i + 3, i + 2 + count)
+  i = i + 3 + count
+end
 return out
 `;
 
@@ -71,19 +102,9 @@ redis.call('HSET', dkey(id), 'ri', ARGV[4], 'rs', 'running', 'u', num(now))
 return stored(id)
 `;
 
-/**
- * ARGV[4]: the result's runId, which must be the dispatch's. ARGV[5..]: field/value pairs of the
- * result to set (stored field names); fields given with the value '\\0' are removed (a later result
- * replaces an earlier one completely).
- */
-export const RECORD_RUN_RESULT = `${FENCE}
-if ARGV[4] ~= with_inputs(h).r then
-  return fail('validation_failed', 'result of run ' .. ARGV[4] .. ' recorded on a dispatch of run ' .. h.r)
-end
-redis.call('HSET', dkey(id), 'rc', num(now), 'u', num(now))
-for i = 5, #ARGV, 2 do
-  if ARGV[i + 1] == '\\0' then redis.call('HDEL', dkey(id), ARGV[i])
-  else redis.call('HSET', dkey(id), ARGV[i], ARGV[i + 1]) end
-end
+/** ARGV[4]: the result's runId, ARGV[5..]: field/value pairs (see write_result). */
+export const RECORD_RUN_RESULT = `${WRITE_RESULT}${FENCE}
+local bad = write_result(h, now, 4, #ARGV)
+if bad then return redis.error_reply(bad) end
 return stored(id)
 `;

@@ -7,21 +7,15 @@ import {
   RECORD_DISPATCH_START,
   RECORD_RUN_RESULT,
 } from './claimant-scripts';
-import {
-  CANCEL,
-  CLAIM,
-  CLAIM_DISPATCH,
-  ENQUEUE,
-  INTERRUPT,
-  MARK_REQUEUED,
-  SUPERSEDE_CLAIMED,
-} from './queue-scripts';
+import { CANCEL, CLAIM, CLAIM_DISPATCH, INTERRUPT, MARK_REQUEUED, SUPERSEDE_CLAIMED } from './queue-scripts';
+import { ENQUEUE, ENQUEUE_AND_CLAIM } from './enqueue-scripts';
 import { mailboxScript } from './prelude';
 import { PURGE, RECLAIM } from './sweep-scripts';
 
 /** Every mailbox operation as one atomic Lua script, idempotent per request. */
 export const MAILBOX_SCRIPTS = {
   enqueue: defineMutatingScript('mailbox.enqueue', mailboxScript(ENQUEUE)),
+  enqueueAndClaim: defineMutatingScript('mailbox.enqueueAndClaim', mailboxScript(ENQUEUE_AND_CLAIM)),
   claim: defineMutatingScript('mailbox.claim', mailboxScript(CLAIM)),
   claimDispatch: defineMutatingScript('mailbox.claimDispatch', mailboxScript(CLAIM_DISPATCH)),
   ack: defineMutatingScript('mailbox.ack', mailboxScript(ACK)),

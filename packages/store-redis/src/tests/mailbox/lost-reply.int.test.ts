@@ -188,6 +188,33 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       await expectStored(recorded);
     });
 
+    it('enqueueAndClaim delivers the claim instead of conflict, and stores one dispatch', async () => {
+      const dispatch = await lost(() =>
+        proxied.mailbox.enqueueAndClaim({
+          threadId: 't1',
+          runId: 'r1',
+          workerId: 'w1',
+          leaseMs: 60_000,
+          dispatchInstanceId: 'i1',
+        }),
+      );
+      expect(dispatch).toMatchObject({ status: 'claimed', dispatchInstanceId: 'i1', runStatus: 'running' });
+      await expectStored(dispatch);
+      expect((await direct.mailbox.listDispatches('t1')).items).toHaveLength(1);
+    });
+
+    it('ack with a result answers acked with the result, not stale_claim', async () => {
+      const dispatch = await claimed();
+      const acked = await lost(() =>
+        proxied.mailbox.ack({
+          ...proof(dispatch),
+          result: { runId: 'r1', dispatchInstanceId: 'i1', status: 'done', response: 'ok' },
+        }),
+      );
+      expect(acked).toMatchObject({ status: 'acked', runStatus: 'done', runResponse: 'ok' });
+      await expectStored(acked);
+    });
+
     it('reclaimExpiredLeases answers with the dispatch it reclaimed', async () => {
       const dispatch = await claimed({ leaseMs: 1 });
       await vi.waitFor(async () =>
