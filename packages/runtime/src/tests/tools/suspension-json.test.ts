@@ -1,4 +1,5 @@
-import { defineTool, toolPending } from '@awaken/contract';
+import { type Plugin, defineTool, toolPending, toolSuccess } from '@awaken/contract';
+import { echoTool } from '@awaken/testing';
 import { createMemoryRunEventLog, createMemoryThreadRunStore } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -30,7 +31,7 @@ describe('a suspension JSON cannot hold, on stores with a trusted view', () => {
         toolPending({ id: 'q1', action: 'input', message: 'amount?', parameters: { amount: bad() } }),
     });
     const store = createMemoryThreadRunStore();
-    const { runtime, model } = createHarness(
+    const { runtime } = createHarness(
       { tools: [ask] },
       {
         store,
@@ -40,10 +41,37 @@ describe('a suspension JSON cannot hold, on stores with a trusted view', () => {
     );
     const result = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
     expect(result).toMatchObject({ status: 'done', response: 'could not ask' });
-    const tool = model.requests[1]?.messages.find((message) => message.role === 'tool');
-    expect(tool).toMatchObject({ outcome: 'failed' });
-    expect(JSON.stringify(tool)).toContain('amount');
+    const messages = (await store.readMessages(result.threadId)).map((record) => record.message);
+    expect(messages[2]).toMatchObject({ toolCallId: 'a', outcome: 'failed' });
+    expect(JSON.stringify(messages[2])).toContain('amount');
     const stored = await store.getRun(result.runId);
     expect(stored?.waiting).toBeUndefined();
+  });
+});
+
+describe("a gate's set_result JSON cannot hold, on stores with a trusted view", () => {
+  it.each([
+    ['NaN', () => Number.NaN],
+    ['a BigInt', () => 10n],
+    ['a cycle', cyclic],
+  ])('%s in its output fails the call naming the member, as a tool output does', async (_, bad) => {
+    const plugin: Plugin = {
+      id: 'gate',
+      hooks: { toolGate: () => ({ type: 'set_result', result: toolSuccess({ cached: bad() }) }) },
+    };
+    const store = createMemoryThreadRunStore();
+    const { runtime } = createHarness(
+      { tools: [echoTool], plugins: [plugin] },
+      {
+        store,
+        eventLog: createMemoryRunEventLog(),
+        turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: '1' } }] }, { text: 'ok' }],
+      },
+    );
+    const result = await runtime.runToCompletion({ agentId: 'agent', input: 'go' });
+    expect(result.status).toBe('done');
+    const messages = (await store.readMessages(result.threadId)).map((record) => record.message);
+    expect(messages[2]).toMatchObject({ toolCallId: 'a', outcome: 'failed' });
+    expect(JSON.stringify(messages[2])).toContain('cached');
   });
 });
