@@ -1,8 +1,11 @@
 import {
+  AwakenError,
   type Checkpoint,
   type CheckpointTrigger,
   type RunRecord,
   type RunWaitingState,
+  findJsonIssue,
+  formatJsonIssue,
   isTerminalToolCallStatus,
   waitingTicketOf,
 } from '@awaken/contract';
@@ -26,13 +29,22 @@ type PersistentState = ReturnType<typeof persistentPluginState>;
 /**
  * Emits `state_snapshot` when the persistent plugin state (run- and thread-scoped keys) differs from
  * the last snapshot of this activation. The first check of an activation emits whenever the state is
- * non-empty, so hot and cold activations of one run produce the same snapshots.
+ * non-empty, so hot and cold activations of one run produce the same snapshots. State JSON cannot hold
+ * faithfully (NaN, a BigInt, a cycle, …) is `validation_failed` naming the member: nothing of it is
+ * logged or stored.
  */
 export async function emitStateSnapshotIfChanged(
   session: RunSession,
   persistent: PersistentState = persistentPluginState(session),
 ): Promise<void> {
   const state = { ...persistent.run, ...(persistent.thread ?? {}) };
+  // plugins' own values, stored by the checkpoint: the stores' trusted path checks nothing after this
+  const issue = findJsonIssue(state, { path: 'state' });
+  if (issue) {
+    throw new AwakenError('validation_failed', `plugin state is not JSON: ${formatJsonIssue(issue)}`, {
+      details: { field: issue.path },
+    });
+  }
   const text = JSON.stringify(state);
   const previous = session.events.lastSnapshot;
   session.events.lastSnapshot = text;

@@ -5,8 +5,10 @@
  * publishes a wake-up; one still in flight when a gate skips is the same as a put that lands just
  * after the gate (the next gate, the activation's end or the run's owner picks it up, as before).
  *
- * Only the run's gates may skip. The activation's first read, the lease tick's check and a parked
- * run's wait always peek, so a wake-up lost while the subscriber reconnected delays an entry by one
+ * Only the run's gates may skip, and not the input gate a run ends after when it adds nothing (the
+ * put of input that arrived while the model answered has returned, its wake-up may not have: that
+ * input is answered before the run ends). The activation's first read, the lease tick's check and a
+ * parked run's wait always peek, so a wake-up lost while the subscriber reconnected delays an entry by one
  * tick at most, never forever.
  */
 export class InboxFreshness {

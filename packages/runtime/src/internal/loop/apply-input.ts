@@ -5,11 +5,14 @@ import type { RunSession } from '../session/run-session';
 /**
  * Adds user input injected through the control inbox to the history, at a step boundary (never
  * between a tool call and its result), and checkpoints it with the ids it applied before the inbox
- * forgets them. Returns true when input was added: the model answers it next.
+ * forgets them. Returns true when input was added: the model answers it next. `last`: the gate the
+ * run ends after when it adds nothing, which peeks even when the inbox looks unchanged.
  */
-export async function applyInput(session: RunSession): Promise<boolean> {
+export async function applyInput(session: RunSession, options: { last?: boolean } = {}): Promise<boolean> {
   if (!session.services.inbox) return false;
-  const controls = await readControls(session, { atGate: true });
+  // the gate before the run ends always peeks: a put whose wake-up is still in flight (pub/sub
+  // delivers it after the put returned) must not be left behind by a run that answered without it
+  const controls = await readControls(session, { atGate: !options.last });
   const applied = session.run.bookkeeping.controlIds;
   const inputs = controls.filter((control) => control.kind === 'input');
   const fresh = inputs.filter((control) => !applied.includes(control.id));

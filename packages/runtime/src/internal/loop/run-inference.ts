@@ -1,4 +1,5 @@
 import {
+  AwakenError,
   EMPTY_USAGE,
   type FinishReason,
   type InferenceDraft,
@@ -8,8 +9,24 @@ import {
   addUsage,
   assertNever,
   findJsonIssue,
+  formatZodIssues,
+  tokenUsageSchema,
 } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
+
+/**
+ * The usage a model reported, as the run record holds it (counts are integers >= 0), or
+ * `validation_failed` naming the count: the stores' trusted path checks nothing after the runtime,
+ * and a record failing its own schema could not be read back.
+ */
+function checkedUsage(usage: TokenUsage): TokenUsage {
+  const parsed = tokenUsageSchema.safeParse(usage);
+  if (parsed.success) return parsed.data;
+  const field = ['usage', ...(parsed.error.issues[0]?.path ?? []).map(String)].join('.');
+  throw new AwakenError('validation_failed', `model usage: ${formatZodIssues(parsed.error.issues)}`, {
+    details: { field },
+  });
+}
 
 /**
  * Parses tool call input JSON. Unparseable text, and JSON that could not be stored again (nested
@@ -125,7 +142,7 @@ export async function runInference(
           toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) });
           break;
         case 'finish':
-          usage = part.usage;
+          usage = checkedUsage(part.usage);
           finishReason = part.finishReason;
           if (part.model) model = part.model;
           break;

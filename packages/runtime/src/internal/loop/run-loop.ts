@@ -72,7 +72,7 @@ async function loop(session: RunSession): Promise<TerminationReason> {
     if (calls.length === 0) {
       const ended = await endStepEarly(session, { type: 'natural_end' });
       // input that arrived while the model answered is answered too, before the run ends
-      if (await applyInput(session)) continue;
+      if (await applyInput(session, { last: true })) continue;
       return ended;
     }
     const settled = await toolRounds(session, []);

@@ -135,13 +135,7 @@ export class RunEvents {
     else await Promise.resolve();
     while (this.#queue.length > 0 && !this.#held) {
       if (this.#failure) {
-        // posted events after a failed append are dropped; the next awaited one hears the failure
-        const next = this.#queue.shift() as Pending;
-        if (next.posted) next.reject(this.#failure.error);
-        else {
-          next.reject(this.#failure.error);
-          this.#failure = undefined;
-        }
+        this.#dropAfterFailure();
         continue;
       }
       const batch = this.#queue.splice(0, MAX_BATCH);
@@ -151,6 +145,18 @@ export class RunEvents {
     }
     // cleared with no await after the queue was seen empty: an emit from now on starts a new drain
     this.#draining = undefined;
+  }
+
+  /**
+   * After a failed append only posted events waited on: the posted events queued behind it are
+   * dropped (rejected), up to the first awaited one, which hears the failure (and clears it).
+   */
+  #dropAfterFailure(): void {
+    while (this.#failure && this.#queue.length > 0) {
+      const next = this.#queue.shift() as Pending;
+      next.reject(this.#failure.error);
+      if (!next.posted) this.#failure = undefined;
+    }
   }
 
   /** Appends one batch and delivers it, or rejects it (a posted-only batch's failure is kept). */
@@ -188,6 +194,8 @@ export class RunEvents {
     try {
       // only the append in flight is waited for: a drain still waiting to start stops at the hold
       while (this.#appending) await this.#appending;
+      // as a drain would: nothing queued behind a failed append is logged over the gap it left
+      this.#dropAfterFailure();
       this.#throwFailure();
       this.parts.activation.throwIfLost();
     } catch (error) {

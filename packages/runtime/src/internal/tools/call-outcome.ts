@@ -4,6 +4,8 @@ import {
   type ToolCallState,
   type ToolResult,
   expiredCallMessage,
+  findJsonIssue,
+  formatJsonIssue,
   ticketExpiresAt,
   toolFailure,
 } from '@awaken/contract';
@@ -78,7 +80,8 @@ function expiryOf(
 
 /**
  * Applies a result: success/warning → succeeded, error → failed, pending → suspended with a ticket
- * (expiring per `options.approvalTimeout`, the tool's or the agent's timeout).
+ * (expiring per `options.approvalTimeout`, the tool's or the agent's timeout). A suspension JSON
+ * cannot hold faithfully (NaN, a BigInt, a cycle, …) fails the call naming the member.
  */
 export async function applyResult(
   session: RunSession,
@@ -87,6 +90,13 @@ export async function applyResult(
   options: { approvalTimeout?: number } = {},
 ): Promise<void> {
   if (result.status === 'pending') {
+    // the tool's (or gate's) own value, stored with the run: checked here, as a tool output is, since
+    // the stores' trusted path checks nothing after the runtime
+    const issue = findJsonIssue(result.suspension);
+    if (issue) {
+      const failure = toolFailure(`tool suspension is not JSON: ${formatJsonIssue(issue)}`);
+      return applyResult(session, state, failure, options);
+    }
     const expiresAt = expiryOf(session, state, result, options.approvalTimeout);
     const ticket: SuspendTicket = {
       suspension: result.suspension,

@@ -101,7 +101,7 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
       return false;
     case 'set_result':
       enterRunning(session, state);
-      await applyResult(session, state, decision.result);
+      await applyResult(session, state, checkedOutput(decision.result));
       return false;
     case 'cancel':
       enterRunning(session, state);
@@ -110,6 +110,17 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
     default:
       return assertNever(decision, 'ToolGate decision');
   }
+}
+
+/**
+ * A result's output in its JSON form, or a failure naming what JSON cannot hold (a tool's output or a
+ * gate's `set_result`: the stores' trusted path checks nothing after this).
+ */
+function checkedOutput(result: ToolResult): ToolResult {
+  if (result.status === 'pending' || (result.output === undefined && result.status !== 'success'))
+    return result;
+  const json = jsonOutput(result.output);
+  return 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
 }
 
 /** Stages 2 and 3 for an allowed call: BeforeToolExecute once, then the tool body. */
@@ -139,11 +150,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
     });
-    result = isToolResult(output) ? output : toolSuccess(output);
-    if (result.status !== 'pending' && (result.output !== undefined || result.status === 'success')) {
-      const json = jsonOutput(result.output);
-      result = 'error' in json ? toolFailure(json.error) : { ...result, output: json.value };
-    }
+    result = checkedOutput(isToolResult(output) ? output : toolSuccess(output));
   } catch (error) {
     threw = true;
     result = toolFailure(error instanceof Error ? error.message : String(error));
