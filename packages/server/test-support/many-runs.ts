@@ -93,6 +93,7 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
   }
   // generous: 300 runs on three worker processes take ~15 s on a quiet machine, several times that under load
   const deadline = Date.now() + 200_000;
+  const cancelledRunning = { landed: false };
   let open = runs;
   while (open.length > 0) {
     if (Date.now() > deadline) throw new Error(`${open.length} runs did not finish`);
@@ -106,13 +107,21 @@ export async function playManyRuns(cluster: ServiceCluster, count: number, seed:
       if (current.status === 'waiting' && current.version !== run.handledVersion) {
         await act(cluster, run, current, random);
       } else if (current.status === 'running' && !run.cancelledWhileRunning && run.decided.size === 0) {
-        // now and then, cancel a run while a worker process executes it (surely the first time a run
-        // with the 300 ms tool is seen running — a quick run may end before the cancel lands — so a
-        // fast machine still covers the case the checks below require)
-        const covered = runs.some((other) => other.slow && other.cancelledWhileRunning);
-        const chance = covered ? 0.05 : run.slow ? 1 : 0.05;
-        if (random() < chance)
+        // now and then, cancel a run while a worker process executes it (surely each run with the
+        // 300 ms tool seen running until one such cancel ended a run `cancelled` — a quick run, or a
+        // cancel sent late on a loaded machine, may land after the run ended — so every machine
+        // covers the case the checks below require)
+        const chance = cancelledRunning.landed ? 0.05 : run.slow ? 1 : 0.05;
+        if (random() < chance) {
           run.cancelledWhileRunning = cluster.api.commands.cancelRun(run.runId, 'stop it');
+          // covered once a cancel really ended a running run (under load one may land after the end)
+          run.cancelledWhileRunning.then(
+            (record) => {
+              if (record.termination?.type === 'cancelled') cancelledRunning.landed = true;
+            },
+            () => {},
+          );
+        }
       }
     }
     open = next;
