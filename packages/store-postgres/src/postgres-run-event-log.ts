@@ -4,26 +4,19 @@ import {
   DEFAULT_FINISHED_LOG_TTL_MS,
   type FencedWrite,
   type RunEventLog,
-  jsonCopy,
   offerTrustedView,
   runEventLogInputs,
-  trustedStoreInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions } from './internal/db';
 import { checkLogFence, lockLog, sweepExpired } from './internal/event-log-rows';
 import { key, payloadOf } from './internal/keys';
 import { KeyedLanes } from './internal/lane';
 import { waitFor } from './internal/wait';
+import { trustedEventLogInputs } from './internal/trusted-inputs';
 
 export type PostgresRunEventLogOptions = PostgresStoreOptions;
 
 const SWEEP_EVERY_MS = 1_000;
-
-/**
- * The runtime's trusted input path: no parse; one JSON copy at call time, since the rows are written
- * after the transaction's first round trip.
- */
-const trustedInputs = trustedStoreInputs(runEventLogInputs, jsonCopy);
 
 /**
  * The RunEventLog on PostgreSQL: `event_logs` (one row per run: last seq, fence, expiry) and `events`
@@ -48,7 +41,7 @@ export class PostgresRunEventLog implements RunEventLog {
       this.#shared = true;
       this.#closing = trustedTwinOf.#closing;
       this.#lanes = trustedTwinOf.#lanes;
-      this.#inputs = trustedInputs;
+      this.#inputs = trustedEventLogInputs;
       return;
     }
     this.db = shared ?? new PgDb(options);

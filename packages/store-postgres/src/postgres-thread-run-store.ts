@@ -15,18 +15,17 @@ import {
   type ThreadRunStore,
   type Visibility,
   canTransitionRunStatus,
-  jsonCopy,
   offerTrustedView,
   pageSize,
   pointersAfterCheckpoint,
   threadRunStoreInputs,
-  trustedStoreInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
 import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
+import { trustedThreadRunInputs } from './internal/trusted-inputs';
 
 export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
 
@@ -34,12 +33,6 @@ interface ThreadRow {
   doc: string;
   message_count: string;
 }
-
-/**
- * The runtime's trusted input path: no parse; one JSON copy at call time, since the rows are written
- * after the transaction's first round trip.
- */
-const trustedInputs = trustedStoreInputs(threadRunStoreInputs, jsonCopy);
 
 /**
  * The ThreadRunStore on PostgreSQL: `threads`, `messages` (one row per message, key (thread, seq)) and
@@ -58,7 +51,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
   constructor(options: PostgresThreadRunStoreOptions, shared?: PgDb, trustedTwin = false) {
     this.db = shared ?? new PgDb(options);
     this.#shared = shared !== undefined || trustedTwin;
-    this.#inputs = trustedTwin ? trustedInputs : threadRunStoreInputs;
+    this.#inputs = trustedTwin ? trustedThreadRunInputs : threadRunStoreInputs;
     if (!trustedTwin) offerTrustedView(this, new PostgresThreadRunStore(options, this.db, true));
   }
 
