@@ -13,17 +13,22 @@ import {
   mailboxStoreInputs as inputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { BlockingPool } from './internal/blocking-pool';
-import { Coalescer } from './internal/coalescer';
-import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox-args';
-import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { listThreadDispatches } from './internal/list-dispatches';
-import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
-import { toStoreError } from './internal/redis-error';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { uuidV7 } from './internal/uuid-v7';
-import { waitForMarker } from './internal/wait-for-marker';
+import { BlockingPool } from './internal/wake-ups/blocking-pool';
+import { Coalescer } from './internal/batching/coalescer';
+import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox/mailbox-args';
+import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/mailbox/dispatch-codec';
+import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
+import { listThreadDispatches } from './internal/mailbox/list-dispatches';
+import { MAILBOX_SCRIPTS as S } from './internal/lua/mailbox/mailbox-scripts';
+import { toStoreError } from './internal/connection/redis-error';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
+import { uuidV7 } from './internal/keys/uuid-v7';
+import { waitForMarker } from './internal/wake-ups/wait-for-marker';
 
 export interface RedisMailboxStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */

@@ -7,12 +7,17 @@ import {
   runControlSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { PEEK_CONTROLS, PUT_CONTROL, REMOVE_CONTROLS } from './internal/control-inbox-lua';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { toStoreError } from './internal/redis-error';
-import { inboxKeys, runKeys } from './internal/run-keys';
-import { Subscriber } from './internal/subscriber';
+import { PEEK_CONTROLS, PUT_CONTROL, REMOVE_CONTROLS } from './internal/lua/controls/control-inbox-scripts';
+import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { Subscriber } from './internal/wake-ups/subscriber';
 
 export interface RedisRunControlInboxOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */

@@ -10,13 +10,18 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { toStoreError } from './internal/redis-error';
-import { inboxKeys, runKeys } from './internal/run-keys';
-import { appendArgs } from './internal/script-args';
-import { StreamWaiter } from './internal/stream-waiter';
+import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/lua/events/event-log-scripts';
+import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { appendArgs } from './internal/thread-runs/script-args';
+import { StreamWaiter } from './internal/wake-ups/stream-waiter';
 
 export interface RedisRunEventLogOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */

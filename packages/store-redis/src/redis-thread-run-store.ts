@@ -21,16 +21,21 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { pageIndex, pipelined } from './internal/page-index';
-import { ReadBatch } from './internal/read-batch';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { decodeMessage, decodeRun, decodeThread } from './internal/thread-codec';
-import { RedisCheckpointWithEvents } from './internal/checkpoint-with-events';
-import { checkpointArgs } from './internal/script-args';
-import { THREAD_SCRIPTS as S } from './internal/thread-lua/scripts';
+import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
+import { pageIndex, pipelined } from './internal/paging/page-index';
+import { ReadBatch } from './internal/batching/read-batch';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
+import { decodeMessage, decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
+import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoint-with-events';
+import { checkpointArgs } from './internal/thread-runs/script-args';
+import { THREAD_SCRIPTS as S } from './internal/lua/threads/thread-scripts';
 import { RedisRunEventLog } from './redis-run-event-log';
-import { uuidV7 } from './internal/uuid-v7';
+import { uuidV7 } from './internal/keys/uuid-v7';
 
 export interface RedisThreadRunStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */

@@ -1,6 +1,6 @@
-import { APPEND_EVENTS_BODY } from './event-log-lua';
-import { defineMutatingScript } from './idempotent-script';
-import { COMMIT_CHECKPOINT } from './thread-lua/scripts';
+import { APPEND_EVENTS_BODY } from '../events/event-log-scripts';
+import { defineMutatingScript } from '../idempotent-script';
+import { COMMIT_CHECKPOINT } from './thread-scripts';
 
 /**
  * The append script, then the checkpoint script, in one atomic call. ARGV: prefix, n (how many

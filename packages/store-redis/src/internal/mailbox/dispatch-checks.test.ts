@@ -1,7 +1,7 @@
 import { AwakenError, runDispatchSchema } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { checkStoredDispatch } from './dispatch-checks';
-import { uuidV7 } from './uuid-v7';
+import { uuidV7 } from '../keys/uuid-v7';
 
 const BAD_VALUES: unknown[] = [
   undefined,

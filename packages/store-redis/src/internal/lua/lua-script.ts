@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { toStoreError } from './redis-error';
+import { toStoreError } from '../connection/redis-error';
 import { isNoScript, registerScript, sendScript } from './script-loading';
 
 /**

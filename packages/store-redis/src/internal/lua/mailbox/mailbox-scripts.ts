@@ -6,11 +6,11 @@ import {
   NACK,
   RECORD_DISPATCH_START,
   RECORD_RUN_RESULT,
-} from './claimant-scripts';
-import { CANCEL, CLAIM, CLAIM_DISPATCH, INTERRUPT, MARK_REQUEUED, SUPERSEDE_CLAIMED } from './queue-scripts';
-import { ENQUEUE, ENQUEUE_AND_CLAIM } from './enqueue-scripts';
-import { mailboxScript } from './prelude';
-import { PURGE, RECLAIM } from './sweep-scripts';
+} from './claimant-writes';
+import { CANCEL, CLAIM, CLAIM_DISPATCH, INTERRUPT, MARK_REQUEUED, SUPERSEDE_CLAIMED } from './claim';
+import { ENQUEUE, ENQUEUE_AND_CLAIM } from './enqueue';
+import { mailboxScript } from './mailbox-prelude';
+import { PURGE, RECLAIM } from './reclaim';
 
 /** Every mailbox operation as one atomic Lua script, idempotent per request. */
 export const MAILBOX_SCRIPTS = {

@@ -1,5 +1,5 @@
 import { defineMutatingScript } from '../idempotent-script';
-import { THREAD_PRELUDE } from './prelude';
+import { THREAD_PRELUDE } from './thread-prelude';
 
 /** ARGV: prefix, threadId, metadataJson. Returns the thread hash. */
 const CREATE_THREAD = `${THREAD_PRELUDE}

@@ -1,4 +1,4 @@
-import { MAILBOX_SCRIPTS } from './internal/mailbox-lua/index';
+import { MAILBOX_SCRIPTS } from './mailbox-scripts';
 
 /**
  * The Lua source and SHA1 of every mailbox script, for operators and benchmarks (e.g. `SCRIPT LOAD`

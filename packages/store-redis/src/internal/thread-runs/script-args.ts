@@ -1,5 +1,5 @@
 import { type AgentEvent, type Checkpoint, canTransitionRunStatus, runStatusSchema } from '@awaken/contract';
-import { runKeys } from './run-keys';
+import { runKeys } from '../keys/run-keys';
 
 const RUN_STATUSES = runStatusSchema.options;
 

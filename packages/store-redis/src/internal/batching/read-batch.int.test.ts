@@ -1,7 +1,7 @@
 import { AwakenError } from '@awaken/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { RedisThreadRunStore } from '../redis-thread-run-store';
+import { RedisThreadRunStore } from '../../redis-thread-run-store';
 
 const prefix = `read-batch-${process.pid}:`;
 let redis: Redis;

@@ -1,5 +1,5 @@
-import { defineMutatingScript } from './idempotent-script';
-import { defineLuaScript } from './lua-script';
+import { defineMutatingScript } from '../idempotent-script';
+import { defineLuaScript } from '../lua-script';
 
 /**
  * Keys (see run-keys.ts): `P ctq:<r>` (list, pending ids in arrival order), `P cte:<r>` (hash, id ->

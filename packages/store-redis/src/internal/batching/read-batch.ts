@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { toStoreError } from './redis-error';
+import { toStoreError } from '../connection/redis-error';
 
 /** The single-key reads a store may batch (each answered as its ioredis method answers it). */
 export type BatchedRead =

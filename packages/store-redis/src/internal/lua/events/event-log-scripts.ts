@@ -1,4 +1,4 @@
-import { defineMutatingScript } from './idempotent-script';
+import { defineMutatingScript } from '../idempotent-script';
 
 /**
  * Keys (see run-keys.ts): `P ev:<run>` (a stream, entry id `0-<seq>`, field `e`) and `P evm:<run>`

@@ -1,7 +1,7 @@
 import type { RunDispatch } from '@awaken/contract';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { RedisMailboxStore } from '../../redis-mailbox-store';
-import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
+import { RedisMailboxStore } from '../../../redis-mailbox-store';
+import { deleteKeys, uniquePrefix } from '../../../../test-support/redis-harness';
 
 // The calls of one tick share one batched script call (enqueue, ack). An item that fails in the
 // middle of it with a Lua runtime error or a failed Redis command (here: a record damaged by hand,

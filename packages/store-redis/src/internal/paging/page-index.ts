@@ -1,7 +1,7 @@
 import type { Page } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { pageLimit, parseCursor } from './paging';
-import { toStoreError } from './redis-error';
+import { toStoreError } from '../connection/redis-error';
 
 export interface PageIndexOptions<T> {
   redis: Redis;

@@ -5,8 +5,8 @@ import { type RedisServerHandle, startRedisServer } from '@awaken/testing';
 import { Redis } from 'ioredis';
 import { Redis as Redis6 } from 'ioredis-6';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAILBOX_LUA } from '../mailbox-lua-sources';
-import { RedisMailboxStore } from '../redis-mailbox-store';
+import { MAILBOX_LUA } from './mailbox/mailbox-lua-sources';
+import { RedisMailboxStore } from '../../redis-mailbox-store';
 
 // Calls of one tick take effect in call order whatever the server has cached: EVALSHA of a script
 // the server lacks (a fresh or restarted server, SCRIPT FLUSH) must not let a later call whose

@@ -1,7 +1,7 @@
 import type { Page, RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { decodeStoredDispatch } from './dispatch-codec';
-import { pageIndex, pipelined } from './page-index';
+import { pageIndex, pipelined } from '../paging/page-index';
 
 /** Pages through a thread's dispatches, oldest first (by enqueue seq), optionally by status. */
 export function listThreadDispatches(
