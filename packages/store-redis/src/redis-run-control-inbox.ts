@@ -7,7 +7,9 @@ import {
   runControlSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { PEEK_CONTROLS, PUT_CONTROL, REMOVE_CONTROLS } from './internal/lua/controls/control-inbox-scripts';
+import { PEEK_CONTROLS } from './internal/lua/controls/peek-controls';
+import { PUT_CONTROL } from './internal/lua/controls/put-control';
+import { REMOVE_CONTROLS } from './internal/lua/controls/remove-controls';
 import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
 import {
   type RedisInput,

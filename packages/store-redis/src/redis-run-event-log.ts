@@ -10,7 +10,9 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/lua/events/event-log-scripts';
+import { APPEND_EVENTS } from './internal/lua/events/append-events';
+import { FINISH_LOG } from './internal/lua/events/finish-log';
+import { RAISE_FENCE } from './internal/lua/events/raise-fence';
 import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
 import {
   type RedisInput,

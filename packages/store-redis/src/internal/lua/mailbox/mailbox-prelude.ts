@@ -1,5 +1,8 @@
+import { PRELUDE } from '../prelude';
+
 /**
- * Lua shared by every mailbox script. ARGV[1] is the key prefix. Key layout (P = prefix):
+ * Lua shared by every mailbox script, after the shared prelude (`../prelude.ts`: P = ARGV[1], the key
+ * prefix; num, now_ms, rejection, fail). Key layout:
  *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score,
  *                          `i` = what never changes and the hot paths never read, packed as
  *                          'priority,maxAttempts,epoch,createdAt,runId' (see with_inputs),
@@ -35,28 +38,13 @@
  * (batched scripts: per item, as that item's reply; an item that fails unexpectedly is answered
  * `AWAKEN store_failure <error>`, see per_item). Scripts reply with a dispatch as the raw HGETALL
  * of its hash; the hot paths (claim, ack) reply with the hash as read before their writes, and the
- * client applies those writes, which it knows (`decodeDispatch` changes).
- * All times come from Redis TIME, except in test-clock mode: then the caller passes KEYS[1] = `P clock`
- * and a millisecond value stored there (by the test harness, never a worker) freezes the store clock.
- * Numbers are written with %.0f: Lua's default formatting keeps only 14 significant digits.
+ * client applies those writes, which it knows (`decodeDispatch` changes). All times come from
+ * now_ms (Redis TIME, or the test clock); numbers are written with num.
  */
-const PRELUDE = `
-local P = ARGV[1]
+const MAILBOX_PRELUDE = `${PRELUDE}
 local READY, DELAYED, LEASES, TERMINAL = P .. 'ready', P .. 'delayed', P .. 'leases', P .. 'terminal'
 local THREADS, WAKE, WAKE_MARKERS = P .. 'tstate', P .. 'wake', 64
 local PRIORITY_WEIGHT = 17592186044416
-local function num(n) return string.format('%.0f', n) end
-local function now_ms()
-  if #KEYS > 0 then
-    local frozen = redis.call('GET', KEYS[1])
-    if frozen then return tonumber(frozen) end
-  end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
--- A rejection as text (a batched script's per-item reply); fail() makes it the script's error reply.
-local function rejection(code, message) return 'AWAKEN ' .. code .. ' ' .. message end
-local function fail(code, message) return redis.error_reply(rejection(code, message)) end
 -- Runs one item of a batched script (enqueue, ack: one item per call of a tick) under pcall, so that
 -- each call is answered by what happened to its own item: a Lua runtime error or a failed redis.call
 -- (a malformed record, a write refused at maxmemory) becomes that item's store_failure instead of
@@ -198,11 +186,11 @@ end
 `;
 
 /**
- * A mailbox script: the prelude, then `body` run as a function (its `return` is the reply), then the
+ * A mailbox script: the mailbox prelude, then `body` run as a function (its `return` is the reply), then the
  * wake-up markers it counted are pushed.
  */
 export function mailboxScript(body: string): string {
-  return `${PRELUDE}
+  return `${MAILBOX_PRELUDE}
 local function __mailbox()
 ${body}
 end

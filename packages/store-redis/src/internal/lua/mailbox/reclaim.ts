@@ -1,10 +1,15 @@
+import { defineMutatingScript } from '../idempotent-script';
+import { mailboxScript } from './mailbox-prelude';
+
 /**
  * ARGV: prefix, limit. Returns { id, fields, ... }. Reclaims claims whose lease expired strictly before Redis TIME, earliest
  * deadline first, equal deadlines in enqueue order (never by id: generated ids differ between
  * backends): counts the attempt, then supersedes (stale epoch), dead-letters (attempts used up) or
  * requeues now. Atomic, so concurrent sweepers each reclaim a dispatch at most once.
  */
-export const RECLAIM = `
+export const RECLAIM = defineMutatingScript(
+  'mailbox.reclaim',
+  mailboxScript(`
 local limit = tonumber(ARGV[2])
 local now = now_ms()
 local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', '(' .. num(now), 'WITHSCORES', 'LIMIT', 0, limit)
@@ -48,16 +53,5 @@ for i = 1, math.min(limit, #candidates) do
   out[#out + 1] = stored(id)
 end
 return out
-`;
-
-/** ARGV: prefix, olderThan, batch. Deletes up to `batch` terminal dispatches; returns how many. */
-export const PURGE = `
-local ids = redis.call('ZRANGEBYSCORE', TERMINAL, '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(ids) do
-  local thread = redis.call('HGET', dkey(id), 't')
-  if thread then redis.call('ZREM', takey(thread), id) end
-  redis.call('DEL', dkey(id))
-  redis.call('ZREM', TERMINAL, id)
-end
-return #ids
-`;
+`),
+);

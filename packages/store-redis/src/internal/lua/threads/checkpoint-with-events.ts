@@ -1,6 +1,6 @@
-import { APPEND_EVENTS_BODY } from '../events/event-log-scripts';
+import { APPEND_EVENTS_BODY } from '../events/append-events';
 import { defineMutatingScript } from '../idempotent-script';
-import { COMMIT_CHECKPOINT } from './thread-scripts';
+import { COMMIT_CHECKPOINT_BODY } from './commit-checkpoint';
 
 /**
  * The append script, then the checkpoint script, in one atomic call. ARGV: prefix, n (how many
@@ -22,7 +22,7 @@ local function __append(ARGV)
 ${APPEND_EVENTS_BODY}
 end
 local function __checkpoint(ARGV)
-${COMMIT_CHECKPOINT}
+${COMMIT_CHECKPOINT_BODY}
 end
 local appended = __append(__append_args)
 if type(appended) == 'table' and appended.err then return appended end

@@ -1,5 +1,8 @@
+import { PRELUDE } from '../prelude';
+
 /**
- * Lua shared by the thread/run scripts. ARGV[1] is the key prefix. Key layout (P = prefix):
+ * Lua shared by the thread/run scripts, after the shared prelude (`../prelude.ts`: P = ARGV[1], the
+ * key prefix; num, now_ms, rejection, fail). Key layout:
  *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
  *                        latestRunId, createdAt, updatedAt
  *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
@@ -11,23 +14,10 @@
  *                        (the score of thr:<thread>), moved by every status change
  *   P tseq        string creation counter
  * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
- * round numbers to 14 digits); the scripts only compare versions, counts and ids. In test-clock mode
- * the caller passes KEYS[1] = `P clock`, whose millisecond value (set by a test harness) freezes the
- * store clock.
+ * round numbers to 14 digits); the scripts only compare versions, counts and ids.
  */
-export const THREAD_PRELUDE = `
-local P = ARGV[1]
+export const THREAD_PRELUDE = `${PRELUDE}
 local APPEND_CHUNK = 1000
-local function num(n) return string.format('%.0f', n) end
-local function now_ms()
-  if #KEYS > 0 then
-    local frozen = redis.call('GET', KEYS[1])
-    if frozen then return tonumber(frozen) end
-  end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function fail(code, message) return redis.error_reply('AWAKEN ' .. code .. ' ' .. message) end
 local function thkey(id) return P .. 'th:' .. id end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function thmkey(id) return P .. 'thm:' .. id end
