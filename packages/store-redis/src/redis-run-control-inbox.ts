@@ -7,18 +7,13 @@ import {
   runControlSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
 import { PEEK_CONTROLS } from './internal/lua/controls/peek-controls';
 import { PUT_CONTROL } from './internal/lua/controls/put-control';
 import { REMOVE_CONTROLS } from './internal/lua/controls/remove-controls';
-import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
-import {
-  type RedisInput,
-  closeRedis,
-  normalizePrefix,
-  resolveRedis,
-} from './internal/connection/redis-connection';
-import { toStoreError } from './internal/connection/redis-error';
-import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { Subscriber } from './internal/wake-ups/subscriber';
 
 export interface RedisRunControlInboxOptions {
@@ -48,17 +43,12 @@ export class RedisRunControlInbox implements RunControlInbox {
   readonly #scripts: ScriptContext;
 
   constructor(options: RedisRunControlInboxOptions) {
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
+    this.prefix = prefix;
     this.#subscriber = new Subscriber(client);
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: [],
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.#scripts = scripts;
   }
 
   async put(input: string, given: RunControl): Promise<'stored' | 'duplicate'> {

@@ -10,18 +10,13 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
 import { APPEND_EVENTS } from './internal/lua/events/append-events';
 import { FINISH_LOG } from './internal/lua/events/finish-log';
 import { RAISE_FENCE } from './internal/lua/events/raise-fence';
-import { type ScriptContext, requestTtl } from './internal/lua/idempotent-script';
-import {
-  type RedisInput,
-  closeRedis,
-  normalizePrefix,
-  resolveRedis,
-} from './internal/connection/redis-connection';
-import { toStoreError } from './internal/connection/redis-error';
-import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { appendArgs } from './internal/thread-runs/script-args';
 import { StreamWaiter } from './internal/wake-ups/stream-waiter';
 
@@ -75,18 +70,13 @@ export class RedisRunEventLog implements RunEventLog {
       return;
     }
     this.#inputs = runEventLogInputs;
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
+    this.prefix = prefix;
     this.#waiter = new StreamWaiter(client);
     this.#ttlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: [],
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.#scripts = scripts;
     offerTrustedView(this, new RedisRunEventLog(options, this));
   }
 

@@ -25,7 +25,7 @@ type Sender = Record<BatchedRead[0], (...args: unknown[]) => unknown>;
  * read is sent as a plain command. `flush()` sends the queue at once: the store calls it before any
  * other command, so a read never overtakes a write issued after it on the same store. Nothing here
  * holds a command beyond the current tick (ioredis auto-pipelining stays off; see
- * outage-tolerant-options.ts), and a read is never answered from anything but Redis.
+ * connection/outage-tolerant-options.ts), and a read is never answered from anything but Redis.
  */
 export class ReadBatch {
   readonly #redis: Redis;

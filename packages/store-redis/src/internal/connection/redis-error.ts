@@ -27,7 +27,7 @@ export function toStoreError(error: unknown): AwakenError {
   if (match && SCRIPT_CODES.has(match[1] as AwakenErrorCode)) {
     return new AwakenError(match[1] as AwakenErrorCode, match[2] ?? message);
   }
-  // An item of a batched script that failed unexpectedly (see per_item in the mailbox prelude).
+  // An item of a batched script that failed unexpectedly (see per_item in lua/mailbox/mailbox-prelude.ts).
   if (match?.[1] === 'store_failure') {
     return new AwakenError('store_failure', `redis: ${match[2]}`, { cause: error, retryable: true });
   }

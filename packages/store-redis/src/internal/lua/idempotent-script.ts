@@ -1,20 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AwakenError } from '@awaken/contract';
-import type { Redis } from 'ioredis';
 import { type LuaScript, defineLuaScript } from './lua-script';
-
-/** How long a mutating script's reply is kept for a re-sent request, unless a store says otherwise. */
-export const DEFAULT_REQUEST_TTL_MS = 120_000;
-
-/** What a store passes to run its mutating scripts. */
-export interface ScriptContext {
-  redis: Redis;
-  prefix: string;
-  /** KEYS of every call (the test clock key, or none). */
-  keys: readonly string[];
-  /** How long replies are kept for re-sent requests; 0: not recorded. */
-  requestTtlMs: number;
-}
+import type { ScriptContext } from './script-context';
 
 /** A script that changes data, made idempotent per request (see `IDEMPOTENT_WRAPPER`). */
 export interface MutatingScript extends LuaScript {
@@ -52,18 +38,6 @@ local __reply = __body()
 redis.call('SET', __key, cmsgpack.pack(__reply), 'PX', __request_ttl)
 return __reply
 `;
-
-/**
- * A store's `requestTtlMs` option: an integer >= 0, default {@link DEFAULT_REQUEST_TTL_MS}; 0 turns
- * the recording off (a command re-sent after a lost reply then runs again).
- */
-export function requestTtl(requestTtlMs: number | undefined): number {
-  const ttl = requestTtlMs ?? DEFAULT_REQUEST_TTL_MS;
-  if (!Number.isSafeInteger(ttl) || ttl < 0) {
-    throw new AwakenError('invalid_config', `requestTtlMs must be an integer >= 0, got ${ttl}`);
-  }
-  return ttl;
-}
 
 /** 96 random bits drawn once per process: request ids of different processes never meet. */
 const PROCESS_PART = randomBytes(12).toString('base64url');

@@ -6,7 +6,7 @@ export type ParsedEnqueue = ReturnType<typeof inputs.enqueue.parse> & {
   givenId: boolean;
 };
 
-/** The 8 script arguments of one enqueue (see enqueue_one in mailbox-lua/enqueue-scripts.ts). */
+/** The 8 script arguments of one enqueue (see enqueue_one in lua/mailbox/enqueue-one.ts). */
 export function enqueueArgs(item: ParsedEnqueue): (string | number)[] {
   return [
     item.dispatchId,

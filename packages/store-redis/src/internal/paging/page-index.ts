@@ -1,7 +1,7 @@
 import type { Page } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { pageLimit, parseCursor } from './paging';
 import { toStoreError } from '../connection/redis-error';
+import { pageLimit, parseCursor } from './paging';
 
 export interface PageIndexOptions<T> {
   redis: Redis;

@@ -6,9 +6,9 @@ import {
   runEventLogInputs,
   threadRunStoreInputs,
 } from '@awaken/contract';
-import { CHECKPOINT_WITH_EVENTS } from '../lua/threads/checkpoint-with-events';
-import type { ScriptContext } from '../lua/idempotent-script';
 import { toStoreError } from '../connection/redis-error';
+import type { ScriptContext } from '../lua/script-context';
+import { CHECKPOINT_WITH_EVENTS } from '../lua/threads/checkpoint-with-events';
 import { appendArgs, checkpointArgs } from './script-args';
 
 /**

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { closeRedis } from '../connection/redis-connection';
 import { logConnectionState, sinkOf } from '../connection/connection-log';
+import { closeRedis } from '../connection/redis-connection';
 
 interface BlockingConnection {
   client: Redis;

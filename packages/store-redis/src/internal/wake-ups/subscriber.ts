@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { closeRedis } from '../connection/redis-connection';
 import { logConnectionState, sinkOf } from '../connection/connection-log';
+import { closeRedis } from '../connection/redis-connection';
 
 /**
  * One dedicated pub/sub connection (duplicated from a base client, opened on first use) shared by

@@ -1,6 +1,6 @@
 import { AwakenError } from '@awaken/contract';
-import type { BlockingPool } from './blocking-pool';
 import { toStoreError } from '../connection/redis-error';
+import type { BlockingPool } from './blocking-pool';
 
 /**
  * Pops one wake-up marker from the list `key`, blocking (BLPOP) on a dedicated pooled connection for

@@ -1,6 +1,6 @@
 import { defineMutatingScript } from '../idempotent-script';
-import { WRITE_RESULT } from './write-result';
 import { mailboxScript } from './mailbox-prelude';
+import { WRITE_RESULT } from './write-result';
 
 /**
  * Batched: ARGV: prefix, then per ack: dispatchId, claimToken, the count n of result values that

@@ -5,7 +5,7 @@ import { mailboxScript } from './mailbox-prelude';
  * ARGV: prefix, workerId, limit, leaseMs, tokenBase. Returns { now, then id, fields per claimed
  * dispatch }, the fields as read before the claim: the client applies the claim (status, token =
  * tokenBase:<n-th claimed>, claimedBy, leaseUntil = now + leaseMs, updatedAt = now). Pops the head of
- * ready; an entry whose thread has a claim is dropped (see the prelude), a stale one too.
+ * ready; an entry whose thread has a claim is dropped (see mailbox-prelude.ts), a stale one too.
  */
 export const CLAIM = defineMutatingScript(
   'mailbox.claim',

@@ -3,7 +3,7 @@ import { PRELUDE } from '../prelude';
 /**
  * Lua shared by every mailbox script, after the shared prelude (`../prelude.ts`: P = ARGV[1], the key
  * prefix; num, now_ms, rejection, fail). Key layout:
- *   P d:<id>        hash   one dispatch, short field names (see dispatch-fields.ts), `q` = its score,
+ *   P d:<id>        hash   one dispatch, short field names (mailbox/dispatch-fields.ts), `q` = its score,
  *                          `i` = what never changes and the hot paths never read, packed as
  *                          'priority,maxAttempts,epoch,createdAt,runId' (see with_inputs),
  *                          `z` = '1' when its thread was interrupted while it was claimed (see below);

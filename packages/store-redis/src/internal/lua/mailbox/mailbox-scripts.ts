@@ -1,19 +1,19 @@
-import { ENQUEUE } from './enqueue';
-import { ENQUEUE_AND_CLAIM } from './enqueue-and-claim';
+import { ACK } from './ack';
+import { CANCEL } from './cancel';
 import { CLAIM } from './claim';
 import { CLAIM_DISPATCH } from './claim-dispatch';
-import { ACK } from './ack';
-import { NACK } from './nack';
 import { DEAD_LETTER } from './dead-letter';
+import { ENQUEUE } from './enqueue';
+import { ENQUEUE_AND_CLAIM } from './enqueue-and-claim';
 import { EXTEND_LEASE } from './extend-lease';
+import { INTERRUPT } from './interrupt';
+import { MARK_REQUEUED } from './mark-requeued';
+import { NACK } from './nack';
+import { PURGE } from './purge';
+import { RECLAIM } from './reclaim';
 import { RECORD_DISPATCH_START } from './record-dispatch-start';
 import { RECORD_RUN_RESULT } from './record-run-result';
-import { CANCEL } from './cancel';
-import { MARK_REQUEUED } from './mark-requeued';
-import { INTERRUPT } from './interrupt';
 import { SUPERSEDE_CLAIMED } from './supersede-claimed';
-import { RECLAIM } from './reclaim';
-import { PURGE } from './purge';
 
 /** Every mailbox operation as one atomic Lua script, idempotent per request (one file per script). */
 export const MAILBOX_SCRIPTS = {

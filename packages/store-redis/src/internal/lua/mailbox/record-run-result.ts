@@ -1,7 +1,7 @@
 import { defineMutatingScript } from '../idempotent-script';
 import { CLAIMANT_FENCE } from './claimant-fence';
-import { WRITE_RESULT } from './write-result';
 import { mailboxScript } from './mailbox-prelude';
+import { WRITE_RESULT } from './write-result';
 
 /**
  * A claimant write (see claimant-fence.ts); ARGV[4]: the result's runId, ARGV[5..]: field/value pairs
