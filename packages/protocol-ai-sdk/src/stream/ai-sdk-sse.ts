@@ -1,4 +1,4 @@
-import type { UiMessageChunk } from './ui-message-chunk';
+import type { UiMessageChunk } from '../wire/ui-message-chunk';
 
 /**
  * The response headers of a UI message stream, as `ai`'s `createUIMessageStreamResponse` sends them.

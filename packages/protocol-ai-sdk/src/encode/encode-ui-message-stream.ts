@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@awaken/contract';
 import { type UiMessageEncoderOptions, createUiMessageEncoder } from './create-ui-message-encoder';
-import type { UiMessageChunk } from './ui-message-chunk';
+import type { UiMessageChunk } from '../wire/ui-message-chunk';
 
 export interface EncodeUiMessageStreamOptions extends UiMessageEncoderOptions {
   /**

@@ -1,6 +1,6 @@
 import { type AgentEvent, assertNever } from '@awaken/contract';
 import { finishReasonOf } from './finish-reason';
-import { type EncoderState, createEncoderState } from './internal/encoder-state';
+import { type EncoderState, createEncoderState } from './encoder-state';
 import {
   type ToolChunkOptions,
   closeStreamingParts,
@@ -10,8 +10,8 @@ import {
   toolResumed,
   toolStart,
   toolSuspended,
-} from './internal/tool-chunks';
-import type { AwakenMessageMetadata, UiMessageChunk } from './ui-message-chunk';
+} from './tool-chunks';
+import type { AwakenMessageMetadata, UiMessageChunk } from '../wire/ui-message-chunk';
 
 export interface UiMessageEncoderOptions {
   /**

@@ -1,5 +1,5 @@
 import { type TerminationReason, assertNever } from '@awaken/contract';
-import type { UiFinishReason } from './ui-message-chunk';
+import type { UiFinishReason } from '../wire/ui-message-chunk';
 
 const MODEL_REASONS: ReadonlySet<string> = new Set(['stop', 'length', 'content-filter']);
 

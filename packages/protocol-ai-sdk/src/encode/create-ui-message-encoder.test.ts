@@ -2,7 +2,7 @@ import type { AgentEvent, AgentEventInput, SuspendTicket } from '@awaken/contrac
 import { describe, expect, it } from 'vitest';
 import { createUiMessageEncoder } from './create-ui-message-encoder';
 import { encodeUiMessageStream } from './encode-ui-message-stream';
-import type { UiMessageChunk } from './ui-message-chunk';
+import type { UiMessageChunk } from '../wire/ui-message-chunk';
 
 let seq = 0;
 function events(...inputs: AgentEventInput[]): AgentEvent[] {

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentEventInput, SuspendTicket } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { encodeUiMessageStream } from './encode-ui-message-stream';
-import type { UiMessageChunk } from './ui-message-chunk';
+import type { UiMessageChunk } from '../wire/ui-message-chunk';
 
 let seq = 0;
 const events = (...inputs: AgentEventInput[]): AgentEvent[] =>

@@ -13,10 +13,10 @@ import {
   judgeDecision,
   waitingTicketOf,
 } from '@awaken/contract';
-import { isApprovalTicket } from './is-approval-ticket';
-import { fingerprint } from './internal/fingerprint';
-import { jsonEqual } from './internal/json-equal';
-import type { ProposedDecision } from './read-chat-turn';
+import { isApprovalTicket } from './open-tickets';
+import { fingerprint } from './fingerprint';
+import { jsonEqual } from './json-equal';
+import type { ProposedDecision } from '../request/read-chat-turn';
 
 /**
  * Why a proposed decision was not taken:

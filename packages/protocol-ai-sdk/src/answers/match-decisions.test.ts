@@ -1,7 +1,7 @@
 import type { DecisionView, RunWaitingTicket, ToolCallState } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { matchDecisions } from './match-decisions';
-import type { ProposedDecision } from './read-chat-turn';
+import type { ProposedDecision } from '../request/read-chat-turn';
 
 const approval: RunWaitingTicket = {
   ticketId: 'permission:1:a',
