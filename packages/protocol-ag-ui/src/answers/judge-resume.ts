@@ -10,15 +10,20 @@ import {
   formatJsonIssue,
   judgeDecision,
 } from '@awaken/contract';
-import { decisionIdOf } from './internal/decision-id';
+import { decisionIdOf } from './decision-id';
 import {
   type OpenTicket,
   allowsEditing,
   isApprovalTicket,
   isFrontendTicket,
   openTicketsOf,
-} from './interrupts';
-import { type AgUiInputMessage, type ResumeEntry, contentText, parseMaybeJson } from './run-agent-input';
+} from './open-tickets';
+import {
+  type AgUiInputMessage,
+  type ResumeEntry,
+  contentText,
+  parseMaybeJson,
+} from '../request/run-agent-input';
 
 /**
  * Why a resume is refused (the `code` of its `RUN_ERROR`; nothing of the request is applied):

@@ -1,6 +1,7 @@
 import { APPROVAL_PAYLOAD_JSON_SCHEMA, type DecisionView, type ToolCallState } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
-import { toInterrupt, openTicketsOf } from './interrupts';
+import { toInterrupt } from '../encode/interrupts';
+import { openTicketsOf } from './open-tickets';
 import { judgeResume } from './judge-resume';
 
 const NOW = Date.UTC(2026, 10, 26, 12);

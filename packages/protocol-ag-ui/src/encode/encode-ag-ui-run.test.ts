@@ -1,8 +1,8 @@
 import { EventSchema } from '@ag-ui/core/schemas';
 import type { AgentEvent, AgentEventInput } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
-import type { AgUiEvent } from './ag-ui-event';
-import { formatAgUiEvent, toAgUiSseStream } from './ag-ui-sse';
+import type { AgUiEvent } from '../wire/ag-ui-event';
+import { formatAgUiEvent, toAgUiSseStream } from '../stream/ag-ui-sse';
 import { type AgUiRunEnding, encodeAgUiRun } from './encode-ag-ui-run';
 import { diffJson } from './json-patch-diff';
 

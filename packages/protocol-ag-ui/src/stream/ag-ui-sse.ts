@@ -1,4 +1,4 @@
-import type { AgUiEvent } from './ag-ui-event';
+import type { AgUiEvent } from '../wire/ag-ui-event';
 
 /** Response headers of an AG-UI event stream (proxies need the last two to stream). */
 export const AG_UI_STREAM_HEADERS: Readonly<Record<string, string>> = {

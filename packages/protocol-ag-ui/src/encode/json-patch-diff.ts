@@ -1,4 +1,4 @@
-import type { JsonPatchOperation } from './ag-ui-event';
+import type { JsonPatchOperation } from '../wire/ag-ui-event';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

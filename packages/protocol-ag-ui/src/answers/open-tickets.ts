@@ -1,11 +1,9 @@
 import {
   CLIENT_TOOL_ACTION,
   type DecisionView,
-  type JsonSchema,
   type RunWaitingTicket,
   waitingTicketOf,
 } from '@awaken/contract';
-import type { AgUiInterrupt } from './ag-ui-event';
 
 /** A waiting ticket with its expiry (epoch ms), as the stored call holds it. */
 export type OpenTicket = RunWaitingTicket & { expiresAt?: number };
@@ -39,36 +37,4 @@ export function isApprovalTicket(ticket: Pick<RunWaitingTicket, 'resumeMode'>): 
 export function allowsEditing(ticket: Pick<RunWaitingTicket, 'responseSchema'>): boolean {
   const properties = ticket.responseSchema?.properties;
   return typeof properties === 'object' && properties !== null && 'editedArguments' in properties;
-}
-
-/**
- * The `responseSchema` an interrupt advertises: for an approval AG-UI's convention
- * `{approved: boolean, reason?: string, editedArgs?: object}` (`editedArgs` only where the ticket
- * allows editing); for any other ticket its own schema (the payload is the answer itself).
- */
-export function responseSchemaOf(ticket: OpenTicket): JsonSchema | undefined {
-  if (!isApprovalTicket(ticket)) return ticket.responseSchema;
-  return {
-    type: 'object',
-    properties: {
-      approved: { type: 'boolean' },
-      reason: { type: 'string' },
-      ...(allowsEditing(ticket) ? { editedArgs: { type: 'object' } } : {}),
-    },
-    required: ['approved'],
-  };
-}
-
-/** One AG-UI interrupt per open ticket: id = ticket id, `reason: "tool_call"` with its call id. */
-export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
-  const schema = responseSchemaOf(ticket);
-  return {
-    id: ticket.ticketId,
-    reason: 'tool_call',
-    message: ticket.message,
-    toolCallId: ticket.toolCallId,
-    ...(schema ? { responseSchema: schema } : {}),
-    ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
-    metadata: { toolName: ticket.toolName, action: ticket.action, arguments: ticket.arguments ?? null },
-  };
 }

@@ -1,5 +1,5 @@
 import type { MessageRecord } from '@awaken/contract';
-import type { AgUiMessage, AgUiToolCall } from './ag-ui-event';
+import type { AgUiMessage, AgUiToolCall } from '../wire/ag-ui-event';
 import { assistantMessageId, reasoningMessageId, threadMessageId, toolResultMessageId } from './message-ids';
 
 export interface MessagesSnapshotOptions {

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '@awaken/contract';
-import type { AgUiEvent } from './ag-ui-event';
+import type { AgUiEvent } from '../wire/ag-ui-event';
 import { diffJson } from './json-patch-diff';
 import { assistantMessageId, reasoningMessageId, toolResultMessageId } from './message-ids';
 
