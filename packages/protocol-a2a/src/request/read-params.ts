@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { A2aMessage, A2aPart, A2aVersion, TaskState } from '../wire/a2a-types';
-import { A2aError } from './a2a-errors';
+import { A2aError } from '../wire/a2a-errors';
 
 const metadata = z.record(z.string(), z.unknown()).optional();
 

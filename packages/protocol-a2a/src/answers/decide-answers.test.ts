@@ -1,9 +1,9 @@
 import { decisionViewOf } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { approvalCall, waitingRun } from '../../test-support/waiting-run';
-import { openTicketsOf } from '../task/open-tickets';
+import { openTicketsOf } from './open-tickets';
 import { decideAnswers } from './decide-answers';
-import { readAnswers } from './read-answers';
+import { readAnswers } from '../request/read-answers';
 
 const record = waitingRun([approvalCall('call-a', '/tmp/a', 0), approvalCall('call-b', '/tmp/b', 1)]);
 const decide = (parts: Array<{ text: string } | { data: unknown }>) =>

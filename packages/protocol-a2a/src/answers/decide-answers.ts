@@ -7,11 +7,10 @@ import {
   deny,
   judgeDecision,
 } from '@awaken/contract';
-import { A2aError } from '../rpc/a2a-errors';
-import { isApprovalTicket } from '../task/input-required-message';
-import type { OpenTicket } from '../task/open-tickets';
+import { A2aError } from '../wire/a2a-errors';
+import { type OpenTicket, isApprovalTicket } from './open-tickets';
 import { fingerprint } from './fingerprint';
-import type { TicketAnswer } from './read-answers';
+import type { TicketAnswer } from '../request/read-answers';
 
 function ticketOf(answer: TicketAnswer, tickets: readonly OpenTicket[]): OpenTicket {
   const { approvalId, toolCallId, field } = answer;

@@ -1,5 +1,5 @@
 import type { A2aVersion } from '../wire/a2a-types';
-import { A2aError } from './a2a-errors';
+import { A2aError } from '../wire/a2a-errors';
 
 /** What a request asks, whichever version named it. */
 export type A2aOperation =

@@ -2,7 +2,7 @@ import type { MessageRecord, RunRecord } from '@awaken/contract';
 import type { A2aArtifact, A2aMessage, A2aTask, A2aTaskStatus } from '../wire/a2a-types';
 import { answerArtifact, toolResultArtifact } from './artifacts';
 import { inputRequiredMessage } from './input-required-message';
-import { openTicketsOf } from './open-tickets';
+import { openTicketsOf } from '../answers/open-tickets';
 import { taskStateOf } from './task-state';
 
 type RunView = Pick<

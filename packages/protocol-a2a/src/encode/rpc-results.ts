@@ -1,6 +1,5 @@
 import type { A2aStreamResponse, A2aTask, A2aVersion } from '../wire/a2a-types';
 import { streamResponseV03, taskV03 } from '../wire/to-v03';
-import { type A2aError, rpcErrorResponse } from './a2a-errors';
 
 /** A task as the `result` of `GetTask`/`CancelTask` (v1) or `tasks/get`/`tasks/cancel` (v0.3). */
 export function taskResult(task: A2aTask, version: A2aVersion): unknown {
@@ -15,14 +14,4 @@ export function sendResult(task: A2aTask, version: A2aVersion): unknown {
 /** One stream event as the `result` of an SSE frame of the request's version. */
 export function streamResult(response: A2aStreamResponse, version: A2aVersion): unknown {
   return version === '1.0' ? response : streamResponseV03(response);
-}
-
-/** One SSE frame carrying a JSON-RPC result with the request's id (LF framing, no `[DONE]`). */
-export function sseResultFrame(id: string | number | null, result: unknown): string {
-  return `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
-}
-
-/** The SSE frame of an error after a stream started: `event: error` with the JSON-RPC error. */
-export function sseErrorFrame(id: string | number | null, error: A2aError): string {
-  return `event: error\ndata: ${JSON.stringify(rpcErrorResponse(id, error))}\n\n`;
 }

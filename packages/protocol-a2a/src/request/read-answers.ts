@@ -1,5 +1,5 @@
 import type { A2aMessage } from '../wire/a2a-types';
-import { A2aError } from '../rpc/a2a-errors';
+import { A2aError } from '../wire/a2a-errors';
 
 /** One answer a continuation message carries in a data part. */
 export type TicketAnswer =

@@ -2,7 +2,7 @@ import type { AgentEvent, SuspendTicket } from '@awaken/contract';
 import type { A2aArtifact, A2aStreamResponse, A2aTaskStatus } from '../wire/a2a-types';
 import { ANSWER_ARTIFACT_ID, answerArtifact, toolResultArtifact } from './artifacts';
 import { inputRequiredMessage } from './input-required-message';
-import type { OpenTicket } from './open-tickets';
+import type { OpenTicket } from '../answers/open-tickets';
 import { terminalStateOf } from './task-state';
 
 function openTicketOf(ticket: SuspendTicket, toolName: string): OpenTicket {
