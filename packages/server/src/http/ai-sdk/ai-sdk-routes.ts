@@ -8,8 +8,8 @@ import {
 } from '@awaken/protocol-ai-sdk';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { replayRun } from '../ai-sdk/chat-streams';
-import { NothingToDo, continueTurn, startTurn } from '../ai-sdk/chat-turns';
+import { replayRun } from './ai-sdk-stream';
+import { NothingToDo, continueTurn, startTurn } from './ai-sdk-turns';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';

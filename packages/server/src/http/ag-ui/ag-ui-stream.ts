@@ -1,7 +1,7 @@
 import { AwakenError } from '@awaken/contract';
 import { type AgUiEvent, encodeAgUiRun } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
-import { replayRun } from '../ai-sdk/chat-streams';
+import { replayRun } from '../ai-sdk/ai-sdk-stream';
 import type { HttpEnv } from '../http-types';
 import { settleRun, threadMessages } from './ag-ui-ending';
 import { checkRunAgent } from './ag-ui-turns';

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import type { MailboxService } from '../../types';
-import { replayRun } from './chat-streams';
+import { replayRun } from './ai-sdk-stream';
 
 /** A service whose log holds `types` (seq 1..n); `follow` records where it was asked to start. */
 function serviceWith(types: string[]) {

@@ -18,10 +18,10 @@ import {
 } from '@awaken/protocol-a2a';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { A2aAgentInfo, A2aOptions } from '../a2a/a2a-agents';
-import { type TaskFlow, a2aErrorOf, continueTask, startTask, subscribeTask } from '../a2a/a2a-flows';
-import { drain, taskStreamResponse } from '../a2a/a2a-stream';
-import { cancelTask, listTasks, loadRun, taskOf } from '../a2a/a2a-tasks';
+import type { A2aAgentInfo, A2aOptions } from './a2a-agents';
+import { type TaskFlow, a2aErrorOf, continueTask, startTask, subscribeTask } from './a2a-turns';
+import { drain, taskStreamResponse } from './a2a-stream';
+import { cancelTask, listTasks, loadRun, taskOf } from './a2a-tasks';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
