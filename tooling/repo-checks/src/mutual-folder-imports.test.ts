@@ -83,18 +83,6 @@ describe('mutual folder imports: finding them', () => {
   });
 });
 
-/**
- * Pairs that existed when this check was added, each with why it stands; the check holds every other
- * folder of every package. A pair broken since must leave this list (the test says so).
- */
-const KNOWN_PAIRS: ReadonlyMap<string, string> = new Map([
-  [
-    'packages/server/src/internal: dispatch ↔ leases',
-    'a dispatch starts its lease heartbeat (leases/lease-heartbeat.ts) and the lease sweeper ends a ' +
-      'dead-lettered run (dispatch/end-dead-lettered-run.ts); issue 32 asked only the runtime’s folders to stack',
-  ],
-]);
-
 describe('mutual folder imports: the shipped source of this repository', () => {
   it('has no two folders of a src/internal/ that import each other (runtime, every package)', () => {
     const sources = shippedSources(repoRoot);
@@ -106,15 +94,10 @@ describe('mutual folder imports: the shipped source of this repository', () => {
     );
     expect(runtimeFolders.size).toBeGreaterThanOrEqual(8);
     const pairs = findMutualFolderImports(sources);
-    const unknown = pairs.filter((pair) => !KNOWN_PAIRS.has(mutualPairName(pair)));
     expect(
-      unknown,
-      `${unknown.length} pair(s) of folders import each other (type-only imports count); move what both ` +
-        `use into the lower folder:\n${describeMutualFolderImports(unknown)}`,
+      pairs,
+      `${pairs.length} pair(s) of folders import each other (type-only imports count); move what both ` +
+        `use into the lower folder:\n${describeMutualFolderImports(pairs)}`,
     ).toEqual([]);
-    const gone = [...KNOWN_PAIRS.keys()].filter(
-      (name) => !pairs.some((pair) => mutualPairName(pair) === name),
-    );
-    expect(gone, 'known pairs no longer found: remove them from KNOWN_PAIRS').toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { AwakenError, type ClaimProof, type RunDispatch } from '@awaken/contract';
-import { startLeaseHeartbeat } from '../leases/lease-heartbeat';
 import type { LiveActivation, ServiceContext } from '../service/service-context';
 import { activateRun } from './activate-run';
+import { startLeaseHeartbeat } from './lease-heartbeat';
 import { settleDispatch } from './settle-dispatch';
 
 /** True when the thread moved to a newer epoch than the dispatch's: a newer run interrupted it. */
