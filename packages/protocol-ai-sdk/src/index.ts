@@ -39,4 +39,5 @@ export type {
   ProposalRejectionReason,
   RejectedProposal,
 } from './match-decisions';
-export { isApprovalTicket } from './is-approval-ticket';
+// the shared answer rules' predicate, re-exported where adapters' users found it
+export { isApprovalTicket } from '@awaken/contract';

@@ -63,7 +63,7 @@ function misfit(answer: TicketAnswer, ticket: OpenTicket): Refusal | undefined {
   )
     return {
       reason: 'input_changed',
-      message: `${what(answer)}: the arguments differ from the call the run holds`,
+      message: `${what(answer)}: the input differs from the call the run holds`,
     };
   return undefined;
 }
