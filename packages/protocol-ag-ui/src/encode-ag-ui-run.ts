@@ -1,7 +1,8 @@
 import type { AgentEvent, RunStatus, TerminationReason } from '@awaken/contract';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiMessage } from './ag-ui-event';
 import { type AgUiEncoderOptions, createAgUiEncoder } from './create-ag-ui-encoder';
-import { type OpenTicket, isFrontendTicket, toInterrupt } from './interrupts';
+import type { OpenTicket } from '@awaken/contract';
+import { isFrontendTicket, toInterrupt } from './interrupts';
 
 /** How the stored run stands once the streamed activation ended: what decides the terminal event. */
 export interface AgUiRunEnding {

@@ -20,15 +20,10 @@ export { createAgUiEncoder } from './create-ag-ui-encoder';
 export type { AgUiEncoder, AgUiEncoderOptions } from './create-ag-ui-encoder';
 export { agUiErrorEvents, encodeAgUiRun } from './encode-ag-ui-run';
 export type { AgUiRunEnding, EncodeAgUiRunOptions } from './encode-ag-ui-run';
-export {
-  allowsEditing,
-  isApprovalTicket,
-  isFrontendTicket,
-  openTicketsOf,
-  responseSchemaOf,
-  toInterrupt,
-} from './interrupts';
-export type { OpenTicket } from './interrupts';
+export { isFrontendTicket, responseSchemaOf, toInterrupt } from './interrupts';
+// the shared answer rules' ticket helpers, re-exported where adapters' users found them
+export { allowsEditing, isApprovalTicket, openTicketsOf } from '@awaken/contract';
+export type { OpenTicket } from '@awaken/contract';
 export { diffJson } from './json-patch-diff';
 export { judgeResume } from './judge-resume';
 export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './judge-resume';
