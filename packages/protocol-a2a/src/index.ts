@@ -38,9 +38,10 @@ export {
   APPROVAL_REQUEST_TYPE,
   INPUT_REQUEST_TYPE,
   inputRequiredMessage,
-  isApprovalTicket,
   ticketDataPart,
 } from './task/input-required-message';
+// the shared answer rules' predicate, re-exported where adapters' users found it
+export { isApprovalTicket } from '@awaken/contract';
 export { ANSWER_ARTIFACT_ID, toolResultArtifact, toolResultArtifactId } from './task/artifacts';
 export { TaskProjection } from './task/task-projection';
 export { artifactsOf, historyOf, taskOfRun, taskStatusOf } from './task/task-of-run';

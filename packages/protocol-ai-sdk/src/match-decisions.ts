@@ -6,6 +6,7 @@ import {
   type TicketAnswer,
   type ToolCallDecisionInput,
   assertNever,
+  isApprovalTicket,
   judgeAnswers,
 } from '@awaken/contract';
 import type { ProposedDecision } from './read-chat-turn';
@@ -114,6 +115,31 @@ function describe(proposal: ProposedDecision): string {
   return proposal.kind === 'approval' ? `approval "${proposal.approvalId}"` : `call "${proposal.toolCallId}"`;
 }
 
+/** The message of a refused proposal, in this door's words where the door checked the part. */
+function refusalMessage(
+  judged: Extract<JudgedAnswer, { status: 'refused' }>,
+  proposal: ProposedDecision,
+  what: string,
+): string {
+  const { ticket } = judged;
+  if (!ticket)
+    return REFUSED[judged.reason] === 'not_waiting'
+      ? `${what}: no call of the run waits for it`
+      : `${what}: ${judged.message}`;
+  switch (judged.reason) {
+    case 'wrong_call':
+      return ticket.toolCallId !== proposal.toolCallId
+        ? `${what} belongs to call "${ticket.toolCallId}"`
+        : `${what} is a call to "${ticket.toolName}", not "${proposal.toolName}"`;
+    case 'wrong_kind':
+      return `${what} waits for ${isApprovalTicket(ticket) ? 'an approval response' : 'a tool output'}`;
+    case 'input_changed':
+      return `${what}: the input differs from the call the server holds`;
+    default:
+      return `${what}: ${judged.message}`;
+  }
+}
+
 /** What becomes of one judged answer: a decision to deliver, or a rejected proposal. */
 function outcomeOf(
   judged: JudgedAnswer,
@@ -132,9 +158,7 @@ function outcomeOf(
       return { proposal, reason: 'not_waiting', message: `${what}: no call of the run waits for it` };
     case 'refused': {
       const reason = REFUSED[judged.reason];
-      if (reason === 'not_waiting' && !judged.ticket)
-        return { proposal, reason, message: `${what}: no call of the run waits for it` };
-      return { proposal, reason, message: `${what}: ${judged.message}` };
+      return { proposal, reason, message: refusalMessage(judged, proposal, what) };
     }
     default:
       return assertNever(judged, 'judged answer');

@@ -1,5 +1,5 @@
+import { type OpenTicket, isApprovalTicket } from '@awaken/contract';
 import type { A2aMessage, A2aPart } from '../wire/a2a-types';
-import type { OpenTicket } from './open-tickets';
 
 /** The `type` of the data part that asks for an approval (yes/no, optionally with edited arguments). */
 export const APPROVAL_REQUEST_TYPE = 'tool-approval-request';
@@ -26,11 +26,6 @@ export function inputAnswerSchema(output: unknown) {
     properties: { approvalId: { type: 'string' }, toolCallId: { type: 'string' }, output: output ?? {} },
     required: ['approvalId', 'output'],
   };
-}
-
-/** True when the ticket asks yes/no: its call re-runs once approved. */
-export function isApprovalTicket(ticket: Pick<OpenTicket, 'resumeMode'>): boolean {
-  return ticket.resumeMode === 'replay_tool_call';
 }
 
 /** The data part of one ticket: what is asked, of which call, how to answer, until when. */

@@ -6,7 +6,6 @@ import {
   type SendParams,
   TaskProjection,
   decideAnswers,
-  openTicketsOf,
   readAnswers,
   taskStatusOf,
 } from '@awaken/protocol-a2a';
@@ -132,7 +131,6 @@ export async function continueTask(
   const answers = readAnswers(message);
   const decisions = decideAnswers({
     answers,
-    tickets: openTicketsOf(record),
     // judged at this moment (an expired ticket is refused) and as the caller (four-eyes)
     run: decisionViewOf(record, Date.now()),
     context: { caller: callerOf(c) },
