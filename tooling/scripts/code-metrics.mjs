@@ -14,9 +14,11 @@
 //   are copied into a temporary folder and this runs, then prints its summary line and first rows:
 //     duplicates --repo <that folder> --most 200 --seconds 120
 // decision-path: the source files one decision crosses, from the runtime's `handle.decide` and from
-//   the server's `POST /v1/runs/:id/decision` to the checkpoint that records the replayed call:
-//   `packages/runtime/test-support/decision-path.ts` and `packages/server/test-support/decision-path.ts`
-//   (their headers say what they count), run with each package's tsx.
+//   each door of the server (the REST decision route, an AI SDK chat continuation, an AG-UI resume,
+//   an A2A SendMessage) to the checkpoint that records the replayed call, and per door how many times
+//   `judgeDecision` runs for that decision: `packages/runtime/test-support/decision-path.ts` and
+//   `packages/server/test-support/decision-path.ts` (their headers say what they count), run with
+//   each package's tsx.
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
 import { cancelRun } from './internal/commands/cancel-run';
-import { deliverDecisions } from './internal/decisions/deliver-decisions';
+import { deliverDecisions } from './internal/commands/deliver-decisions';
 import { failRun } from './internal/commands/fail-run';
 import {
   checkReason,
@@ -13,7 +13,7 @@ import {
 import { createRunRecord, createSession, loadSession } from './internal/activation/load-session';
 import { settleOpenRun } from './internal/activation/open-run';
 import { requireAgent, resolveAgents } from './internal/runtime/resolve-agents';
-import { checkFailure } from './internal/loop/run-failure';
+import { checkFailure } from './internal/runtime/run-failure';
 import { registerInternals } from './internal/runtime/runtime-internals';
 import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/session/thread-memory';
 import { resolveStores } from './internal/runtime/resolve-stores';

@@ -4,11 +4,13 @@
  * [--no-inbox]`. A live waiting run (`onSuspend: 'wait'`, approval plugin, replayed call) gets one
  * approval. With the store bundle's inbox, the decision is recorded by the checkpoint right after the
  * RESUME gate applied it; without one, by the checkpoint after the tool round. V8's precise coverage
- * is reset right before `decide` and read inside that checkpoint write, so the files listed are
- * exactly those with code executed in between.
+ * is reset right before `decide` and read inside that checkpoint write (observed on the store's
+ * trusted view, which the runtime calls, and on the store itself), so the files listed are exactly
+ * those with code executed in between.
  */
 import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
+import { trustedViewOf } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createScriptedModel } from '@awaken/testing';
 import { createAgentRuntime } from '../src/create-agent-runtime';
@@ -30,13 +32,16 @@ let armed = false;
 const withInbox = !process.argv.includes('--no-inbox');
 const bundle = createMemoryStores();
 const stores = withInbox ? bundle : { threadRuns: bundle.threadRuns };
-const commit = stores.threadRuns.commitCheckpoint.bind(stores.threadRuns);
-stores.threadRuns.commitCheckpoint = (checkpoint) => {
-  if (armed && checkpoint.trigger === 'tool_results_committed' && window === undefined) {
-    window = post<Coverage>('Profiler.takePreciseCoverage');
-  }
-  return commit(checkpoint);
-};
+// the runtime calls the store's trusted view (`trustedViewOf`), a different object: observe both
+for (const target of new Set([stores.threadRuns, trustedViewOf(stores.threadRuns)])) {
+  const commit = target.commitCheckpoint.bind(target);
+  target.commitCheckpoint = (checkpoint) => {
+    if (armed && checkpoint.trigger === 'tool_results_committed' && window === undefined) {
+      window = post<Coverage>('Profiler.takePreciseCoverage');
+    }
+    return commit(checkpoint);
+  };
+}
 const danger = recordingTool('danger');
 const runtime = createAgentRuntime({
   agents: [

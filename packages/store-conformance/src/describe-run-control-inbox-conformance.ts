@@ -1,19 +1,22 @@
-import type { RunControlInbox } from '@awaken/contract';
-import { describe } from 'vitest';
+import { type RunControlInbox, trustedViewOf } from '@awaken/contract';
+import { describeBothPaths } from './describe-both-paths';
 import type { StoreHarness } from './harness';
 import { inboxBadInputSpec } from './run-control-inbox/bad-input.spec';
 import { inboxConcurrencySpec } from './run-control-inbox/concurrency.spec';
 import { putPeekRemoveSpec } from './run-control-inbox/put-peek-remove.spec';
 import { subscribeSpec } from './run-control-inbox/subscribe.spec';
-import { createSuiteContext } from './suite-context';
 
-/** Registers every RunControlInbox conformance test for `harness`; call it from the backend's test file. */
+/**
+ * Registers every RunControlInbox conformance test for `harness`, on the inbox and again through its
+ * trusted view (see `describeBothPaths`); call it from the backend's test file.
+ */
 export function describeRunControlInboxConformance(harness: StoreHarness<RunControlInbox>): void {
-  describe(`RunControlInbox conformance: ${harness.name}`, () => {
-    const ctx = createSuiteContext(harness);
+  describeBothPaths(`RunControlInbox conformance: ${harness.name}`, harness, trustedViewOf, (ctx) => {
     putPeekRemoveSpec(ctx);
     inboxConcurrencySpec(ctx);
     subscribeSpec(ctx);
-    inboxBadInputSpec(ctx);
+    // Bad input is the validating path's job: the trusted view takes only what the runtime built and
+    // checked, and skips the checks by design, so the bad-input specs run on the store itself only.
+    if (!ctx.trusted) inboxBadInputSpec(ctx);
   });
 }

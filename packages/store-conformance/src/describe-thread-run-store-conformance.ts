@@ -1,7 +1,6 @@
-import type { ThreadRunStore } from '@awaken/contract';
-import { describe } from 'vitest';
+import { type ThreadRunStore, trustedViewOf } from '@awaken/contract';
+import { describeBothPaths } from './describe-both-paths';
 import type { StoreHarness } from './harness';
-import { createSuiteContext } from './suite-context';
 import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
 import { jsonValuesSpec } from './thread-run/json-values.spec';
@@ -15,10 +14,12 @@ import { runsByStatusSpec } from './thread-run/runs-by-status.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadsSpec } from './thread-run/threads.spec';
 
-/** Registers every ThreadRunStore conformance test for `harness`; call it from the backend's test file. */
+/**
+ * Registers every ThreadRunStore conformance test for `harness`, on the store and again through its
+ * trusted view (see `describeBothPaths`); call it from the backend's test file.
+ */
 export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRunStore>): void {
-  describe(`ThreadRunStore conformance: ${harness.name}`, () => {
-    const ctx = createSuiteContext(harness);
+  describeBothPaths(`ThreadRunStore conformance: ${harness.name}`, harness, trustedViewOf, (ctx) => {
     threadsSpec(ctx);
     messageLogSpec(ctx);
     runsSpec(ctx);
@@ -27,7 +28,9 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     pointersSpec(ctx);
     threadIdsSpec(ctx);
     runLeaseSpec(ctx);
-    threadRunBadInputSpec(ctx);
+    // Bad input is the validating path's job: the trusted view takes only what the runtime built and
+    // checked, and skips the checks by design, so the bad-input specs run on the store itself only.
+    if (!ctx.trusted) threadRunBadInputSpec(ctx);
     jsonValuesSpec(ctx);
     unicodeTextSpec(ctx);
     largeBatchesSpec(ctx);

@@ -6,8 +6,14 @@ const REAL_TIME_SLACK_MS = 25;
 /** What every spec gets: the current test's store and ways to reach it across time and connections. */
 export interface SuiteContext<T> {
   readonly harness: StoreHarness<T>;
-  /** The fresh store of the running test. */
+  /** The fresh store of the running test, as this pass reaches it (the store itself, or its trusted view). */
   readonly store: T;
+  /**
+   * True when this pass reaches the store through the runtime's trusted view (`trustedViewOf`), which
+   * by design does not check the input of the runtime's own calls: specs of a caller's mistakes
+   * (`validation_failed`) are registered only on the pass that goes through the store itself.
+   */
+  readonly trusted: boolean;
   /** True when the harness controls the store's clock, so `elapse` is exact. */
   readonly controlsClock: boolean;
   /** Lets at least `ms` pass on the store's clock: advances the harness clock or sleeps. */
@@ -18,25 +24,30 @@ export interface SuiteContext<T> {
   readonly shortLeaseMs: number;
 }
 
-/** Registers the per-test setup and teardown of `harness` and returns the context specs read. */
-export function createSuiteContext<T>(harness: StoreHarness<T>): SuiteContext<T> {
-  let current: T | undefined;
+/**
+ * Registers the per-test setup and teardown of `harness` and returns the context specs read. With
+ * `view`, specs reach each store (and each peer) through `view(store)` — the trusted pass — while the
+ * harness keeps getting the store it created (for its clock, peers and `destroy`).
+ */
+export function createSuiteContext<T>(harness: StoreHarness<T>, view?: (store: T) => T): SuiteContext<T> {
+  let current: { created: T; seen: T } | undefined;
   let peers: T[] = [];
 
   beforeEach(async () => {
-    current = await harness.create();
+    const created = await harness.create();
+    current = { created, seen: view ? view(created) : created };
     peers = [];
   });
 
   afterEach(async () => {
-    const store = current;
+    const store = current?.created;
     current = undefined;
     for (const peer of peers) await harness.peers?.disconnect(peer);
     peers = [];
     if (store !== undefined) await harness.destroy?.(store);
   });
 
-  const requireStore = (): T => {
+  const requireCurrent = (): { created: T; seen: T } => {
     if (current === undefined) throw new Error('the store is only available inside a test');
     return current;
   };
@@ -44,23 +55,24 @@ export function createSuiteContext<T>(harness: StoreHarness<T>): SuiteContext<T>
   return {
     harness,
     get store() {
-      return requireStore();
+      return requireCurrent().seen;
     },
+    trusted: view !== undefined,
     controlsClock: harness.clock !== undefined,
     shortLeaseMs: harness.clock === undefined ? 300 : 10_000,
     async elapse(ms) {
       if (harness.clock !== undefined) {
-        await harness.clock.advance(requireStore(), ms);
+        await harness.clock.advance(requireCurrent().created, ms);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, ms + REAL_TIME_SLACK_MS));
     },
     async peer() {
-      const store = requireStore();
-      if (harness.peers === undefined) return store;
-      const peer = await harness.peers.connect(store);
+      const { created, seen } = requireCurrent();
+      if (harness.peers === undefined) return seen;
+      const peer = await harness.peers.connect(created);
       peers.push(peer);
-      return peer;
+      return view ? view(peer) : peer;
     },
   };
 }

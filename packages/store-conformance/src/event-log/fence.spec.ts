@@ -2,6 +2,7 @@ import type { RunEventLog } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { expectAwakenError } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { seqs, textEvents } from './fixtures';
 
@@ -53,19 +54,23 @@ export function fenceSpec(ctx: SuiteContext<RunEventLog>): void {
       expect(await ctx.store.lastSeq(runId)).toBe(0);
     });
 
-    it('rejects a fence that is not a non-negative integer with validation_failed', async () => {
-      const runId = uniqueId('run');
-      for (const fence of [-1, 1.5, Number.NaN]) {
-        await expectAwakenError(
-          ctx.store.append(runId, textEvents(runId, 1, 1), { fence }),
-          'validation_failed',
-        );
-        await expectAwakenError(ctx.store.finish(runId, { fence }), 'validation_failed');
-      }
-      for (const fence of [0, -1, 2.5])
-        await expectAwakenError(ctx.store.raiseFence(runId, fence), 'validation_failed');
-      expect(await ctx.store.lastSeq(runId)).toBe(0);
-      expect(await ctx.store.isFinished(runId)).toBe(false);
-    });
+    itChecksInput(
+      ctx,
+      'rejects a fence that is not a non-negative integer with validation_failed',
+      async () => {
+        const runId = uniqueId('run');
+        for (const fence of [-1, 1.5, Number.NaN]) {
+          await expectAwakenError(
+            ctx.store.append(runId, textEvents(runId, 1, 1), { fence }),
+            'validation_failed',
+          );
+          await expectAwakenError(ctx.store.finish(runId, { fence }), 'validation_failed');
+        }
+        for (const fence of [0, -1, 2.5])
+          await expectAwakenError(ctx.store.raiseFence(runId, fence), 'validation_failed');
+        expect(await ctx.store.lastSeq(runId)).toBe(0);
+        expect(await ctx.store.isFinished(runId)).toBe(false);
+      },
+    );
   });
 }

@@ -2,21 +2,26 @@ import type { RunEventLog } from '@awaken/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { expectAwakenError } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { seqs, textEvents } from './fixtures';
 
 export function finishSpec(ctx: SuiteContext<RunEventLog>): void {
   describe('finish and expiry', () => {
-    it('rejects a ttlMs that is not a non-negative number, leaving the log open', async () => {
-      const runId = uniqueId('run');
-      await ctx.store.append(runId, textEvents(runId, 1, 1));
-      for (const ttlMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-        await expectAwakenError(ctx.store.finish(runId, { ttlMs }), 'validation_failed');
-      }
-      expect(await ctx.store.isFinished(runId)).toBe(false);
-      await ctx.store.append(runId, textEvents(runId, 2, 1));
-      expect(seqs(await ctx.store.read(runId))).toEqual([1, 2]);
-    });
+    itChecksInput(
+      ctx,
+      'rejects a ttlMs that is not a non-negative number, leaving the log open',
+      async () => {
+        const runId = uniqueId('run');
+        await ctx.store.append(runId, textEvents(runId, 1, 1));
+        for (const ttlMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+          await expectAwakenError(ctx.store.finish(runId, { ttlMs }), 'validation_failed');
+        }
+        expect(await ctx.store.isFinished(runId)).toBe(false);
+        await ctx.store.append(runId, textEvents(runId, 2, 1));
+        expect(seqs(await ctx.store.read(runId))).toEqual([1, 2]);
+      },
+    );
 
     it('marks a log finished and keeps it readable until the TTL', async () => {
       const runId = uniqueId('run');

@@ -2,6 +2,7 @@ import { type RunControlInbox, decisionControl, runControlSchema } from '@awaken
 import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { cancel, decision, ids, input, ticketDecision } from './fixtures';
 
@@ -103,7 +104,7 @@ export function putPeekRemoveSpec(ctx: SuiteContext<RunControlInbox>): void {
       expect(await ctx.store.peek(b)).toEqual([shared]);
     });
 
-    it('rejects invalid commands with validation_failed and stores nothing', async () => {
+    itChecksInput(ctx, 'rejects invalid commands with validation_failed and stores nothing', async () => {
       const runId = uniqueId('run');
       const valid = decision('call-1');
       if (valid.kind !== 'decision') throw new Error('fixture');

@@ -2,6 +2,7 @@ import { type ThreadRunStore, messageRecordSchema, runRecordSchema } from '@awak
 import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { assistantMessage, nextCheckpoint, threadWithRun, userMessage } from './fixtures';
 
@@ -71,7 +72,7 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect(await ctx.store.messageCount(threadId)).toBe(1);
     });
 
-    it('never moves a run to another thread', async () => {
+    itChecksInput(ctx, 'rejects a checkpoint whose run record names another thread', async () => {
       const { threadId, run } = await threadWithRun(ctx.store);
       const other = await ctx.store.createThread({ id: uniqueId('thread') });
       const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [userMessage('x')]);
@@ -80,6 +81,15 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
         ctx.store.commitCheckpoint({ ...checkpoint, threadId: other.id }),
         'validation_failed',
       );
+      expect(await ctx.store.getRun(run.runId)).toEqual(run);
+      expect(await ctx.store.messageCount(other.id)).toBe(0);
+      expect(await ctx.store.messageCount(threadId)).toBe(0);
+    });
+
+    it('never moves a run to another thread', async () => {
+      const { threadId, run } = await threadWithRun(ctx.store);
+      const other = await ctx.store.createThread({ id: uniqueId('thread') });
+      const checkpoint = await nextCheckpoint(ctx.store, run, 'running', [userMessage('x')]);
       // Both name the other thread, but the run is stored under its own: conflict.
       await expectAwakenError(
         ctx.store.commitCheckpoint({

@@ -1,6 +1,7 @@
 import type { ThreadRunStore } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { expectInvalidField } from '../internal/expectations';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { nextCheckpoint, threadWithRun, userMessage } from './fixtures';
 
@@ -22,53 +23,57 @@ const toolResult = (content: unknown) => ({
  */
 export function jsonValuesSpec(ctx: SuiteContext<ThreadRunStore>): void {
   describe('JSON values', () => {
-    it('rejects values JSON cannot hold faithfully, naming the field, and writes nothing', async () => {
-      const { threadId, run } = await threadWithRun(ctx.store);
-      const cyclic: Record<string, unknown> = {};
-      cyclic.self = cyclic;
-      const cases: [() => Promise<unknown>, RegExp][] = [
-        [() => ctx.store.createThread({ metadata: { count: 1n } }), /metadata\.count/],
-        [() => ctx.store.updateThreadMetadata(threadId, { n: Number.NaN }), /metadata\.n/],
-        [
-          () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(1n)] }),
-          /messages\.0\.message\.content/,
-        ],
-        [
-          () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(cyclic)] }),
-          /content\.self/,
-        ],
-        [
-          () =>
-            ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult([Number.NaN])] }),
-          /content\.0/,
-        ],
-        [
-          async () =>
-            ctx.store.commitCheckpoint({
-              ...(await nextCheckpoint(ctx.store, run, 'running')),
-              threadState: { k: [Number.NEGATIVE_INFINITY] },
-            }),
-          /threadState\.k\.0/,
-        ],
-        [
-          async () =>
-            ctx.store.commitCheckpoint({
-              ...(await nextCheckpoint(ctx.store, run, 'running')),
-              run: { ...run, status: 'running', version: 1, state: { x: Number.POSITIVE_INFINITY } },
-            }),
-          /run\.state\.x/,
-        ],
-      ];
-      for (const [call, field] of cases) await expectInvalidField(call(), field);
-      expect(await ctx.store.messageCount(threadId)).toBe(0);
-      expect(await ctx.store.getRun(run.runId)).toEqual(run);
-      expect((await ctx.store.getThread(threadId))?.metadata).toEqual({});
-      const [record] = await ctx.store.appendMessages(threadId, {
-        expectedLength: 0,
-        messages: [userMessage('ok')],
-      });
-      expect(record?.seq).toBe(1);
-    });
+    itChecksInput(
+      ctx,
+      'rejects values JSON cannot hold faithfully, naming the field, and writes nothing',
+      async () => {
+        const { threadId, run } = await threadWithRun(ctx.store);
+        const cyclic: Record<string, unknown> = {};
+        cyclic.self = cyclic;
+        const cases: [() => Promise<unknown>, RegExp][] = [
+          [() => ctx.store.createThread({ metadata: { count: 1n } }), /metadata\.count/],
+          [() => ctx.store.updateThreadMetadata(threadId, { n: Number.NaN }), /metadata\.n/],
+          [
+            () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(1n)] }),
+            /messages\.0\.message\.content/,
+          ],
+          [
+            () => ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult(cyclic)] }),
+            /content\.self/,
+          ],
+          [
+            () =>
+              ctx.store.appendMessages(threadId, { expectedLength: 0, messages: [toolResult([Number.NaN])] }),
+            /content\.0/,
+          ],
+          [
+            async () =>
+              ctx.store.commitCheckpoint({
+                ...(await nextCheckpoint(ctx.store, run, 'running')),
+                threadState: { k: [Number.NEGATIVE_INFINITY] },
+              }),
+            /threadState\.k\.0/,
+          ],
+          [
+            async () =>
+              ctx.store.commitCheckpoint({
+                ...(await nextCheckpoint(ctx.store, run, 'running')),
+                run: { ...run, status: 'running', version: 1, state: { x: Number.POSITIVE_INFINITY } },
+              }),
+            /run\.state\.x/,
+          ],
+        ];
+        for (const [call, field] of cases) await expectInvalidField(call(), field);
+        expect(await ctx.store.messageCount(threadId)).toBe(0);
+        expect(await ctx.store.getRun(run.runId)).toEqual(run);
+        expect((await ctx.store.getThread(threadId))?.metadata).toEqual({});
+        const [record] = await ctx.store.appendMessages(threadId, {
+          expectedLength: 0,
+          messages: [userMessage('ok')],
+        });
+        expect(record?.seq).toBe(1);
+      },
+    );
 
     it('stores the JSON form: toJSON honoured, undefined members dropped, -0 as 0', async () => {
       const metadata = { kept: 1, gone: undefined, zero: -0, when: new Date(0), list: [undefined] };

@@ -2,6 +2,7 @@ import { AwakenError, type RunLease, type ThreadRunStore, runLeaseSchema } from 
 import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid, fulfilled } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { nextCheckpoint, threadWithRun, userMessage } from './fixtures';
 
@@ -105,7 +106,7 @@ export function runLeaseSpec(ctx: SuiteContext<ThreadRunStore>): void {
       }
     });
 
-    it('answers unknown runs with not_found (release: false) and bad input with validation_failed', async () => {
+    it('answers unknown runs with not_found (release: false)', async () => {
       const missing = uniqueId('run');
       await expectAwakenError(ctx.store.acquireRun(missing, { owner: 'w', leaseMs: 100 }), 'not_found');
       await expectAwakenError(
@@ -113,6 +114,9 @@ export function runLeaseSpec(ctx: SuiteContext<ThreadRunStore>): void {
         'not_found',
       );
       expect(await ctx.store.releaseRun({ runId: missing, owner: 'w', fence: 1 })).toBe(false);
+    });
+
+    itChecksInput(ctx, 'rejects bad lease input with validation_failed', async () => {
       const { run } = await threadWithRun(ctx.store);
       for (const leaseMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 86_400_001]) {
         await expectAwakenError(

@@ -1,6 +1,7 @@
 import { type RunRecord, type RunStatus, type ThreadRunStore, runRecordSchema } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid } from '../internal/expectations';
+import { itChecksInput } from '../internal/it-checks-input';
 import type { SuiteContext } from '../suite-context';
 import { newRunRecord, nextCheckpoint } from './fixtures';
 
@@ -96,11 +97,15 @@ export function runsByStatusSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect(pages.flat()).toEqual([...created].reverse());
     });
 
-    it('rejects an unknown status, a bad cursor or limit with validation_failed', async () => {
-      await expectAwakenError(ctx.store.listRunsByStatus('sleeping' as never), 'validation_failed');
-      await expectAwakenError(ctx.store.listRunsByStatus('waiting', { cursor: 'x' }), 'validation_failed');
-      await expectAwakenError(ctx.store.listRunsByStatus('waiting', { limit: 0 }), 'validation_failed');
-    });
+    itChecksInput(
+      ctx,
+      'rejects an unknown status, a bad cursor or limit with validation_failed',
+      async () => {
+        await expectAwakenError(ctx.store.listRunsByStatus('sleeping' as never), 'validation_failed');
+        await expectAwakenError(ctx.store.listRunsByStatus('waiting', { cursor: 'x' }), 'validation_failed');
+        await expectAwakenError(ctx.store.listRunsByStatus('waiting', { limit: 0 }), 'validation_failed');
+      },
+    );
   });
 }
 

@@ -8,7 +8,7 @@ import {
   type RunRequestOrigin,
   type UserMessage,
 } from '@awaken/contract';
-import type { EventChannel } from '../session/run-events';
+import type { EventChannel } from '../session/event-channel';
 import { releaseThreadState, restorePluginState } from '../plugins/plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from '../runtime/resolve-agents';

@@ -2,7 +2,7 @@ import type { AgentEvent, DecisionReceipt, RunRecord, ToolCallDecisionInput } fr
 import type { RunHandle, RunResult } from '../../types';
 import { acceptDecisions } from '../decisions/accept-decisions';
 import { decisionList } from './entry-options';
-import type { EventChannel } from '../session/run-events';
+import type { EventChannel } from '../session/event-channel';
 import { rejectAll } from '../runtime/run-result';
 import { readDecisionIds } from '../checkpoint/run-state-codec';
 import type { RunSession } from '../session/run-session';

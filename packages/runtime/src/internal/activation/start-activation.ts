@@ -8,7 +8,7 @@ import type {
 import type { OnSuspend, RunHandle, RunResult } from '../../types';
 import { acceptDecisions } from '../decisions/accept-decisions';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
-import { createEventChannel } from '../session/run-events';
+import { createEventChannel } from '../session/event-channel';
 import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
 import { runLoop } from '../loop/run-loop';
@@ -19,7 +19,7 @@ import { readDecisionIds } from '../checkpoint/run-state-codec';
 import type { RunSession, RuntimeServices } from '../session/run-session';
 import { createWakeSignal } from '../session/activation';
 import { releaseThreadState } from '../plugins/plugin-host';
-import { RunFailureReason } from '../loop/run-failure';
+import { RunFailureReason } from '../runtime/run-failure';
 
 /** A run executing in this runtime, registered synchronously when started (before it is loaded). */
 export interface LiveRun {

@@ -12,7 +12,7 @@ import {
 import { persistentPluginState } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { encodeRunState } from './run-state-codec';
-import { toolMessageFor } from '../tools/tool-content';
+import { toolMessageFor } from './tool-content';
 
 /** Appends tool messages for the longest answered prefix of the batch, in call order. */
 export function flushToolMessages(session: RunSession): void {

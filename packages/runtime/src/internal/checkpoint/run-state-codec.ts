@@ -6,36 +6,12 @@ import {
   type RunRecord,
   type ToolCallDecision,
   type ToolCallState,
-  type UserMessage,
   readAppliedDecisionIds,
   readDecisionRecords,
   readQueuedDecisions,
   readToolCallStates,
 } from '@awaken/contract';
-
-/** Runtime bookkeeping kept under `__runtime` in RunRecord.state. */
-export interface RuntimeBookkeeping {
-  /** The last event seq emitted before this checkpoint. */
-  lastSeq: number;
-  /** Every decision id ever applied to this run (idempotency across activations). */
-  decisionIds: string[];
-  /** Ids of the other run-control commands (cancel, input) this run applied. */
-  controlIds: string[];
-  /** The request input, kept until the user_message checkpoint commits it. */
-  input?: UserMessage[];
-  inputCommitted: boolean;
-  /** The last step whose StepEnd ran. */
-  stepEnded: number;
-  /** Failed tool results in a row so far (consecutive_errors). */
-  consecutiveErrors: number;
-  /** `name:args` signatures of the latest finished calls, oldest first (loop_detection), bounded. */
-  recentCalls: string[];
-  /**
-   * Ids of the tickets that expired in this run (the latest, bounded): an answer to one of them is
-   * refused `ticket_expired` even once the run has moved past its call (`readExpiredTicketIds`).
-   */
-  expiredTicketIds?: string[];
-}
+import type { RuntimeBookkeeping } from '../session/runtime-bookkeeping';
 
 export const RUNTIME_STATE_KEY = RUNTIME_STATE_PATH;
 

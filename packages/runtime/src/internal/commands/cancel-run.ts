@@ -1,6 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../../types';
-import type { RunFailureReason } from '../loop/run-failure';
+import type { RunFailureReason } from '../runtime/run-failure';
 import { resultOf } from '../runtime/run-result';
 import type { RuntimeServices } from '../session/run-session';
 import type { LiveRun } from '../activation/start-activation';

@@ -1,6 +1,6 @@
 import type { RunFailure, RunResult } from '../../types';
 import { type CancelRunContext, settledLive } from './cancel-run';
-import { RunFailureReason } from '../loop/run-failure';
+import { RunFailureReason } from '../runtime/run-failure';
 
 /**
  * Ends a run with the `error` termination of `failure` and resolves with the stored result once the

@@ -11,7 +11,7 @@ import type { RunSession } from '../session/run-session';
 import { stepEnd } from './stop-conditions';
 import { loadBatch } from '../tools/load-batch';
 import { suspendCallsInDoubt } from '../tools/indeterminate-calls';
-import { runToolRound } from '../tools/tool-round';
+import { runToolRound } from './tool-round';
 
 /**
  * One activation of a run, as the canonical loop:

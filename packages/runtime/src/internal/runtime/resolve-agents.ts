@@ -7,7 +7,7 @@ import {
   stopConditionSpecSchema,
 } from '@awaken/contract';
 import type { AgentDefinition } from '../../types';
-import { type ResolvedTool, normalizeTools } from '../tools/normalize-tools';
+import { type ResolvedTool, normalizeTools } from './normalize-tools';
 
 /**
  * The step limit of an agent that declares no `max_rounds` stop condition (Awaken's default of 16

@@ -1,5 +1,5 @@
 import { AwakenError, type TerminationReason } from '@awaken/contract';
-import { RunFailureReason } from '../loop/run-failure';
+import { RunFailureReason } from '../runtime/run-failure';
 
 /** Why an activation stopped without ending its run. */
 export type HaltReason = 'detach' | 'lease_lost';

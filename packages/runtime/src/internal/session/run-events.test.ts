@@ -1,9 +1,10 @@
 import { type AgentEvent, AwakenError, type RunEventLog } from '@awaken/contract';
 import { createMemoryRunEventLog } from '@awaken/store-memory';
 import { describe, expect, it } from 'vitest';
-import type { RuntimeBookkeeping } from '../checkpoint/run-state-codec';
+import type { RuntimeBookkeeping } from './runtime-bookkeeping';
 import { Activation, createWakeSignal } from './activation';
-import { RunEvents, createEventChannel } from './run-events';
+import { createEventChannel } from './event-channel';
+import { RunEvents } from './run-events';
 
 const RUN = 'run-1';
 

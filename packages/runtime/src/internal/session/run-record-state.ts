@@ -9,7 +9,7 @@ import {
 } from '@awaken/contract';
 import { type StoredClientTool, clientToolsOf } from '../runtime/run-request';
 import { lastAssistantIndex } from './tool-batch';
-import type { RuntimeBookkeeping } from '../checkpoint/run-state-codec';
+import type { RuntimeBookkeeping } from './runtime-bookkeeping';
 
 /** Plugin state of a run: run-scoped keys, thread-scoped keys, and the thread state as stored. */
 export interface PluginStateMaps {

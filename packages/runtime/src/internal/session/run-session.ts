@@ -12,14 +12,14 @@ import {
   type ToolCallState,
 } from '@awaken/contract';
 import type { RunStateSnapshot } from '../../types';
-import { InboxFreshness } from '../inbox/inbox-freshness';
+import { InboxFreshness } from './inbox-freshness';
 import { Activation } from './activation';
 import { DecisionQueue } from './decision-queue';
-import type { EventChannel } from './run-events';
+import type { EventChannel } from './event-channel';
 import type { ResolvedAgent } from '../runtime/resolve-agents';
 import { RunEvents } from './run-events';
 import { RunRecordState } from './run-record-state';
-import type { RuntimeBookkeeping } from '../checkpoint/run-state-codec';
+import type { RuntimeBookkeeping } from './runtime-bookkeeping';
 import { ToolBatch } from './tool-batch';
 import type { WakeSignal } from './activation';
 import type { ThreadMemory } from './thread-memory';

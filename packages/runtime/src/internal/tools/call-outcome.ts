@@ -14,7 +14,7 @@ import { runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { moveCall } from './move-call';
 import { callFields } from './prepare-arguments';
-import { committedContent, expiredContent, toolContent } from './tool-content';
+import { committedContent, expiredContent, toolContent } from '../checkpoint/tool-content';
 
 /** Emits the events and runs AfterToolExecute for a call that just reached a result. */
 export async function settleCall(

@@ -10,7 +10,7 @@ import {
   toolFailure,
   validateJsonSchema,
 } from '@awaken/contract';
-import type { ResolvedTool } from './normalize-tools';
+import type { ResolvedTool } from '../runtime/normalize-tools';
 import type { StoredClientTool } from '../runtime/run-request';
 import type { RunSession } from '../session/run-session';
 

@@ -12,7 +12,7 @@ import { baseContext, contextFor, runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 import { callFields, clientToolSuspension, prepareArguments } from './prepare-arguments';
 import { moveCall } from './move-call';
-import { jsonOutput } from './tool-content';
+import { jsonOutput } from './json-output';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 
 /** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */

@@ -31,7 +31,17 @@ describe('runtime.decide across processes on Redis', () => {
         agents: [scenarioAgent(test.stores.redis, test.stores.prefix, 'approvals')],
         stores: test.stores,
       });
-      const ticketB = (await test.run()).waiting?.tickets.find((ticket) => ticket.toolCallId === 'call_b');
+      // the record lists its tickets once the round ends: a checkpoint inside the round (a call
+      // suspended while `plain` still ran) stores the calls suspended but the run `running`
+      const ticketB = await vi.waitFor(
+        async () => {
+          const waiting = (await test.run()).waiting;
+          const ticket = waiting?.tickets.find((candidate) => candidate.toolCallId === 'call_b');
+          expect(ticket).toBeDefined();
+          return ticket as NonNullable<typeof ticket>;
+        },
+        { timeout: 5_000, interval: 20 },
+      );
       const first = await here.decide(test.runId, approveWith('call_a', 'for a'));
       expect(first).toMatchObject({
         delivery: 'queued',
@@ -47,7 +57,7 @@ describe('runtime.decide across processes on Redis', () => {
         interval: 20,
       });
       const second = await here.decide(test.runId, [
-        answer(ticketB?.ticketId ?? '', { note: 'for b' }, { decisionId: 'ok_b' }),
+        answer(ticketB.ticketId, { note: 'for b' }, { decisionId: 'ok_b' }),
       ]);
       expect(second.receipts).toEqual([
         expect.objectContaining({ toolCallId: 'call_b', status: 'accepted' }),

@@ -4,6 +4,8 @@ import {
   type RunRecord,
   type ThreadRunStore,
   jointCheckpointWriter,
+  offerTrustedView,
+  trustedViewOf,
 } from '@awaken/contract';
 
 interface HotEntry {
@@ -21,7 +23,10 @@ interface Loaded {
 }
 
 export interface HotRunCache {
-  /** The store the runtime reads and writes through. */
+  /**
+   * The store the runtime reads and writes through. It offers the trusted view (`trustedViewOf`) of
+   * the store it wraps, wrapped alike: the runtime's checkpoints take the inner store's trusted path.
+   */
   readonly store: ThreadRunStore;
   has(runId: string): boolean;
   size(): number;
@@ -46,6 +51,10 @@ function touch<K, V>(map: Map<K, V>, key: K, value: V, capacity: number): void {
  * run's stored checkpoint version equals the copy's (the run record itself is always read from the
  * store); otherwise the run is loaded cold. The message log is append-only, so the copy is brought
  * up to date by reading only the messages after it. Beyond the cache a waiting run costs nothing.
+ *
+ * The cache is built over both paths of `inner` with one state: `store` calls `inner` itself (every
+ * input parsed), and the trusted view it offers calls `trustedViewOf(inner)`, so the runtime, which
+ * takes that view, skips the parse of its own records exactly as it would on `inner` alone.
  */
 export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotRunCache {
   const entries = new Map<string, HotEntry>();
@@ -90,7 +99,8 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
     touch(entries, record.runId, entry, capacity);
   }
 
-  const store: JointCheckpointStore = {
+  /** The cache over one path of the inner store (`inner` here is that path). */
+  const over = (inner: ThreadRunStore): JointCheckpointStore => ({
     createThread: (input) => inner.createThread(input),
     getThread: (threadId) => inner.getThread(threadId),
     listThreads: (page) => inner.listThreads(page),
@@ -165,7 +175,11 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
         },
       };
     },
-  };
+  });
+
+  const store = over(inner);
+  const trusted = trustedViewOf(inner);
+  if (trusted !== inner) offerTrustedView(store, over(trusted));
 
   return {
     store,

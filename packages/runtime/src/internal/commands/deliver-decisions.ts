@@ -1,6 +1,6 @@
 import { AwakenError, type ToolCallDecisionInput } from '@awaken/contract';
 import type { DecideResult, RunHandle } from '../../types';
-import { queueDecisions } from './queue-decisions';
+import { queueDecisions } from '../decisions/queue-decisions';
 import { rejectAll } from '../runtime/run-result';
 import { readDecisionIds } from '../checkpoint/run-state-codec';
 import type { RuntimeServices } from '../session/run-session';

@@ -1,7 +1,7 @@
 import { type ToolCallState, type ToolCallStatus, isTerminalToolCallStatus } from '@awaken/contract';
 import { resumeGate } from '../decisions/resume-gate';
 import type { RunSession } from '../session/run-session';
-import { executeCall, gateCall, processCall } from './tool-pipeline';
+import { executeCall, gateCall, processCall } from '../tools/tool-pipeline';
 
 /**
  * Sequential executor: one call at a time in call order; stops at the first suspension (later calls
