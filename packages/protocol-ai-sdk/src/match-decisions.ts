@@ -66,6 +66,12 @@ export interface MatchedDecisions {
    * `decisions`). A request with any is self-contradictory: refuse it whole.
    */
   conflicts: string[];
+  /**
+   * The ids of the decisions the shared answer rules accepted on `run` (the rest of `decisions` are
+   * repeats of answers the run holds, to be answered `duplicate`): a server may skip judging these
+   * again while the run stands as judged.
+   */
+  accepted: ReadonlySet<string>;
 }
 
 /** The answer a tool part proposes, in the shared answer rules' terms. */
@@ -195,5 +201,6 @@ export function matchDecisions(options: MatchDecisionsOptions): MatchedDecisions
       ),
     ),
   ];
-  return { decisions, rejected, conflicts };
+  const accepted = new Set(judged.decisions.map((decision) => decision.decisionId));
+  return { decisions, rejected, conflicts, accepted };
 }

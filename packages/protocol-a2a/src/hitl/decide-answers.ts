@@ -49,8 +49,9 @@ function refusalMessage(judged: Extract<JudgedAnswer, { status: 'refused' }>, gi
  * answer rules (`judgeAnswers` of `@awaken/contract`), against the run as stored. All or nothing: an
  * answer for no open ticket, of the wrong kind, a ticket answered two ways, or a decision the judge
  * refuses is `-32602` naming the data part, and no decision is returned. The decision id is the
- * ticket plus a digest of the answer, so a re-sent message is applied once (its decisions come back
- * and are answered `duplicate`); the same answer twice in one message counts once.
+ * ticket plus a digest of the answer, so a re-sent message is applied once: answers the run already
+ * has are not returned (a message of nothing else returns none), and the same answer twice in one
+ * message counts once. What is returned is accepted on `run` as judged.
  */
 export function decideAnswers(options: {
   answers: readonly TicketAnswer[];
@@ -77,7 +78,5 @@ export function decideAnswers(options: {
       },
     );
   }
-  return judged.answers.flatMap((entry) =>
-    entry.status === 'accepted' || (entry.status === 'duplicate' && !entry.repeated) ? [entry.decision] : [],
-  );
+  return judged.decisions;
 }
