@@ -13,42 +13,43 @@ export type {
 export { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES } from './wire/a2a-types';
 export { messageV03, streamResponseV03, taskV03 } from './wire/to-v03';
 
-export { A2A_ERROR_CODES, A2aError, rpcErrorResponse, rpcResultResponse } from './rpc/a2a-errors';
-export type { A2aErrorKind, A2aErrorObject } from './rpc/a2a-errors';
-export { readA2aVersion, readRpcRequest, rpcIdOf } from './rpc/read-rpc-request';
-export type { A2aOperation, A2aRpcRequest } from './rpc/read-rpc-request';
+export { A2A_ERROR_CODES, A2aError, rpcErrorResponse, rpcResultResponse } from './wire/a2a-errors';
+export type { A2aErrorKind, A2aErrorObject } from './wire/a2a-errors';
+export { readA2aVersion, readRpcRequest, rpcIdOf } from './request/read-rpc-request';
+export type { A2aOperation, A2aRpcRequest } from './request/read-rpc-request';
 export {
   readCancelTaskParams,
   readGetTaskParams,
   readListTasksParams,
   readSendParams,
   readSubscribeParams,
-} from './rpc/read-params';
-export type { ListTasksParams, SendParams } from './rpc/read-params';
-export { sendResult, sseErrorFrame, sseResultFrame, streamResult, taskResult } from './rpc/results';
+} from './request/read-params';
+export type { ListTasksParams, SendParams } from './request/read-params';
+export { sendResult, streamResult, taskResult } from './encode/rpc-results';
+export { sseErrorFrame, sseResultFrame } from './stream/a2a-sse';
 
 export { APPROVALS_EXTENSION_URI, agentCard } from './card/agent-card';
 export type { A2aSkill, AgentCardInput } from './card/agent-card';
 
-export { taskStateOf, terminalStateOf } from './task/task-state';
-export { openTicketsOf } from './task/open-tickets';
-export type { OpenTicket } from './task/open-tickets';
+export { taskStateOf, terminalStateOf } from './encode/task-state';
+export { openTicketsOf } from './answers/open-tickets';
+// the shared answer rules' predicate, re-exported where adapters' users found it
+export { isApprovalTicket } from '@awaken/contract';
+export type { OpenTicket } from './answers/open-tickets';
 export {
   APPROVAL_ANSWER_SCHEMA,
   APPROVAL_REQUEST_TYPE,
   INPUT_REQUEST_TYPE,
   inputRequiredMessage,
   ticketDataPart,
-} from './task/input-required-message';
-// the shared answer rules' predicate, re-exported where adapters' users found it
-export { isApprovalTicket } from '@awaken/contract';
-export { ANSWER_ARTIFACT_ID, toolResultArtifact, toolResultArtifactId } from './task/artifacts';
-export { TaskProjection } from './task/task-projection';
-export { artifactsOf, historyOf, taskOfRun, taskStatusOf } from './task/task-of-run';
+} from './encode/input-required-message';
+export { ANSWER_ARTIFACT_ID, toolResultArtifact, toolResultArtifactId } from './encode/artifacts';
+export { TaskProjection } from './encode/task-projection';
+export { artifactsOf, historyOf, taskOfRun, taskStatusOf } from './encode/task-of-run';
 
-export { readAnswers } from './hitl/read-answers';
-export type { TicketAnswer } from './hitl/read-answers';
-export { decideAnswers } from './hitl/decide-answers';
+export { readAnswers } from './request/read-answers';
+export type { TicketAnswer } from './request/read-answers';
+export { decideAnswers } from './answers/decide-answers';
 
 export { a2aAgentTool, remoteContextIdOf, REMOTE_APPROVAL_ACTION } from './client/a2a-agent-tool';
 export type { A2aAgentToolOptions, A2aAgentToolOutput } from './client/a2a-agent-tool';

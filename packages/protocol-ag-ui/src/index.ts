@@ -1,4 +1,4 @@
-export { AG_UI_PROTOCOL_VERSION } from './ag-ui-event';
+export { AG_UI_PROTOCOL_VERSION } from './wire/ag-ui-event';
 export type {
   AgUiEvent,
   AgUiEventType,
@@ -7,29 +7,35 @@ export type {
   AgUiRunOutcome,
   AgUiToolCall,
   JsonPatchOperation,
-} from './ag-ui-event';
+} from './wire/ag-ui-event';
 export {
   AG_UI_KEEP_ALIVE,
   AG_UI_STREAM_HEADERS,
   createAgUiResponse,
   formatAgUiEvent,
   toAgUiSseStream,
-} from './ag-ui-sse';
-export type { AgUiSseOptions } from './ag-ui-sse';
-export { createAgUiEncoder } from './create-ag-ui-encoder';
-export type { AgUiEncoder, AgUiEncoderOptions } from './create-ag-ui-encoder';
-export { agUiErrorEvents, encodeAgUiRun } from './encode-ag-ui-run';
-export type { AgUiRunEnding, EncodeAgUiRunOptions } from './encode-ag-ui-run';
-export { isFrontendTicket, responseSchemaOf, toInterrupt } from './interrupts';
+} from './stream/ag-ui-sse';
+export type { AgUiSseOptions } from './stream/ag-ui-sse';
+export { createAgUiEncoder } from './encode/create-ag-ui-encoder';
+export type { AgUiEncoder, AgUiEncoderOptions } from './encode/create-ag-ui-encoder';
+export { agUiErrorEvents, encodeAgUiRun } from './encode/encode-ag-ui-run';
+export type { AgUiRunEnding, EncodeAgUiRunOptions } from './encode/encode-ag-ui-run';
+export { isFrontendTicket } from './answers/open-tickets';
 // the shared answer rules' ticket helpers, re-exported where adapters' users found them
 export { allowsEditing, isApprovalTicket, openTicketsOf } from '@awaken/contract';
 export type { OpenTicket } from '@awaken/contract';
-export { diffJson } from './json-patch-diff';
-export { judgeResume } from './judge-resume';
-export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './judge-resume';
-export { assistantMessageId, reasoningMessageId, threadMessageId, toolResultMessageId } from './message-ids';
-export { toAgUiMessages } from './messages-snapshot';
-export type { MessagesSnapshotOptions } from './messages-snapshot';
+export { responseSchemaOf, toInterrupt } from './encode/interrupts';
+export { diffJson } from './encode/json-patch-diff';
+export { judgeResume } from './answers/judge-resume';
+export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './answers/judge-resume';
+export {
+  assistantMessageId,
+  reasoningMessageId,
+  threadMessageId,
+  toolResultMessageId,
+} from './encode/message-ids';
+export { toAgUiMessages } from './encode/messages-snapshot';
+export type { MessagesSnapshotOptions } from './encode/messages-snapshot';
 export {
   agUiInputMessageSchema,
   agUiToolSchema,
@@ -40,5 +46,5 @@ export {
   resumeEntriesOf,
   resumeEntrySchema,
   runAgentInputSchema,
-} from './run-agent-input';
-export type { AgUiInputMessage, ResumeEntry, RunAgentInput } from './run-agent-input';
+} from './request/run-agent-input';
+export type { AgUiInputMessage, ResumeEntry, RunAgentInput } from './request/run-agent-input';

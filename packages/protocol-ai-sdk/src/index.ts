@@ -1,15 +1,15 @@
-export { createUiMessageEncoder } from './create-ui-message-encoder';
-export type { UiMessageEncoder, UiMessageEncoderOptions } from './create-ui-message-encoder';
-export { encodeUiMessageStream } from './encode-ui-message-stream';
-export type { EncodeUiMessageStreamOptions } from './encode-ui-message-stream';
-export { finishReasonOf } from './finish-reason';
+export { createUiMessageEncoder } from './encode/create-ui-message-encoder';
+export type { UiMessageEncoder, UiMessageEncoderOptions } from './encode/create-ui-message-encoder';
+export { encodeUiMessageStream } from './encode/encode-ui-message-stream';
+export type { EncodeUiMessageStreamOptions } from './encode/encode-ui-message-stream';
+export { finishReasonOf } from './encode/finish-reason';
 export type {
   AwakenMessageMetadata,
   UiFinishReason,
   UiMessageChunk,
   UiMessageChunkType,
   UiMessageMetadata,
-} from './ui-message-chunk';
+} from './wire/ui-message-chunk';
 export {
   SSE_DONE,
   SSE_KEEP_ALIVE,
@@ -17,8 +17,8 @@ export {
   createUiMessageStreamResponse,
   formatSseChunk,
   toUiMessageSseStream,
-} from './ui-message-sse';
-export type { UiMessageSseOptions } from './ui-message-sse';
+} from './stream/ai-sdk-sse';
+export type { UiMessageSseOptions } from './stream/ai-sdk-sse';
 
 export {
   chatRequestSchema,
@@ -28,16 +28,22 @@ export {
   uiMessagePartSchema,
   uiMessageSchema,
   uiToolPartSchema,
-} from './chat-request';
-export type { ChatRequest, ToolPartState, UiMessage, UiMessagePart, UiToolPart } from './chat-request';
-export { proposeDecisions, readChatTurn } from './read-chat-turn';
-export type { ChatTurn, ProposedDecision } from './read-chat-turn';
-export { matchDecisions } from './match-decisions';
+} from './request/chat-request';
+export type {
+  ChatRequest,
+  ToolPartState,
+  UiMessage,
+  UiMessagePart,
+  UiToolPart,
+} from './request/chat-request';
+export { proposeDecisions, readChatTurn } from './request/read-chat-turn';
+export type { ChatTurn, ProposedDecision } from './request/read-chat-turn';
+export { matchDecisions } from './answers/match-decisions';
 export type {
   MatchDecisionsOptions,
   MatchedDecisions,
   ProposalRejectionReason,
   RejectedProposal,
-} from './match-decisions';
+} from './answers/match-decisions';
 // the shared answer rules' predicate, re-exported where adapters' users found it
 export { isApprovalTicket } from '@awaken/contract';

@@ -1,6 +1,11 @@
 import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';

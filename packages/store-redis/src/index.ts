@@ -8,12 +8,12 @@ export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log'
 export type { RedisRunEventLogOptions } from './redis-run-event-log';
 export { RedisRunControlInbox, createRedisRunControlInbox } from './redis-run-control-inbox';
 export type { RedisRunControlInboxOptions } from './redis-run-control-inbox';
-export type { RedisClientLike } from './internal/redis-connection';
-export { MAILBOX_LUA } from './mailbox-lua-sources';
-export type { RedisInput } from './internal/redis-connection';
+export type { RedisClientLike } from './internal/connection/redis-connection';
+export { MAILBOX_LUA } from './internal/lua/mailbox/mailbox-lua-sources';
+export type { RedisInput } from './internal/connection/redis-connection';
 export {
   OUTAGE_TOLERANT_REDIS_OPTIONS,
   createRedisClient,
   type CreateRedisClientOptions,
-} from './internal/outage-tolerant-options';
-export type { ConnectionLogSink } from './internal/connection-log';
+} from './internal/connection/outage-tolerant-options';
+export type { ConnectionLogSink } from './internal/connection/connection-log';

@@ -13,17 +13,18 @@ import {
   mailboxStoreInputs as inputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { BlockingPool } from './internal/blocking-pool';
-import { Coalescer } from './internal/coalescer';
-import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox-args';
-import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/dispatch-codec';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { listThreadDispatches } from './internal/list-dispatches';
-import { MAILBOX_SCRIPTS as S } from './internal/mailbox-lua/index';
-import { toStoreError } from './internal/redis-error';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { uuidV7 } from './internal/uuid-v7';
-import { waitForMarker } from './internal/wait-for-marker';
+import { Coalescer } from './internal/batching/coalescer';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { type MailboxKeys, mailboxKeys } from './internal/keys/mailbox-keys';
+import { uuidV7 } from './internal/keys/uuid-v7';
+import { MAILBOX_SCRIPTS as S } from './internal/lua/mailbox/mailbox-scripts';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/mailbox/dispatch-codec';
+import { listThreadDispatches } from './internal/mailbox/list-dispatches';
+import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox/mailbox-args';
+import { BlockingPool } from './internal/wake-ups/blocking-pool';
+import { waitForMarker } from './internal/wake-ups/wait-for-marker';
 
 export interface RedisMailboxStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -65,7 +66,7 @@ export class RedisMailboxStore implements MailboxStore {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #owned: boolean;
-  readonly #keys: string[];
+  readonly #key: MailboxKeys;
   readonly #scripts: ScriptContext;
   /** Connections blocked in `waitForWork` (BLPOP), opened on first use. */
   readonly #pool: BlockingPool;
@@ -79,24 +80,20 @@ export class RedisMailboxStore implements MailboxStore {
   readonly #acks = new Coalescer<ParsedAck, RunDispatch>((batch) => this.#ackBatch(batch), MAX_BATCH);
 
   constructor(options: RedisMailboxStoreOptions) {
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
-    this.#keys = options.testClock ? [`${this.prefix}clock`] : [];
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: this.#keys,
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.prefix = prefix;
+    this.#key = mailboxKeys(prefix);
+    this.#scripts = scripts;
     this.#pool = new BlockingPool(client);
   }
 
   async now(): Promise<number> {
     this.#sendQueued();
     try {
-      const frozen = this.#keys[0] === undefined ? null : await this.redis.get(this.#keys[0]);
+      const [clock] = this.#scripts.keys;
+      const frozen = clock === undefined ? null : await this.redis.get(clock);
       if (frozen !== null) return Number(frozen);
       const [seconds, micros] = await this.redis.time();
       return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
@@ -291,7 +288,7 @@ export class RedisMailboxStore implements MailboxStore {
     const { dispatchId } = inputs.loadDispatch.parse({ dispatchId: input });
     this.#sendQueued();
     try {
-      return decodeStoredDispatch(dispatchId, await this.redis.hgetall(`${this.prefix}d:${dispatchId}`));
+      return decodeStoredDispatch(dispatchId, await this.redis.hgetall(this.#key.dispatch(dispatchId)));
     } catch (error) {
       throw toStoreError(error);
     }
@@ -303,14 +300,14 @@ export class RedisMailboxStore implements MailboxStore {
   ): Promise<Page<RunDispatch>> {
     const parsed = inputs.listDispatches.parse({ ...query, threadId });
     this.#sendQueued();
-    return listThreadDispatches(this.redis, this.prefix, parsed);
+    return listThreadDispatches(this.redis, this.#key, parsed);
   }
 
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     this.#sendQueued();
     try {
-      return Number((await this.redis.hget(`${this.prefix}tstate`, `e:${threadId}`)) ?? 0);
+      return Number((await this.redis.hget(this.#key.threadState, `e:${threadId}`)) ?? 0);
     } catch (error) {
       throw toStoreError(error);
     }
@@ -341,7 +338,7 @@ export class RedisMailboxStore implements MailboxStore {
     const { timeoutMs, signal } = inputs.waitForWork.parse(options);
     return waitForMarker({
       pool: this.#pool,
-      key: `${this.prefix}wake`,
+      key: this.#key.wake,
       timeoutMs,
       signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
     });

@@ -7,12 +7,14 @@ import {
   runControlSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { PEEK_CONTROLS, PUT_CONTROL, REMOVE_CONTROLS } from './internal/control-inbox-lua';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { toStoreError } from './internal/redis-error';
-import { inboxKeys, runKeys } from './internal/run-keys';
-import { Subscriber } from './internal/subscriber';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { PEEK_CONTROLS } from './internal/lua/controls/peek-controls';
+import { PUT_CONTROL } from './internal/lua/controls/put-control';
+import { REMOVE_CONTROLS } from './internal/lua/controls/remove-controls';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { Subscriber } from './internal/wake-ups/subscriber';
 
 export interface RedisRunControlInboxOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -41,17 +43,12 @@ export class RedisRunControlInbox implements RunControlInbox {
   readonly #scripts: ScriptContext;
 
   constructor(options: RedisRunControlInboxOptions) {
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
+    this.prefix = prefix;
     this.#subscriber = new Subscriber(client);
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: [],
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.#scripts = scripts;
   }
 
   async put(input: string, given: RunControl): Promise<'stored' | 'duplicate'> {

@@ -10,13 +10,15 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { APPEND_EVENTS, FINISH_LOG, RAISE_FENCE } from './internal/event-log-lua';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { toStoreError } from './internal/redis-error';
-import { inboxKeys, runKeys } from './internal/run-keys';
-import { appendArgs } from './internal/script-args';
-import { StreamWaiter } from './internal/stream-waiter';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { toStoreError } from './internal/connection/redis-error';
+import { inboxKeys, runKeys } from './internal/keys/run-keys';
+import { APPEND_EVENTS } from './internal/lua/events/append-events';
+import { FINISH_LOG } from './internal/lua/events/finish-log';
+import { RAISE_FENCE } from './internal/lua/events/raise-fence';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { appendArgs } from './internal/thread-runs/script-args';
+import { StreamWaiter } from './internal/wake-ups/stream-waiter';
 
 export interface RedisRunEventLogOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -68,18 +70,13 @@ export class RedisRunEventLog implements RunEventLog {
       return;
     }
     this.#inputs = runEventLogInputs;
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
+    this.prefix = prefix;
     this.#waiter = new StreamWaiter(client);
     this.#ttlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: [],
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.#scripts = scripts;
     offerTrustedView(this, new RedisRunEventLog(options, this));
   }
 

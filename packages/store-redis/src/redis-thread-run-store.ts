@@ -21,16 +21,17 @@ import {
   trustedStoreInputs,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { type ScriptContext, requestTtl } from './internal/idempotent-script';
-import { pageIndex, pipelined } from './internal/page-index';
-import { ReadBatch } from './internal/read-batch';
-import { type RedisInput, closeRedis, normalizePrefix, resolveRedis } from './internal/redis-connection';
-import { decodeMessage, decodeRun, decodeThread } from './internal/thread-codec';
-import { RedisCheckpointWithEvents } from './internal/checkpoint-with-events';
-import { checkpointArgs } from './internal/script-args';
-import { THREAD_SCRIPTS as S } from './internal/thread-lua/scripts';
+import { ReadBatch } from './internal/batching/read-batch';
+import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { type ThreadRunKeys, threadRunKeys } from './internal/keys/thread-run-keys';
+import { uuidV7 } from './internal/keys/uuid-v7';
+import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { THREAD_SCRIPTS as S } from './internal/lua/threads/thread-scripts';
+import { pageIndex, pipelined } from './internal/paging/page-index';
+import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoint-with-events';
+import { checkpointArgs } from './internal/thread-runs/script-args';
+import { decodeMessage, decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
 import { RedisRunEventLog } from './redis-run-event-log';
-import { uuidV7 } from './internal/uuid-v7';
 
 export interface RedisThreadRunStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -66,6 +67,7 @@ const trustedEventInputs = trustedStoreInputs(runEventLogInputs);
 export class RedisThreadRunStore implements ThreadRunStore {
   readonly redis: Redis;
   readonly prefix: string;
+  readonly #key: ThreadRunKeys;
   readonly #owned: boolean;
   readonly #scripts: ScriptContext;
   readonly #inputs: typeof threadRunStoreInputs;
@@ -78,23 +80,20 @@ export class RedisThreadRunStore implements ThreadRunStore {
       this.redis = trustedTwinOf.redis;
       this.#owned = false;
       this.prefix = trustedTwinOf.prefix;
+      this.#key = trustedTwinOf.#key;
       this.#scripts = trustedTwinOf.#scripts;
       this.#reads = trustedTwinOf.#reads;
       this.#inputs = trustedInputs;
       return;
     }
     this.#inputs = threadRunStoreInputs;
-    const { client, owned } = resolveRedis(options.redis);
+    const { client, owned, prefix, scripts } = openStore(options);
     this.redis = client;
     this.#owned = owned;
-    this.prefix = normalizePrefix(options.prefix);
+    this.prefix = prefix;
+    this.#key = threadRunKeys(prefix);
     this.#reads = new ReadBatch(client);
-    this.#scripts = {
-      redis: client,
-      prefix: this.prefix,
-      keys: options.testClock ? [`${this.prefix}clock`] : [],
-      requestTtlMs: requestTtl(options.requestTtlMs),
-    };
+    this.#scripts = scripts;
     offerTrustedView(this, new RedisThreadRunStore(options, this));
   }
 
@@ -109,7 +108,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getThread(input: string): Promise<Thread | null> {
     const { threadId } = this.#inputs.getThread.parse({ threadId: input });
-    const hash = await this.#reads.read<Record<string, string>>(['hgetall', this.#thread(threadId)]);
+    const hash = await this.#reads.read<Record<string, string>>(['hgetall', this.#key.thread(threadId)]);
     return Object.keys(hash).length === 0 ? null : decodeThread(hash);
   }
 
@@ -118,12 +117,12 @@ export class RedisThreadRunStore implements ThreadRunStore {
     this.#reads.flush();
     return pageIndex<Thread>({
       redis: this.redis,
-      key: `${this.prefix}threads`,
+      key: this.#key.threads,
       cursor: parsed.cursor,
       limit: parsed.limit,
       load: async (ids) => {
         const hashes = await pipelined<Record<string, string>>(this.redis, ids, (pipeline, id) =>
-          pipeline.hgetall(this.#thread(id)),
+          pipeline.hgetall(this.#key.thread(id)),
         );
         return hashes.map((hash) => (Object.keys(hash).length === 0 ? undefined : decodeThread(hash)));
       },
@@ -143,7 +142,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getThreadState(input: string): Promise<Record<string, unknown>> {
     const { threadId } = this.#inputs.getThreadState.parse({ threadId: input });
-    const state = await this.#reads.read<string | null>(['hget', this.#thread(threadId), 'state']);
+    const state = await this.#reads.read<string | null>(['hget', this.#key.thread(threadId), 'state']);
     return state === null ? {} : (JSON.parse(state) as Record<string, unknown>);
   }
 
@@ -188,7 +187,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     if (parsed.to !== undefined && stop < start) return [];
     const entries = await this.#reads.read<string[]>([
       'lrange',
-      `${this.prefix}thm:${parsed.threadId}`,
+      this.#key.messages(parsed.threadId),
       start,
       stop,
     ]);
@@ -199,7 +198,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async messageCount(input: string): Promise<number> {
     const { threadId } = this.#inputs.messageCount.parse({ threadId: input });
-    return this.#reads.read<number>(['llen', `${this.prefix}thm:${threadId}`]);
+    return this.#reads.read<number>(['llen', this.#key.messages(threadId)]);
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {
@@ -210,7 +209,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async getRun(input: string): Promise<RunRecord | null> {
     const { runId } = this.#inputs.getRun.parse({ runId: input });
-    const json = await this.#reads.read<string | null>(['hget', `${this.prefix}run:${runId}`, 'json']);
+    const json = await this.#reads.read<string | null>(['hget', this.#key.run(runId), 'json']);
     return json === null ? null : decodeRun(json);
   }
 
@@ -220,14 +219,14 @@ export class RedisThreadRunStore implements ThreadRunStore {
     // through the read batch: a listing started beside other reads shares their round trip
     return pageIndex<RunRecord>({
       redis: this.redis,
-      key: `${this.prefix}thr:${parsed.threadId}`,
+      key: this.#key.threadRuns(parsed.threadId),
       reverse: true,
       cursor: parsed.cursor,
       limit: parsed.limit,
       range: (read) => this.#reads.read<string[]>(read),
       load: async (ids) => {
         const jsons = await Promise.all(
-          ids.map((id) => this.#reads.read<string | null>(['hget', `${this.prefix}run:${id}`, 'json'])),
+          ids.map((id) => this.#reads.read<string | null>(['hget', this.#key.run(id), 'json'])),
         );
         return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
       },
@@ -240,7 +239,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
     this.#reads.flush();
     return pageIndex<RunRecord>({
       redis: this.redis,
-      key: `${this.prefix}rs:${parsed.status}`,
+      key: this.#key.runsWithStatus(parsed.status),
       reverse: true,
       cursor: parsed.cursor,
       limit: parsed.limit,
@@ -312,13 +311,9 @@ export class RedisThreadRunStore implements ThreadRunStore {
 
   async #loadRuns(ids: string[]): Promise<(RunRecord | undefined)[]> {
     const jsons = await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
-      pipeline.hget(`${this.prefix}run:${id}`, 'json'),
+      pipeline.hget(this.#key.run(id), 'json'),
     );
     return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
-  }
-
-  #thread(threadId: string): string {
-    return `${this.prefix}th:${threadId}`;
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {

@@ -3,7 +3,7 @@ import {
   APPROVAL_ANSWER_SCHEMA,
   APPROVAL_REQUEST_TYPE,
   INPUT_REQUEST_TYPE,
-} from '../task/input-required-message';
+} from '../encode/input-required-message';
 
 /** One skill of an agent card. */
 export interface A2aSkill {

@@ -9,7 +9,7 @@ import {
   toolSuccess,
 } from '@awaken/contract';
 import { z } from 'zod';
-import { APPROVAL_REQUEST_TYPE } from '../task/input-required-message';
+import { APPROVAL_REQUEST_TYPE } from '../encode/input-required-message';
 import type { A2aStreamResponse, A2aTask } from '../wire/a2a-types';
 import { A2aRemoteError, A2aRpcClient } from './a2a-rpc-client';
 import { RemoteTask } from './remote-task';

@@ -2,7 +2,7 @@ import type { AgentEvent } from '@awaken/contract';
 import { A2aError, type A2aVersion, sseErrorFrame, sseResultFrame, streamResult } from '@awaken/protocol-a2a';
 import type { Logger } from 'pino';
 import type { MailboxService } from '../../types';
-import type { TaskFlow } from './a2a-flows';
+import type { TaskFlow } from './a2a-turns';
 
 const encoder = new TextEncoder();
 /** Events read from the log at a time: a client that stops reading holds one page. */

@@ -12,7 +12,7 @@ import {
   resumeEntriesOf,
 } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
-import { replayRun } from '../ai-sdk/chat-streams';
+import { replayRun } from '../ai-sdk/ai-sdk-stream';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
 import { AG_UI_CONTEXT_KEY, settleRun } from './ag-ui-ending';

@@ -3,7 +3,7 @@ import { createMemoryStores } from '@awaken/store-memory';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createRedisStores } from '../../create-redis-stores';
-import { MAILBOX_LUA } from '../../mailbox-lua-sources';
+import { MAILBOX_LUA } from '../../internal/lua/mailbox/mailbox-lua-sources';
 import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
 
 // Memory is the reference, Redis the subject. `pnpm --filter @awaken/store-conformance soak` runs

@@ -1,6 +1,6 @@
 import { decisionControl } from '@awaken/contract';
 import { describe, expect, inject, it } from 'vitest';
-import { runKeys } from '../../internal/run-keys';
+import { runKeys } from '../../internal/keys/run-keys';
 import { RedisRunControlInbox } from '../../redis-run-control-inbox';
 import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
 

@@ -1,6 +1,6 @@
 import type { RunDispatch } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { MUTATING_SCRIPT_SHAS } from '../../internal/idempotent-script';
+import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
 import { RedisMailboxStore } from '../../redis-mailbox-store';
 import { advanceClock, deleteKeys, freezeClock, uniquePrefix } from '../../../test-support/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from '../../../test-support/reply-dropping-proxy';

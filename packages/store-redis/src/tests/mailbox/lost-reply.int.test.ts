@@ -1,7 +1,7 @@
 import { type RunDispatch, type RunRecord, decisionControl } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from '../../create-redis-stores';
-import { MUTATING_SCRIPT_SHAS } from '../../internal/idempotent-script';
+import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
 import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from '../../../test-support/reply-dropping-proxy';
 import { scriptSha } from '../../../test-support/script-sha';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { MAILBOX_SCRIPTS } from '../../internal/mailbox-lua/index';
+import { MAILBOX_SCRIPTS } from '../../internal/lua/mailbox/mailbox-scripts';
 import { RedisMailboxStore } from '../../redis-mailbox-store';
 import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
 

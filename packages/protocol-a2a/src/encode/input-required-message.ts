@@ -1,0 +1,67 @@
+import type { A2aMessage, A2aPart } from '../wire/a2a-types';
+import { type OpenTicket, isApprovalTicket } from '@awaken/contract';
+
+/** The `type` of the data part that asks for an approval (yes/no, optionally with edited arguments). */
+export const APPROVAL_REQUEST_TYPE = 'tool-approval-request';
+/** The `type` of the data part that asks for a value (a client tool's output, a human's input). */
+export const INPUT_REQUEST_TYPE = 'tool-input-request';
+
+/** JSON Schema of the data part that answers an approval request. */
+export const APPROVAL_ANSWER_SCHEMA = {
+  type: 'object',
+  properties: {
+    approved: { type: 'boolean' },
+    approvalId: { type: 'string' },
+    toolCallId: { type: 'string' },
+    reason: { type: 'string' },
+    editedArguments: {},
+  },
+  required: ['approved', 'approvalId'],
+} as const;
+
+/** JSON Schema of the data part that answers an input request, given the ticket's schema of the value. */
+export function inputAnswerSchema(output: unknown) {
+  return {
+    type: 'object',
+    properties: { approvalId: { type: 'string' }, toolCallId: { type: 'string' }, output: output ?? {} },
+    required: ['approvalId', 'output'],
+  };
+}
+
+/** The data part of one ticket: what is asked, of which call, how to answer, until when. */
+export function ticketDataPart(ticket: OpenTicket): A2aPart {
+  const approval = isApprovalTicket(ticket);
+  const data = {
+    type: approval ? APPROVAL_REQUEST_TYPE : INPUT_REQUEST_TYPE,
+    approvalId: ticket.ticketId,
+    toolCallId: ticket.toolCallId,
+    toolName: ticket.toolName,
+    input: ticket.arguments ?? null,
+    ...(ticket.message ? { message: ticket.message } : {}),
+    responseSchema: approval ? APPROVAL_ANSWER_SCHEMA : inputAnswerSchema(ticket.responseSchema),
+    ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
+  };
+  return { data, mediaType: 'application/json' };
+}
+
+function question(ticket: OpenTicket): string {
+  if (isApprovalTicket(ticket))
+    return `Approve ${ticket.toolName}(${JSON.stringify(ticket.arguments ?? {})})?`;
+  return ticket.message || `${ticket.toolName} needs a value.`;
+}
+
+/**
+ * The agent message of an `input-required` status: a text part saying what is asked, then one data
+ * part per open ticket ({@link ticketDataPart}).
+ */
+export function inputRequiredMessage(
+  tickets: readonly OpenTicket[],
+  ids: { messageId: string; taskId: string; contextId: string },
+): A2aMessage {
+  const text = tickets.map(question).join('\n');
+  return {
+    ...ids,
+    role: 'ROLE_AGENT',
+    parts: [{ text, mediaType: 'text/plain' }, ...tickets.map(ticketDataPart)],
+  };
+}

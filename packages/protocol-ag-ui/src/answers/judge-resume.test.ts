@@ -1,0 +1,156 @@
+import { APPROVAL_PAYLOAD_JSON_SCHEMA, type DecisionView, type ToolCallState } from '@awaken/contract';
+import { describe, expect, it } from 'vitest';
+import { openTicketsOf } from '@awaken/contract';
+import { toInterrupt } from '../encode/interrupts';
+import { judgeResume } from './judge-resume';
+
+const NOW = Date.UTC(2026, 10, 26, 12);
+
+function call(
+  id: string,
+  options: { expiresAt?: number; client?: boolean; status?: ToolCallState['status'] } = {},
+): ToolCallState {
+  return {
+    callId: id,
+    toolName: options.client ? 'confirm' : 'delete_file',
+    arguments: { path: `/tmp/${id}` },
+    status: options.status ?? 'suspended',
+    step: 1,
+    index: 0,
+    ticket: {
+      suspension: {
+        id: `ticket-${id}`,
+        action: options.client ? 'client_tool' : 'permission',
+        message: `Allow ${id}?`,
+        ...(options.client
+          ? { responseSchema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } }
+          : { responseSchema: APPROVAL_PAYLOAD_JSON_SCHEMA }),
+      },
+      pending: { id, name: options.client ? 'confirm' : 'delete_file', arguments: { path: `/tmp/${id}` } },
+      resumeMode: options.client ? 'use_decision_as_tool_result' : 'replay_tool_call',
+      ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+    },
+    resultCommitted: false,
+    executions: 0,
+    updatedAt: NOW,
+  };
+}
+
+function view(calls: ToolCallState[], applied: string[] = []): DecisionView {
+  return { runId: 'run-1', status: 'waiting', calls, applied: new Set(applied), pending: [] };
+}
+
+const approve = (id: string, payload: unknown = { approved: true }) => ({
+  interruptId: `ticket-${id}`,
+  status: 'resolved' as const,
+  payload,
+});
+
+describe('judgeResume', () => {
+  it('maps approve, deny, cancelled and editedArgs to decisions the judge accepts', () => {
+    const judged = judgeResume({
+      run: view([call('a'), call('b'), call('c'), call('d')]),
+      resume: [
+        approve('a'),
+        approve('b', { approved: false, reason: 'no' }),
+        { interruptId: 'ticket-c', status: 'cancelled' },
+        approve('d', { approved: true, editedArgs: { path: '/tmp/other' } }),
+      ],
+      now: NOW,
+    });
+    expect('error' in judged).toBe(false);
+    if ('error' in judged) return;
+    expect(judged.decisions.map((decision) => [decision.ticketId, decision.action, decision.result])).toEqual(
+      [
+        ['ticket-a', 'resume', { approved: true }],
+        ['ticket-b', 'cancel', { approved: false, reason: 'no' }],
+        ['ticket-c', 'cancel', { approved: false, reason: 'cancelled' }],
+        ['ticket-d', 'resume', { approved: true, editedArguments: { path: '/tmp/other' } }],
+      ],
+    );
+  });
+
+  it('refuses the whole request for one bad entry: unknown id, bad payload, conflict', () => {
+    const run = view([call('a'), call('b')]);
+    const cases = [
+      {
+        resume: [
+          approve('a'),
+          { interruptId: 'nope', status: 'resolved' as const, payload: { approved: true } },
+        ],
+        code: 'unknown_interrupt',
+      },
+      { resume: [approve('a', { yes: true })], code: 'invalid_payload' },
+      { resume: [approve('a'), approve('a', { approved: false })], code: 'conflicting_resume' },
+    ];
+    for (const { resume, code } of cases) {
+      expect(judgeResume({ run, resume, now: NOW })).toMatchObject({ error: { code } });
+    }
+  });
+
+  it("an expired ticket refuses every answer, a cancel too (ticket_expired: the contract's one rule)", () => {
+    const run = view([call('a', { expiresAt: NOW - 1 })]);
+    expect(judgeResume({ run, resume: [approve('a')], now: NOW })).toMatchObject({
+      error: { code: 'ticket_expired' },
+    });
+    const cancelled = judgeResume({
+      run,
+      resume: [{ interruptId: 'ticket-a', status: 'cancelled' }],
+      now: NOW,
+    });
+    expect(cancelled).toMatchObject({ error: { code: 'ticket_expired' } });
+    expect(
+      judgeResume({ run: view([call('a', { expiresAt: NOW + 1 })]), resume: [approve('a')], now: NOW }),
+    ).toMatchObject({
+      decisions: [{ action: 'resume' }],
+    });
+  });
+
+  it('a replayed answer the run already applied is a duplicate, not an error', () => {
+    const first = judgeResume({ run: view([call('a')]), resume: [approve('a')], now: NOW });
+    if ('error' in first) throw new Error(first.error.message);
+    const decisionId = first.decisions[0]!.decisionId;
+    const replay = judgeResume({
+      run: view([call('a', { status: 'succeeded' })], [decisionId]),
+      resume: [approve('a')],
+      now: NOW,
+    });
+    expect(replay).toMatchObject({ decisions: [], duplicates: ['ticket-a'] });
+  });
+
+  it('a tool message answers a waiting frontend call, checked against its schema; one covered by resume[] is ignored', () => {
+    const run = view([call('f', { client: true }), call('a')]);
+    const tool = (content: string) => ({ id: 'm1', role: 'tool' as const, toolCallId: 'f', content });
+    expect(judgeResume({ run, resume: [], messages: [tool('{"ok":true}')], now: NOW })).toMatchObject({
+      decisions: [{ ticketId: 'ticket-f', action: 'resume', result: { ok: true } }],
+      clientAnswered: new Set(['f']),
+    });
+    expect(judgeResume({ run, resume: [], messages: [tool('{"ok":"yes"}')], now: NOW })).toMatchObject({
+      error: { code: 'invalid_payload' },
+    });
+    const synthetic = { id: 'm2', role: 'tool' as const, toolCallId: 'a', content: '{"approved":true}' };
+    expect(judgeResume({ run, resume: [approve('a')], messages: [synthetic], now: NOW })).toMatchObject({
+      decisions: [{ ticketId: 'ticket-a' }],
+    });
+  });
+});
+
+describe('toInterrupt', () => {
+  it('shows expiresAt as ISO and advertises editedArgs only where the ticket allows editing', () => {
+    const [ticket] = openTicketsOf(view([call('a', { expiresAt: NOW })]));
+    const interrupt = toInterrupt(ticket!);
+    expect(interrupt).toMatchObject({
+      id: 'ticket-a',
+      reason: 'tool_call',
+      toolCallId: 'a',
+      expiresAt: '2026-11-26T12:00:00.000Z',
+      responseSchema: { properties: { approved: { type: 'boolean' }, editedArgs: { type: 'object' } } },
+    });
+    const fixed = {
+      ...ticket!,
+      responseSchema: { type: 'object', properties: { approved: { type: 'boolean' } } },
+    };
+    expect(toInterrupt(fixed).responseSchema?.properties).not.toHaveProperty('editedArgs');
+    expect(toInterrupt(openTicketsOf(view([call('b')]))[0]!)).not.toHaveProperty('expiresAt');
+  });
+});

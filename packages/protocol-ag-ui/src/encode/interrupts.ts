@@ -1,0 +1,34 @@
+import { type JsonSchema, type OpenTicket, allowsEditing, isApprovalTicket } from '@awaken/contract';
+import type { AgUiInterrupt } from '../wire/ag-ui-event';
+
+/**
+ * The `responseSchema` an interrupt advertises: for an approval AG-UI's convention
+ * `{approved: boolean, reason?: string, editedArgs?: object}` (`editedArgs` only where the ticket
+ * allows editing); for any other ticket its own schema (the payload is the answer itself).
+ */
+export function responseSchemaOf(ticket: OpenTicket): JsonSchema | undefined {
+  if (!isApprovalTicket(ticket)) return ticket.responseSchema;
+  return {
+    type: 'object',
+    properties: {
+      approved: { type: 'boolean' },
+      reason: { type: 'string' },
+      ...(allowsEditing(ticket) ? { editedArgs: { type: 'object' } } : {}),
+    },
+    required: ['approved'],
+  };
+}
+
+/** One AG-UI interrupt per open ticket: id = ticket id, `reason: "tool_call"` with its call id. */
+export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
+  const schema = responseSchemaOf(ticket);
+  return {
+    id: ticket.ticketId,
+    reason: 'tool_call',
+    message: ticket.message,
+    toolCallId: ticket.toolCallId,
+    ...(schema ? { responseSchema: schema } : {}),
+    ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
+    metadata: { toolName: ticket.toolName, action: ticket.action, arguments: ticket.arguments ?? null },
+  };
+}

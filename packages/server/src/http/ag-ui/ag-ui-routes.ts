@@ -1,0 +1,143 @@
+import { AwakenError } from '@awaken/contract';
+import { createAgUiResponse, parseRunAgentInput } from '@awaken/protocol-ag-ui';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { agUiConnect } from './ag-ui-stream';
+import { agUiTurn, checkRunAgent } from './ag-ui-turns';
+import type { HttpEnv } from '../http-types';
+import { idHeaders } from '../internal/id-headers';
+import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+
+const tags = ['AG-UI (HttpAgent, CopilotKit)'];
+
+const runAgentInput = z
+  .looseObject({
+    threadId: idSchema.openapi({ description: 'The AG-UI thread: the Awaken thread id' }),
+    runId: idSchema,
+    messages: z.array(z.looseObject({})).openapi({ description: "The client's copy of the thread" }),
+    tools: z.array(z.looseObject({})).optional().openapi({ description: 'Frontend tools' }),
+    resume: z.array(z.looseObject({})).optional().openapi({ description: 'Answers to the interrupts' }),
+  })
+  .openapi('AgUiRunAgentInput');
+const connectInput = z.looseObject({ threadId: idSchema }).openapi('AgUiConnectInput');
+
+const eventStream = {
+  description: 'AG-UI 1.0 events (SSE, one `data:` JSON event each, LF framing, no [DONE])',
+  content: { 'text/event-stream': { schema: z.string() } },
+};
+const agentParams = z.object({ agentId: idSchema.openapi({ param: { name: 'agentId', in: 'path' } }) });
+const stopped = json(
+  z.object({ runId: z.string().nullable(), status: z.string().nullable() }),
+  'The stopped run (both null when nothing ran); an unknown thread is a 404',
+);
+
+function routes(prefix: string, withAgent: boolean) {
+  const request = (body: z.ZodType) => ({
+    ...(withAgent ? { params: agentParams } : {}),
+    body: jsonBody(body),
+  });
+  return {
+    run: createRoute({
+      method: 'post',
+      path: `${prefix}/run`,
+      tags,
+      summary: 'HttpAgent.runAgent(): a new message, or answers to interrupts (resume[]) and frontend tools',
+      request: request(runAgentInput),
+      responses: { 200: eventStream, ...commonErrors, ...conflictError },
+    }),
+    connect: createRoute({
+      method: 'post',
+      path: `${prefix}/connect`,
+      tags,
+      summary:
+        "AwakenAgent.connectAgent(): the thread's working or waiting run, replayed from the event log, then live",
+      request: request(connectInput),
+      responses: { 200: eventStream, ...commonErrors },
+    }),
+    stop: createRoute({
+      method: 'post',
+      path: `${prefix}/stop`,
+      tags,
+      summary: "Cancels the thread's executing or waiting run",
+      request: request(connectInput),
+      responses: { 200: stopped, ...commonErrors },
+    }),
+  };
+}
+
+export interface AgUiRouteOptions {
+  /** The agent of `/v1/ag-ui/run`. */
+  defaultAgentId?: string;
+  keepAliveMs: number;
+}
+
+async function runResponse(c: Context<HttpEnv>, agentId: string | undefined, options: AgUiRouteOptions) {
+  const input = parseRunAgentInput(await c.req.json());
+  c.var.ids.threadId = input.threadId;
+  if (!agentId)
+    throw new AwakenError(
+      'validation_failed',
+      'agentId: this server has no default agent: use /v1/ag-ui/agents/{agentId}/run',
+    );
+  const events = await agUiTurn(c, input, agentId);
+  return createAgUiResponse(events, {
+    keepAliveMs: options.keepAliveMs,
+    headers: idHeaders({ threadId: input.threadId, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
+  });
+}
+
+async function connectResponse(
+  c: Context<HttpEnv>,
+  threadId: string,
+  agentId: string | undefined,
+  options: AgUiRouteOptions,
+) {
+  c.var.ids.threadId = threadId;
+  const events = await agUiConnect(c, threadId, agentId);
+  return createAgUiResponse(events, {
+    keepAliveMs: options.keepAliveMs,
+    headers: idHeaders({ threadId, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
+  });
+}
+
+async function stopResponse(c: Context<HttpEnv>, threadId: string, agentId: string | undefined) {
+  c.var.ids.threadId = threadId;
+  const view = await c.var.service.commands.getActiveRun(threadId);
+  if (!view) return c.json({ runId: null, status: null }, 200);
+  checkRunAgent(view.record, agentId);
+  c.var.ids.runId = view.runId;
+  const record = await c.var.service.commands.cancelRun(view.runId, 'stopped from an AG-UI client');
+  return c.json({ runId: record.runId, status: record.status }, 200);
+}
+
+/**
+ * The AG-UI 1.0 endpoints (`@ag-ui/client` `HttpAgent`, CopilotKit through it):
+ * `POST /v1/ag-ui/agents/{agentId}/run` (and `/v1/ag-ui/run` for the default agent) taking
+ * `RunAgentInput`, `…/connect` (durable reconnect) and `…/stop`. The AG-UI `threadId` is the Awaken
+ * thread id. Bad input is a 4xx JSON error before the stream starts, a `RUN_ERROR` event after.
+ */
+export function registerAgUiRoutes(app: OpenAPIHono<HttpEnv>, options: AgUiRouteOptions): void {
+  for (const withAgent of [true, false]) {
+    const route = routes(withAgent ? '/v1/ag-ui/agents/{agentId}' : '/v1/ag-ui', withAgent);
+    const agentOf = (c: Context<HttpEnv>) => (withAgent ? c.req.param('agentId') : options.defaultAgentId);
+    const threadOf = async (c: Context<HttpEnv>) => connectInput.parse(await c.req.json()).threadId;
+    app.openapi(
+      route.run,
+      async (c) => (await runResponse(c as never, agentOf(c as never), options)) as never,
+    );
+    app.openapi(
+      route.connect,
+      async (c) =>
+        (await connectResponse(
+          c as never,
+          await threadOf(c as never),
+          agentOf(c as never),
+          options,
+        )) as never,
+    );
+    app.openapi(
+      route.stop,
+      async (c) => (await stopResponse(c as never, await threadOf(c as never), agentOf(c as never))) as never,
+    );
+  }
+}

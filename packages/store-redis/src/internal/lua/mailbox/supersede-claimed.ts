@@ -1,0 +1,21 @@
+import { defineMutatingScript } from '../idempotent-script';
+import { mailboxScript } from './mailbox-prelude';
+
+/** ARGV: prefix, dispatchId. Claimed with an epoch older than its thread's only. */
+export const SUPERSEDE_CLAIMED = defineMutatingScript(
+  'mailbox.supersedeClaimed',
+  mailboxScript(`
+local id = ARGV[2]
+local now = now_ms()
+local h = read(id)
+if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
+if h.s ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not claimed') end
+with_inputs(h)
+if tonumber(h.e) >= thread_epoch(h.t) then
+  return fail('conflict', 'dispatch ' .. id .. ' belongs to the current epoch; interrupt the thread first')
+end
+release(h)
+finish(h, 'superseded', now)
+return stored(id)
+`),
+);

@@ -1,0 +1,54 @@
+import { defineMutatingScript } from '../idempotent-script';
+import { THREAD_PRELUDE } from './thread-prelude';
+
+/**
+ * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
+ * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
+ * (keep), fence, body... Everything is checked before anything is written, in the contract's order:
+ * thread, run, fence, the run's own thread, version, message count, status move.
+ */
+export const COMMIT_CHECKPOINT_BODY = `${THREAD_PRELUDE}
+local thread, expected, run, version, status = ARGV[2], tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[7]), ARGV[8]
+local tk = thkey(thread)
+if redis.call('EXISTS', tk) == 0 then return fail('not_found', 'thread ' .. thread .. ' not found') end
+local stored = redis.call('HMGET', runkey(run), 'version', 'threadId', 'status', 'fence')
+if not stored[1] then return fail('not_found', 'run ' .. run .. ' not found') end
+local fence = tonumber(stored[4] or '0')
+if tonumber(ARGV[11]) ~= fence then
+  return fail('stale_claim', 'run ' .. run .. ': the checkpoint carries fence ' .. ARGV[11] .. ', the run is at fence ' .. num(fence))
+end
+if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs to thread ' .. stored[2]) end
+if tonumber(stored[1]) + 1 ~= version then
+  return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
+end
+local length = redis.call('LLEN', thmkey(thread))
+if length ~= expected then
+  return fail('stale_append', 'thread ' .. thread .. ' has ' .. length .. ' messages, expected ' .. expected)
+end
+if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
+  return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
+end
+local now = now_ms()
+append_messages(thread, ARGV[3], 12, now)
+redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
+if stored[3] ~= status then
+  redis.call('ZREM', statuskey(stored[3]), run)
+  redis.call('ZADD', statuskey(status), redis.call('ZSCORE', thrkey(thread), run), run)
+end
+local pointers = redis.call('HMGET', tk, 'activeRunId', 'openRunId')
+if status == 'running' then
+  redis.call('HSET', tk, 'activeRunId', run)
+  if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
+elseif status == 'waiting' then
+  redis.call('HSET', tk, 'openRunId', run)
+  if pointers[1] == run then redis.call('HDEL', tk, 'activeRunId') end
+elseif status == 'done' then
+  if pointers[1] == run then redis.call('HDEL', tk, 'activeRunId') end
+  if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
+end
+if ARGV[10] ~= '' then redis.call('HSET', tk, 'state', ARGV[10]) end
+redis.call('HSET', tk, 'updatedAt', num(now))
+return 1
+`;
+
+export const COMMIT_CHECKPOINT = defineMutatingScript('threads.commitCheckpoint', COMMIT_CHECKPOINT_BODY);

@@ -1,0 +1,48 @@
+import { PRELUDE } from '../prelude';
+
+/**
+ * Lua shared by the thread/run scripts, after the shared prelude (`../prelude.ts`: P = ARGV[1], the
+ * key prefix; num, now_ms, rejection, fail). Key layout:
+ *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
+ *                        latestRunId, createdAt, updatedAt
+ *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
+ *   P thr:<id>    zset   the thread's run ids by creation seq
+ *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status, fence (the run's
+ *                        current fence, absent = 0) and, while a lease is held, owner, leaseUntil
+ *   P threads     zset   thread ids by creation seq
+ *   P rs:<status> zset   the status index: ids of the runs with that status now, by creation seq
+ *                        (the score of thr:<thread>), moved by every status change
+ *   P tseq        string creation counter
+ * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
+ * round numbers to 14 digits); the scripts only compare versions, counts and ids.
+ */
+export const THREAD_PRELUDE = `${PRELUDE}
+local APPEND_CHUNK = 1000
+local function thkey(id) return P .. 'th:' .. id end
+-- One namespace per kind of thread key, so no thread id can name another thread's key.
+local function thmkey(id) return P .. 'thm:' .. id end
+local function thrkey(id) return P .. 'thr:' .. id end
+local function runkey(id) return P .. 'run:' .. id end
+local function statuskey(status) return P .. 'rs:' .. status end
+
+-- Appends the message bodies ARGV[first..] (JSON objects without threadId/seq/createdAt) as records,
+-- RPUSHing in chunks (no unpack of a whole batch: Lua limits how many values one call takes).
+-- Returns the log length before the append.
+local function append_messages(thread, thread_json, first, now)
+  local log = thmkey(thread)
+  local before = redis.call('LLEN', log)
+  local seq = before
+  local chunk = {}
+  for i = first, #ARGV do
+    seq = seq + 1
+    chunk[#chunk + 1] = '{"threadId":' .. thread_json .. ',"seq":' .. num(seq) .. ',"createdAt":' .. num(now) ..
+      ',' .. string.sub(ARGV[i], 2)
+    if #chunk == APPEND_CHUNK then
+      redis.call('RPUSH', log, unpack(chunk))
+      chunk = {}
+    end
+  end
+  if #chunk > 0 then redis.call('RPUSH', log, unpack(chunk)) end
+  return before
+end
+`;

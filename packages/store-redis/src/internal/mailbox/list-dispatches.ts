@@ -1,0 +1,27 @@
+import type { Page, RunDispatch, RunDispatchStatus } from '@awaken/contract';
+import type { Redis } from 'ioredis';
+import type { MailboxKeys } from '../keys/mailbox-keys';
+import { pageIndex, pipelined } from '../paging/page-index';
+import { decodeStoredDispatch } from './dispatch-codec';
+
+/** Pages through a thread's dispatches, oldest first (by enqueue seq), optionally by status. */
+export function listThreadDispatches(
+  redis: Redis,
+  key: MailboxKeys,
+  query: { threadId: string; cursor?: string; limit?: number; status?: RunDispatchStatus[] },
+): Promise<Page<RunDispatch>> {
+  const wanted = query.status === undefined ? undefined : new Set(query.status);
+  return pageIndex<RunDispatch>({
+    redis,
+    key: key.threadDispatches(query.threadId),
+    cursor: query.cursor,
+    limit: query.limit,
+    async load(ids) {
+      const rows = await pipelined<Record<string, string>>(redis, ids, (pipeline, id) =>
+        pipeline.hgetall(key.dispatch(id)),
+      );
+      return rows.map((row, index) => decodeStoredDispatch(ids[index] as string, row) ?? undefined);
+    },
+    accept: wanted ? (dispatch) => wanted.has(dispatch.status) : undefined,
+  });
+}
