@@ -112,6 +112,18 @@ export {
   toolCallResumeSchema,
 } from './hitl/decision';
 export { judgeDecision } from './hitl/judge-decision';
+export { judgeAnswers } from './hitl/judge-answers';
+export type { JudgeAnswersOptions } from './hitl/judge-answers';
+export type {
+  AnswerRefusalReason,
+  GivenAnswer,
+  JudgedAnswer,
+  JudgedAnswers,
+  TicketAnswer,
+} from './hitl/ticket-answer';
+export { allowsEditing, isApprovalTicket, openTicketsOf } from './hitl/open-tickets';
+export type { OpenTicket } from './hitl/open-tickets';
+export { answerDecisionId, answerDigest } from './hitl/answer-digest';
 export type { DecisionJudgement } from './hitl/judge-decision';
 export { decisionViewOf } from './hitl/decision-view';
 export type { DecisionView } from './hitl/decision-view';

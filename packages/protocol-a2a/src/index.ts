@@ -32,7 +32,9 @@ export { APPROVALS_EXTENSION_URI, agentCard } from './card/agent-card';
 export type { A2aSkill, AgentCardInput } from './card/agent-card';
 
 export { taskStateOf, terminalStateOf } from './encode/task-state';
-export { isApprovalTicket, openTicketsOf } from './answers/open-tickets';
+export { openTicketsOf } from './answers/open-tickets';
+// the shared answer rules' predicate, re-exported where adapters' users found it
+export { isApprovalTicket } from '@awaken/contract';
 export type { OpenTicket } from './answers/open-tickets';
 export {
   APPROVAL_ANSWER_SCHEMA,

@@ -20,9 +20,11 @@ export { createAgUiEncoder } from './encode/create-ag-ui-encoder';
 export type { AgUiEncoder, AgUiEncoderOptions } from './encode/create-ag-ui-encoder';
 export { agUiErrorEvents, encodeAgUiRun } from './encode/encode-ag-ui-run';
 export type { AgUiRunEnding, EncodeAgUiRunOptions } from './encode/encode-ag-ui-run';
-export { allowsEditing, isApprovalTicket, isFrontendTicket, openTicketsOf } from './answers/open-tickets';
+export { isFrontendTicket } from './answers/open-tickets';
+// the shared answer rules' ticket helpers, re-exported where adapters' users found them
+export { allowsEditing, isApprovalTicket, openTicketsOf } from '@awaken/contract';
+export type { OpenTicket } from '@awaken/contract';
 export { responseSchemaOf, toInterrupt } from './encode/interrupts';
-export type { OpenTicket } from './answers/open-tickets';
 export { diffJson } from './encode/json-patch-diff';
 export { judgeResume } from './answers/judge-resume';
 export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './answers/judge-resume';

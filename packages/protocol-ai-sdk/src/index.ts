@@ -45,4 +45,5 @@ export type {
   ProposalRejectionReason,
   RejectedProposal,
 } from './answers/match-decisions';
-export { isApprovalTicket } from './answers/open-tickets';
+// the shared answer rules' predicate, re-exported where adapters' users found it
+export { isApprovalTicket } from '@awaken/contract';

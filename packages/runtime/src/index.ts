@@ -1,7 +1,11 @@
 export { createAgentRuntime } from './create-agent-runtime';
 export { checkStoredDecisions } from './internal/decisions/check-stored-decisions';
 export { queueDecisions } from './internal/decisions/queue-decisions';
-export type { DecisionStores } from './internal/decisions/queue-decisions';
+export type {
+  DecisionStores,
+  PrejudgedDecisions,
+  QueueDecisionsOptions,
+} from './internal/decisions/queue-decisions';
 export { DEFAULT_MAX_ROUNDS } from './internal/runtime/resolve-agents';
 /** @deprecated import it from `@awaken/contract`, where the stored run state is decoded. */
 export { readToolCallStates } from '@awaken/contract';

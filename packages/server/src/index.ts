@@ -1,6 +1,7 @@
 export { createMailboxService } from './create-mailbox-service';
 export type {
   ActiveRunView,
+  DecideOptions,
   DecideResult,
   FollowOptions,
   IfBusy,

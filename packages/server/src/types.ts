@@ -173,6 +173,15 @@ export interface InjectResult {
 }
 
 /**
+ * How `decide` may skip work a door already did: `prejudged` names the decisions the shared answer
+ * rules (`judgeAnswers`) accepted on the stored run at `version`; while the run still stands at that
+ * version they are not judged again (every later check still runs).
+ */
+export interface DecideOptions {
+  prejudged?: { version: number; decisionIds: ReadonlySet<string> };
+}
+
+/**
  * The run commands — what a caller asks of a run or thread, usable without HTTP (the service's
  * `control`). A command that must reach a run executing elsewhere travels through the run's inbox.
  */
@@ -186,6 +195,7 @@ export interface RunCommands {
   decide(
     target: RunTarget,
     decisions: ToolCallDecisionInput | ToolCallDecisionInput[],
+    options?: DecideOptions,
   ): Promise<DecideResult>;
   /** Ends the run `cancelled` wherever it executes; resolves with the stored run. Idempotent. */
   cancelRun(runId: string, reason?: string): Promise<RunRecord>;

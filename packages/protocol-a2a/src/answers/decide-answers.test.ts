@@ -1,7 +1,6 @@
 import { decisionViewOf } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { approvalCall, waitingRun } from '../../test-support/waiting-run';
-import { openTicketsOf } from './open-tickets';
 import { decideAnswers } from './decide-answers';
 import { readAnswers } from '../request/read-answers';
 
@@ -9,7 +8,6 @@ const record = waitingRun([approvalCall('call-a', '/tmp/a', 0), approvalCall('ca
 const decide = (parts: Array<{ text: string } | { data: unknown }>) =>
   decideAnswers({
     answers: readAnswers({ messageId: 'm', role: 'ROLE_USER', parts }),
-    tickets: openTicketsOf(record),
     run: decisionViewOf(record),
   });
 
@@ -70,7 +68,6 @@ describe('decideAnswers', () => {
           role: 'ROLE_USER',
           parts: [{ data: { approved: true, approvalId: 'ticket-call-a' } }],
         }),
-        tickets: openTicketsOf(record),
         run: decisionViewOf(done),
       }),
     ).toThrow(/run run-1 is finished/);

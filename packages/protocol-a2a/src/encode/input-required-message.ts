@@ -1,5 +1,5 @@
 import type { A2aMessage, A2aPart } from '../wire/a2a-types';
-import { type OpenTicket, isApprovalTicket } from '../answers/open-tickets';
+import { type OpenTicket, isApprovalTicket } from '@awaken/contract';
 
 /** The `type` of the data part that asks for an approval (yes/no, optionally with edited arguments). */
 export const APPROVAL_REQUEST_TYPE = 'tool-approval-request';

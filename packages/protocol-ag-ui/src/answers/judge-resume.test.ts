@@ -1,7 +1,7 @@
 import { APPROVAL_PAYLOAD_JSON_SCHEMA, type DecisionView, type ToolCallState } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
+import { openTicketsOf } from '@awaken/contract';
 import { toInterrupt } from '../encode/interrupts';
-import { openTicketsOf } from './open-tickets';
 import { judgeResume } from './judge-resume';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
@@ -88,7 +88,7 @@ describe('judgeResume', () => {
     }
   });
 
-  it('an expired ticket refuses an answer (ticket_expired) but takes a cancel', () => {
+  it("an expired ticket refuses every answer, a cancel too (ticket_expired: the contract's one rule)", () => {
     const run = view([call('a', { expiresAt: NOW - 1 })]);
     expect(judgeResume({ run, resume: [approve('a')], now: NOW })).toMatchObject({
       error: { code: 'ticket_expired' },
@@ -98,7 +98,7 @@ describe('judgeResume', () => {
       resume: [{ interruptId: 'ticket-a', status: 'cancelled' }],
       now: NOW,
     });
-    expect(cancelled).toMatchObject({ decisions: [{ action: 'cancel' }] });
+    expect(cancelled).toMatchObject({ error: { code: 'ticket_expired' } });
     expect(
       judgeResume({ run: view([call('a', { expiresAt: NOW + 1 })]), resume: [approve('a')], now: NOW }),
     ).toMatchObject({

@@ -1,36 +1,25 @@
 import {
-  type DecisionRejectionReason,
+  type AnswerRefusalReason,
   type DecisionView,
-  type RunContext,
-  type ToolCallDecisionInput,
-  answer,
-  approve,
-  deny,
-  findJsonIssue,
-  formatJsonIssue,
-  judgeDecision,
-} from '@awaken/contract';
-import { decisionIdOf } from './decision-id';
-import {
+  type GivenAnswer,
   type OpenTicket,
-  allowsEditing,
+  type RunContext,
+  type TicketAnswer,
+  type ToolCallDecisionInput,
   isApprovalTicket,
-  isFrontendTicket,
+  isClientToolTicket,
+  judgeAnswers,
   openTicketsOf,
-} from './open-tickets';
-import {
-  type AgUiInputMessage,
-  type ResumeEntry,
-  contentText,
-  parseMaybeJson,
-} from '../request/run-agent-input';
+} from '@awaken/contract';
+import { type AgUiInputMessage, type ResumeEntry, contentText, parseMaybeJson } from '../request/run-agent-input';
 
 /**
  * Why a resume is refused (the `code` of its `RUN_ERROR`; nothing of the request is applied):
  * - `unknown_interrupt`: no call of the run was ever asked this;
  * - `interrupt_resolved`: the interrupt was answered already, differently (or is being answered);
  * - `invalid_payload`: the payload fails the interrupt's `responseSchema` or cannot be stored;
- * - `ticket_expired`: the interrupt expired (only `cancelled` is still accepted);
+ * - `ticket_expired`: the interrupt expired: it takes no answer, not even a cancel (the call
+ *   resolves as expired by itself);
  * - `conflicting_resume`: one interrupt answered twice, differently, in one request;
  * - `run_finished`: the run takes no more answers;
  * - `self_approval_forbidden`: a four-eyes interrupt answered by whoever started the run.
@@ -50,7 +39,7 @@ export interface ResumeError {
 }
 
 export interface JudgeResumeOptions {
-  /** The run as the server's own store holds it (`decisionViewOf(record)`). */
+  /** The run as the server's own store holds it (`decisionViewOf(record, now)`). */
   run: DecisionView;
   /** `resume[]` (or the legacy channel's entries). */
   resume: readonly ResumeEntry[];
@@ -60,12 +49,12 @@ export interface JudgeResumeOptions {
   context?: RunContext;
   /** The authenticated subject answering (recorded as `decidedBy`; four-eyes tickets need it). */
   decidedBy?: string;
-  /** Epoch ms to judge expiry against. Default `Date.now()`. */
+  /** Epoch ms to judge expiry against: the view's `now`, else `Date.now()`. */
   now?: number;
 }
 
 export interface JudgedResume {
-  /** Decisions the judge accepts, each addressed by its ticket. */
+  /** Decisions the judge accepts, each addressed to its call and bound to its ticket. */
   decisions: ToolCallDecisionInput[];
   /** Answers the run already has (a replayed resume): nothing to apply, nothing wrong. */
   duplicates: string[];
@@ -73,7 +62,8 @@ export interface JudgedResume {
   clientAnswered: Set<string>;
 }
 
-const JUDGED: Record<DecisionRejectionReason, ResumeErrorCode> = {
+/** The AG-UI error code of each refusal of the shared answer rules. */
+const REFUSED: Record<AnswerRefusalReason, ResumeErrorCode> = {
   unknown_tool_call: 'unknown_interrupt',
   not_suspended: 'interrupt_resolved',
   duplicate_conflict: 'interrupt_resolved',
@@ -82,123 +72,92 @@ const JUDGED: Record<DecisionRejectionReason, ResumeErrorCode> = {
   not_live: 'interrupt_resolved',
   ticket_expired: 'ticket_expired',
   self_approval_forbidden: 'self_approval_forbidden',
+  wrong_call: 'invalid_payload',
+  wrong_kind: 'invalid_payload',
+  input_changed: 'invalid_payload',
+  not_editable: 'invalid_payload',
+  conflicting: 'conflicting_resume',
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The decision a resume entry asks for, or why its payload cannot be one. */
-function decisionFor(
-  entry: ResumeEntry,
-  ticket: OpenTicket | undefined,
-  options: { decisionId: string; context?: RunContext },
-): ToolCallDecisionInput | ResumeError {
-  const target = ticket ?? entry.interruptId;
+/**
+ * What a resume entry answers, read with the ticket it names: a cancel; for an approval interrupt,
+ * AG-UI's `{approved, reason?, editedArgs?}` (`editedArguments` is read too); for any other interrupt
+ * the payload is the answer itself. An entry for no open ticket is read as an approval when its
+ * payload says `approved`, so a replay is recognised as the duplicate it is.
+ */
+function answerOf(entry: ResumeEntry, ticket: OpenTicket | undefined): GivenAnswer | ResumeError {
   const payload = entry.payload;
   const reason = isObject(payload) && typeof payload.reason === 'string' ? payload.reason : undefined;
-  if (entry.status === 'cancelled') return deny(target, reason ?? 'cancelled', options);
+  if (entry.status === 'cancelled') return { kind: 'cancel', reason: reason ?? 'cancelled' };
   const approval = ticket
     ? isApprovalTicket(ticket)
     : isObject(payload) && typeof payload.approved === 'boolean';
-  // an entry for no open ticket goes to the judge as it is: a replay is a duplicate, the rest refused
-  if (!approval) return answer(target, payload, options);
-  if (!isObject(payload) || typeof payload.approved !== 'boolean') {
+  if (!approval) return { kind: 'output', output: payload };
+  if (!isObject(payload) || typeof payload.approved !== 'boolean')
     return {
       code: 'invalid_payload',
       message: `resume ${entry.interruptId}: payload must be {approved: boolean, reason?, editedArgs?}`,
     };
-  }
-  if (!payload.approved) return deny(target, reason, options);
   const edited = payload.editedArgs ?? payload.editedArguments;
-  if (edited !== undefined && ticket && !allowsEditing(ticket)) {
-    return {
-      code: 'invalid_payload',
-      message: `resume ${entry.interruptId}: this interrupt does not take editedArgs`,
-    };
-  }
-  if (edited !== undefined && !isObject(edited)) {
-    return { code: 'invalid_payload', message: `resume ${entry.interruptId}: editedArgs must be an object` };
-  }
-  return approve(target, {
-    ...options,
+  return {
+    kind: 'approval',
+    approved: payload.approved,
     ...(reason === undefined ? {} : { reason }),
-    ...(edited === undefined ? {} : { editedArguments: edited }),
-  });
+    ...(payload.approved && edited !== undefined ? { editedArguments: edited } : {}),
+  };
 }
 
 /**
- * Checks a resume against the run the server stored — every entry must name an interrupt the run
- * really asked, in time, with a payload its schema accepts — through the one decision judge of
- * `@awaken/contract`. All or nothing: any refusal is returned as the request's error and no decision
- * of it is applied. An entry the run already applied is a duplicate (a replayed resume is safe). A
- * `role:"tool"` message answers a waiting frontend tool call; tool messages for calls that `resume`
- * covers, or that wait for nothing, are ignored (the server's own result wins).
+ * Checks a resume against the run the server stored through the shared answer rules
+ * (`judgeAnswers` of `@awaken/contract`): every entry must name an interrupt the run really asked, in
+ * time, with a payload its schema accepts. All or nothing: any refusal is returned as the request's
+ * error and no decision of it is applied. An entry the run already applied is a duplicate (a replayed
+ * resume is safe). A `role:"tool"` message answers a waiting frontend tool call; tool messages for
+ * calls that `resume` covers, or that wait for nothing, are ignored (the server's own result wins).
  */
 export function judgeResume(options: JudgeResumeOptions): JudgedResume | { error: ResumeError } {
-  const now = options.now ?? Date.now();
-  const context = options.context === undefined ? {} : { context: options.context };
   const tickets = openTicketsOf(options.run);
-  const decisions: ToolCallDecisionInput[] = [];
-  const duplicates: string[] = [];
-  const seen = new Map<string, string>();
-  // who answers, for the audit trail and four-eyes tickets: the caller's subject, never the client's claim
-  const attribution = {
-    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
-    channel: 'ag-ui' as const,
-  };
-  const judge = (ticketId: string, given: ToolCallDecisionInput): ResumeError | undefined => {
-    const decision: ToolCallDecisionInput = { ...given, ...attribution };
-    const earlier = seen.get(ticketId);
-    if (earlier !== undefined) {
-      if (earlier === decision.decisionId) return undefined;
-      return { code: 'conflicting_resume', message: `interrupt ${ticketId} is answered twice, differently` };
-    }
-    seen.set(ticketId, decision.decisionId);
-    const issue = findJsonIssue({ result: decision.result, reason: decision.reason });
-    if (issue)
-      return { code: 'invalid_payload', message: `interrupt ${ticketId}: ${formatJsonIssue(issue)}` };
-    const { receipt } = judgeDecision(options.run, decision);
-    if (receipt.status === 'duplicate') duplicates.push(ticketId);
-    else if (receipt.status === 'accepted') decisions.push(decision);
-    else return { code: JUDGED[receipt.reason], message: `interrupt ${ticketId}: ${receipt.message}` };
-    return undefined;
-  };
-
+  const answers: TicketAnswer[] = [];
   for (const entry of options.resume) {
     const ticket = tickets.find((candidate) => candidate.ticketId === entry.interruptId);
-    const decisionId = decisionIdOf(entry.interruptId, {
-      status: entry.status,
-      payload: entry.payload ?? null,
-    });
-    if (ticket?.expiresAt !== undefined && ticket.expiresAt <= now && entry.status !== 'cancelled') {
-      return {
-        error: {
-          code: 'ticket_expired',
-          message: `interrupt ${entry.interruptId} expired at ${new Date(ticket.expiresAt).toISOString()}: only cancelling it is accepted`,
-        },
-      };
-    }
-    const decision = decisionFor(entry, ticket, { decisionId, ...context });
-    if ('code' in decision) return { error: decision };
-    const refused = judge(entry.interruptId, decision);
-    if (refused) return { error: refused };
+    const answer = answerOf(entry, ticket);
+    if ('code' in answer) return { error: answer };
+    answers.push({ ticketId: entry.interruptId, answer });
   }
-
-  const clientAnswered = new Set<string>();
+  const resumed = new Set(options.resume.map((entry) => entry.interruptId));
+  const toolMessages = new Map<string, string>();
   for (const message of options.messages ?? []) {
     if (message.role !== 'tool' || message.toolCallId === undefined) continue;
     const ticket = tickets.find((candidate) => candidate.toolCallId === message.toolCallId);
-    if (!ticket || !isFrontendTicket(ticket) || seen.has(ticket.ticketId)) continue;
-    const output = message.error === undefined ? parseMaybeJson(contentText(message.content)) : undefined;
-    const decisionId = decisionIdOf(ticket.ticketId, { tool: output ?? null, error: message.error ?? null });
-    const decision =
+    if (!ticket || !isClientToolTicket(ticket) || resumed.has(ticket.ticketId)) continue;
+    toolMessages.set(ticket.ticketId, ticket.toolCallId);
+    const answer: GivenAnswer =
       message.error === undefined
-        ? answer(ticket, output, { decisionId, ...context })
-        : deny(ticket, message.error, { decisionId, ...context });
-    const refused = judge(ticket.ticketId, decision);
-    if (refused) return { error: refused };
-    clientAnswered.add(ticket.toolCallId);
+        ? { kind: 'output', output: parseMaybeJson(contentText(message.content)) }
+        : { kind: 'failure', reason: message.error };
+    answers.push({ ticketId: ticket.ticketId, answer });
   }
-  return { decisions, duplicates, clientAnswered };
+  const judged = judgeAnswers(options.run, answers, {
+    channel: 'ag-ui',
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+    ...(options.context === undefined ? {} : { context: options.context }),
+  });
+  const refused = judged.refused[0];
+  if (refused) {
+    const name = refused.answer.ticketId ?? refused.answer.toolCallId;
+    return { error: { code: REFUSED[refused.reason], message: `interrupt ${name}: ${refused.message}` } };
+  }
+  const duplicates = judged.answers.flatMap((entry) =>
+    entry.status === 'duplicate' && !entry.repeated ? [entry.answer.ticketId ?? ''] : [],
+  );
+  const clientAnswered = new Set<string>();
+  for (const entry of judged.answers) {
+    const callId = toolMessages.get(entry.answer.ticketId ?? '');
+    if (callId !== undefined) clientAnswered.add(callId);
+  }
+  return { decisions: judged.decisions, duplicates, clientAnswered };
 }

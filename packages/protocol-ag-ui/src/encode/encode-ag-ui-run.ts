@@ -1,7 +1,8 @@
 import type { AgentEvent, RunStatus, TerminationReason } from '@awaken/contract';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiMessage } from '../wire/ag-ui-event';
 import { type AgUiEncoderOptions, createAgUiEncoder } from './create-ag-ui-encoder';
-import { type OpenTicket, isFrontendTicket } from '../answers/open-tickets';
+import type { OpenTicket } from '@awaken/contract';
+import { isFrontendTicket } from '../answers/open-tickets';
 import { toInterrupt } from './interrupts';
 
 /** How the stored run stands once the streamed activation ended: what decides the terminal event. */

@@ -1,5 +1,4 @@
-import type { JsonSchema } from '@awaken/contract';
-import { type OpenTicket, allowsEditing, isApprovalTicket } from '../answers/open-tickets';
+import { type JsonSchema, type OpenTicket, allowsEditing, isApprovalTicket } from '@awaken/contract';
 import type { AgUiInterrupt } from '../wire/ag-ui-event';
 
 /**

@@ -1,21 +1,14 @@
 import {
-  type DecisionRejectionReason,
+  type AnswerRefusalReason,
   type DecisionView,
+  type JudgedAnswer,
   type RunContext,
-  type RunWaitingTicket,
+  type TicketAnswer,
   type ToolCallDecisionInput,
-  answer,
-  approve,
   assertNever,
-  deny,
-  findJsonIssue,
-  formatJsonIssue,
-  judgeDecision,
-  waitingTicketOf,
+  isApprovalTicket,
+  judgeAnswers,
 } from '@awaken/contract';
-import { isApprovalTicket } from './open-tickets';
-import { fingerprint } from './fingerprint';
-import { jsonEqual } from './json-equal';
 import type { ProposedDecision } from '../request/read-chat-turn';
 
 /**
@@ -54,8 +47,8 @@ export interface MatchDecisionsOptions {
   /** The proposals of the request ({@link readChatTurn}). */
   proposals: readonly ProposedDecision[];
   /**
-   * The run as the server's own store holds it (`decisionViewOf(record)`): the tickets it durably
-   * waits on, and what the decision judge checks every answer against.
+   * The run as the server's own store holds it (`decisionViewOf(record, now)`): the tickets it durably
+   * waits on, and what the shared answer rules (`judgeAnswers`) check every answer against.
    */
   run: DecisionView;
   /** Who decided (identity, tenant, request metadata), stored with each decision. */
@@ -73,163 +66,141 @@ export interface MatchedDecisions {
    * `decisions`). A request with any is self-contradictory: refuse it whole.
    */
   conflicts: string[];
+  /**
+   * The ids of the decisions the shared answer rules accepted on `run` (the rest of `decisions` are
+   * repeats of answers the run holds, to be answered `duplicate`): a server may skip judging these
+   * again while the run stands as judged.
+   */
+  accepted: ReadonlySet<string>;
 }
 
-/**
- * The decision id of an answer: the ticket plus a digest of the answer. A re-sent request gives the
- * same id (a duplicate, applied once); a different answer for the same ticket gives another id, so
- * the store refuses it as a second decision instead of passing it off as the first one's duplicate.
- */
-function decisionIdOf(ticket: RunWaitingTicket, decision: ToolCallDecisionInput): string {
-  const answer = {
-    action: decision.action,
-    result: decision.result ?? null,
-    reason: decision.reason ?? null,
+/** The answer a tool part proposes, in the shared answer rules' terms. */
+function answerOf(proposal: ProposedDecision): TicketAnswer {
+  const shown = {
+    toolCallId: proposal.toolCallId,
+    ...(proposal.toolName === undefined ? {} : { toolName: proposal.toolName }),
+    ...(proposal.input === undefined ? {} : { arguments: proposal.input }),
   };
-  return `ai-sdk:${ticket.ticketId}:${fingerprint(answer)}`;
-}
-
-function ticketFor(
-  proposal: ProposedDecision,
-  tickets: readonly RunWaitingTicket[],
-): RunWaitingTicket | Omit<RejectedProposal, 'proposal'> {
-  const ticket =
-    proposal.kind === 'approval'
-      ? tickets.find((candidate) => candidate.ticketId === proposal.approvalId)
-      : tickets.find((candidate) => candidate.toolCallId === proposal.toolCallId);
-  const what =
-    proposal.kind === 'approval' ? `approval "${proposal.approvalId}"` : `call "${proposal.toolCallId}"`;
-  if (!ticket) return { reason: 'not_waiting', message: `${what}: no call of the run waits for it` };
-  if (ticket.toolCallId !== proposal.toolCallId)
-    return { reason: 'wrong_call', message: `${what} belongs to call "${ticket.toolCallId}"` };
-  if (proposal.toolName !== undefined && proposal.toolName !== ticket.toolName)
-    return {
-      reason: 'wrong_call',
-      message: `${what} is a call to "${ticket.toolName}", not "${proposal.toolName}"`,
-    };
-  if ((proposal.kind === 'approval') !== isApprovalTicket(ticket)) {
-    const expected = isApprovalTicket(ticket) ? 'an approval response' : 'a tool output';
-    return { reason: 'wrong_kind', message: `${what} waits for ${expected}` };
-  }
-  if ('input' in proposal && proposal.input !== undefined && !jsonEqual(proposal.input, ticket.arguments))
-    return { reason: 'input_changed', message: `${what}: the input differs from the call the server holds` };
-  return ticket;
-}
-
-function decisionFor(proposal: ProposedDecision, ticket: RunWaitingTicket, context?: RunContext) {
-  const options = { decisionId: 'pending', ...(context === undefined ? {} : { context }) };
-
   switch (proposal.kind) {
-    case 'approval':
-      return proposal.approved
-        ? approve(ticket, {
-            ...options,
-            ...(proposal.reason === undefined ? {} : { reason: proposal.reason }),
-          })
-        : deny(ticket, proposal.reason, options);
+    case 'approval': {
+      const reason = proposal.reason === undefined ? {} : { reason: proposal.reason };
+      return {
+        ...shown,
+        ticketId: proposal.approvalId,
+        answer: { kind: 'approval', approved: proposal.approved, ...reason },
+      };
+    }
     case 'output':
-      return answer(ticket, proposal.output, options);
+      return { ...shown, answer: { kind: 'output', output: proposal.output } };
     case 'output-error':
       // the call never gets a result from the client: it is cancelled and the model reads the error
-      return deny(ticket, proposal.errorText, options);
+      return { ...shown, answer: { kind: 'failure', reason: proposal.errorText } };
     default:
       return assertNever(proposal, 'proposed decision');
   }
 }
 
-/** The proposal's reason for each refusal of the decision judge. */
-const JUDGED: Record<DecisionRejectionReason, ProposalRejectionReason> = {
+/** The proposal's reason for each refusal of the shared answer rules. */
+const REFUSED: Record<AnswerRefusalReason, ProposalRejectionReason> = {
   unknown_tool_call: 'not_waiting',
   not_suspended: 'not_waiting',
   run_finished: 'not_waiting',
   not_live: 'not_waiting',
   invalid_payload: 'invalid_value',
+  not_editable: 'invalid_value',
   duplicate_conflict: 'already_decided',
   self_approval_forbidden: 'self_approval_forbidden',
   ticket_expired: 'expired',
+  wrong_call: 'wrong_call',
+  wrong_kind: 'wrong_kind',
+  input_changed: 'input_changed',
+  conflicting: 'conflicting',
 };
 
-/**
- * The complete decision for a proposal, or why it cannot be applied: its answer must be storable
- * JSON, and the decision judge must accept it on the run as stored (a repeat of an answer the run
- * already has passes on, to be answered `duplicate`).
- */
-function decide(
+function describe(proposal: ProposedDecision): string {
+  return proposal.kind === 'approval' ? `approval "${proposal.approvalId}"` : `call "${proposal.toolCallId}"`;
+}
+
+/** The message of a refused proposal, in this door's words where the door checked the part. */
+function refusalMessage(
+  judged: Extract<JudgedAnswer, { status: 'refused' }>,
   proposal: ProposedDecision,
-  ticket: RunWaitingTicket,
-  options: MatchDecisionsOptions,
-): { decision: ToolCallDecisionInput } | { rejection: Omit<RejectedProposal, 'proposal'> } {
-  const draft = {
-    ...decisionFor(proposal, ticket, options.context),
-    channel: 'ai-sdk' as const,
-    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
-  };
-  const issue = findJsonIssue({ result: draft.result, reason: draft.reason });
-  if (issue) {
-    const message = `call "${ticket.toolCallId}": the answer is not JSON that can be stored: ${formatJsonIssue(issue)}`;
-    return { rejection: { reason: 'invalid_value', message } };
+  what: string,
+): string {
+  const { ticket } = judged;
+  if (!ticket)
+    return REFUSED[judged.reason] === 'not_waiting'
+      ? `${what}: no call of the run waits for it`
+      : `${what}: ${judged.message}`;
+  switch (judged.reason) {
+    case 'wrong_call':
+      return ticket.toolCallId !== proposal.toolCallId
+        ? `${what} belongs to call "${ticket.toolCallId}"`
+        : `${what} is a call to "${ticket.toolName}", not "${proposal.toolName}"`;
+    case 'wrong_kind':
+      return `${what} waits for ${isApprovalTicket(ticket) ? 'an approval response' : 'a tool output'}`;
+    case 'input_changed':
+      return `${what}: the input differs from the call the server holds`;
+    default:
+      return `${what}: ${judged.message}`;
   }
-  const decision = { ...draft, decisionId: decisionIdOf(ticket, draft) };
-  const { receipt } = judgeDecision(options.run, decision);
-  // a repeat of an answer the run has passes on: the server answers it `duplicate`
-  if (receipt.status !== 'rejected') return { decision };
-  return {
-    rejection: { reason: JUDGED[receipt.reason], message: `call "${ticket.toolCallId}": ${receipt.message}` },
-  };
+}
+
+/** What becomes of one judged answer: a decision to deliver, or a rejected proposal. */
+function outcomeOf(
+  judged: JudgedAnswer,
+  proposal: ProposedDecision,
+): ToolCallDecisionInput | RejectedProposal {
+  const what = describe(proposal);
+  switch (judged.status) {
+    case 'accepted':
+      return judged.decision;
+    case 'duplicate':
+      if (judged.repeated)
+        return { proposal, reason: 'duplicate', message: `call "${proposal.toolCallId}" is answered twice` };
+      // a repeat of an answer the run holds passes on while its call waits: the server answers it
+      // `duplicate`; a stale part of a question no longer open is not waiting
+      if (judged.ticket) return judged.decision;
+      return { proposal, reason: 'not_waiting', message: `${what}: no call of the run waits for it` };
+    case 'refused': {
+      const reason = REFUSED[judged.reason];
+      return { proposal, reason, message: refusalMessage(judged, proposal, what) };
+    }
+    default:
+      return assertNever(judged, 'judged answer');
+  }
 }
 
 /**
- * Checks the decisions a client proposes against the tickets the server itself stored for the run:
- * only a call that durably waits can be decided, only in the way it waits (approve/deny an
- * approval, an output for a client tool), only by the part that shows the same call and arguments.
- * The client's copy of history is never trusted: arguments, tool names and earlier results come from
- * the store, so a forged or altered part cannot make a tool run (the AI SDK's vercel/ai#19979).
+ * Checks the decisions a client proposes against the tickets the server itself stored for the run,
+ * through the shared answer rules (`judgeAnswers` of `@awaken/contract`): only a call that durably
+ * waits can be decided, only in the way it waits (approve/deny an approval, an output for a client
+ * tool), only by the part that shows the same call and arguments. The client's copy of history is
+ * never trusted: arguments, tool names and earlier results come from the store, so a forged or
+ * altered part cannot make a tool run (the AI SDK's vercel/ai#19979).
  */
 export function matchDecisions(options: MatchDecisionsOptions): MatchedDecisions {
-  const rejected: RejectedProposal[] = [];
-  const taken = new Map<string, { proposal: ProposedDecision; decision: ToolCallDecisionInput }>();
-  const conflicting = new Set<string>();
-  const tickets = [...options.run.calls].flatMap((call) => waitingTicketOf(call) ?? []);
-  for (const proposal of options.proposals) {
-    const found = ticketFor(proposal, tickets);
-    if ('reason' in found) {
-      rejected.push({ proposal, ...found });
-      continue;
-    }
-    const decided = decide(proposal, found, options);
-    if ('rejection' in decided) {
-      rejected.push({ proposal, ...decided.rejection });
-      continue;
-    }
-    const { decision } = decided;
-    const earlier = taken.get(found.ticketId);
-    if (!earlier) {
-      taken.set(found.ticketId, { proposal, decision });
-      continue;
-    }
-    const same = earlier.decision.decisionId === decision.decisionId;
-    if (!same) conflicting.add(found.ticketId);
-    rejected.push({
-      proposal,
-      reason: same ? 'duplicate' : 'conflicting',
-      message: same
-        ? `call "${found.toolCallId}" is answered twice`
-        : `call "${found.toolCallId}" is answered twice, differently`,
-    });
-  }
+  const judged = judgeAnswers(options.run, options.proposals.map(answerOf), {
+    channel: 'ai-sdk',
+    ...(options.decidedBy === undefined ? {} : { decidedBy: options.decidedBy }),
+    ...(options.context === undefined ? {} : { context: options.context }),
+  });
   const decisions: ToolCallDecisionInput[] = [];
-  const conflicts: string[] = [];
-  for (const [ticketId, { proposal, decision }] of taken) {
-    if (!conflicting.has(ticketId)) {
-      decisions.push(decision);
-      continue;
-    }
-    conflicts.push(proposal.toolCallId);
-    rejected.push({
-      proposal,
-      reason: 'conflicting',
-      message: `call "${proposal.toolCallId}" is answered twice, differently`,
-    });
-  }
-  return { decisions, rejected, conflicts };
+  const rejected: RejectedProposal[] = [];
+  judged.answers.forEach((entry, index) => {
+    const outcome = outcomeOf(entry, options.proposals[index] as ProposedDecision);
+    if ('proposal' in outcome) rejected.push(outcome);
+    else decisions.push(outcome);
+  });
+  const conflicts = [
+    ...new Set(
+      judged.answers.flatMap((entry) =>
+        entry.status === 'refused' && entry.reason === 'conflicting'
+          ? [entry.ticket?.toolCallId ?? entry.answer.toolCallId ?? '']
+          : [],
+      ),
+    ),
+  ];
+  const accepted = new Set(judged.decisions.map((decision) => decision.decisionId));
+  return { decisions, rejected, conflicts, accepted };
 }

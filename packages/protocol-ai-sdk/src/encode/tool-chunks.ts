@@ -1,6 +1,5 @@
-import { type AgentEventOf, assertNever } from '@awaken/contract';
+import { type AgentEventOf, assertNever, isApprovalTicket } from '@awaken/contract';
 import type { UiMessageChunk } from '../wire/ui-message-chunk';
-import { isApprovalTicket } from '../answers/open-tickets';
 import type { EncoderState, ToolPart } from './encoder-state';
 
 /** How tool parts are typed on the client: `tool-<name>` (static) or `dynamic-tool`. */

@@ -1,5 +1,6 @@
 import {
   type DecisionReceipt,
+  type DecisionView,
   type RunControlInbox,
   type RunRecord,
   type ThreadRunStore,
@@ -40,6 +41,36 @@ function stillApplies(record: RunRecord | null | undefined, decision: ToolCallDe
 }
 
 /**
+ * Decisions a caller already judged: the decision ids the shared answer rules (`judgeAnswers`)
+ * accepted, bound to their call and ticket, on the stored run at `version`.
+ */
+export interface PrejudgedDecisions {
+  version: number;
+  decisionIds: ReadonlySet<string>;
+}
+
+export interface QueueDecisionsOptions {
+  /**
+   * While the run, read inside its turn, still stands at `prejudged.version`, the decisions named
+   * there are not judged again (the same view gives the same judgement); every check after the
+   * inbox write still runs. At any other version every decision is judged afresh.
+   */
+  prejudged?: PrejudgedDecisions;
+}
+
+/** The decision itself when it was judged on this very version of the run and accepted. */
+function prejudgedDecision(
+  prejudged: PrejudgedDecisions | undefined,
+  record: RunRecord,
+  input: unknown,
+): ToolCallDecision | undefined {
+  if (prejudged === undefined || prejudged.version !== record.version) return undefined;
+  const decision = input as Partial<ToolCallDecision> | null;
+  if (typeof decision?.decisionId !== 'string' || typeof decision.toolCallId !== 'string') return undefined;
+  return prejudged.decisionIds.has(decision.decisionId) ? (decision as ToolCallDecision) : undefined;
+}
+
+/**
  * Delivers decisions to a run that this caller does not hold, through its durable inbox: each is
  * judged against the run as stored, written to the inbox (idempotent by `decisionId`; a second
  * answer for a ticket that has one pending is refused there, atomically), and judged once more on
@@ -55,12 +86,13 @@ export async function queueDecisions(
   stores: DecisionStores,
   record: RunRecord,
   decisions: readonly unknown[],
+  options: QueueDecisionsOptions = {},
 ): Promise<DecisionReceipt[]> {
   // one turn per run in this process, judged on the run as read inside the turn (see DecisionDesk)
   const desk = deskOf(stores.inbox);
   return desk.inTurn(record.runId, async () => {
     const current = (await stores.store.getRun(record.runId)) ?? record;
-    const receipts = await deliver(stores, current, decisions);
+    const receipts = await deliver(stores, current, decisions, options);
     for (const receipt of receipts) {
       if (receipt.status === 'accepted') desk.remember(record.runId, receipt.decisionId);
     }
@@ -72,14 +104,20 @@ async function deliver(
   stores: DecisionStores,
   record: RunRecord,
   decisions: readonly unknown[],
+  options: QueueDecisionsOptions,
 ): Promise<DecisionReceipt[]> {
   const desk = deskOf(stores.inbox);
   const receipts: DecisionReceipt[] = [];
   const stored = new Map<number, ToolCallDecision>();
   const clock = stores.now ?? Date.now;
-  const view = decisionViewOf(record, clock());
+  let view: DecisionView | undefined;
+  const judge = (input: unknown) => {
+    view ??= decisionViewOf(record, clock());
+    return judgeDecision(view, input);
+  };
   for (const input of decisions) {
-    const judged = judgeDecision(view, input);
+    const prejudged = prejudgedDecision(options.prejudged, record, input);
+    const judged = prejudged ? { decision: prejudged } : judge(input);
     const decision = judged.decision;
     if (!decision) {
       receipts.push(judged.receipt);

@@ -6,7 +6,6 @@ import {
   type SendParams,
   TaskProjection,
   decideAnswers,
-  openTicketsOf,
   readAnswers,
   taskStatusOf,
 } from '@awaken/protocol-a2a';
@@ -132,7 +131,6 @@ export async function continueTask(
   const answers = readAnswers(message);
   const decisions = decideAnswers({
     answers,
-    tickets: openTicketsOf(record),
     // judged at this moment (an expired ticket is refused) and as the caller (four-eyes)
     run: decisionViewOf(record, Date.now()),
     context: { caller: callerOf(c) },
@@ -142,9 +140,18 @@ export async function continueTask(
   const projection = new TaskProjection(ids);
   // what came before: folded for the snapshot, never sent again
   const afterSeq = await foldLog(c, taskId, projection);
-  const result = await service.commands.decide({ runId: taskId }, decisions);
+  // judged once, by the answer rules: not again while the run stands at the version judged; a
+  // message of answers the run already has applies nothing and shows the task as it stands
+  const prejudged = {
+    version: record.version,
+    decisionIds: new Set(decisions.map((decision) => decision.decisionId)),
+  };
+  const result =
+    decisions.length === 0
+      ? { receipts: [] }
+      : await service.commands.decide({ runId: taskId }, decisions, { prejudged });
   const refused = result.receipts.filter((receipt) => receipt.status === 'rejected');
-  if (refused.length === result.receipts.length)
+  if (refused.length > 0 && refused.length === result.receipts.length)
     throw new A2aError(
       'invalid_params',
       `invalid params: params.message.parts: no answer was applied: ${refused.map((receipt) => ('message' in receipt ? receipt.message : '')).join('; ')}`,

@@ -166,7 +166,13 @@ async function resumeRun(
   const history = await service.stores.eventLog.read(record.runId);
   const afterSeq = history.at(-1)?.seq ?? 0;
   if (judged.decisions.length > 0) {
-    const result = await service.commands.decide({ runId: record.runId }, judged.decisions);
+    // judged once, by the answer rules: not again while the run stands at the version judged
+    const result = await service.commands.decide({ runId: record.runId }, judged.decisions, {
+      prejudged: {
+        version: record.version,
+        decisionIds: new Set(judged.decisions.map((decision) => decision.decisionId)),
+      },
+    });
     const rejected = result.receipts.filter((receipt) => receipt.status === 'rejected');
     if (rejected.length === result.receipts.length) {
       const why = rejected

@@ -77,7 +77,7 @@ export async function continueTurn(
     );
   const record = await service.stores.threadRuns.getRun(view.runId);
   if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);
-  const { decisions, rejected, conflicts } = matchDecisions({
+  const { decisions, rejected, conflicts, accepted } = matchDecisions({
     proposals: turn.proposals,
     // judged at this moment: an approval whose ticket expired is reported `expired`
     run: decisionViewOf(record, Date.now()),
@@ -98,7 +98,10 @@ export async function continueTurn(
   }
   // what the client already holds, and where the continuation starts: read before deciding
   const history = await service.stores.eventLog.read(view.runId);
-  const result = await service.commands.decide({ runId: view.runId }, decisions as never);
+  // judged once, by the answer rules: not again while the run stands at the version judged
+  const result = await service.commands.decide({ runId: view.runId }, decisions as never, {
+    prejudged: { version: record.version, decisionIds: accepted },
+  });
   if (result.receipts.every((receipt) => receipt.status === 'rejected')) {
     const why = result.receipts
       .map((receipt) => (receipt.status === 'rejected' ? receipt.message : ''))

@@ -18,11 +18,11 @@ export function createRunCommands(
 ): RunCommands {
   return {
     getActiveRun: (threadId) => activeRun(context, threadId),
-    async decide(target, decisions) {
+    async decide(target, decisions, options = {}) {
       const list: unknown[] = Array.isArray(decisions) ? decisions : [decisions];
       if (list.length === 0)
         throw new AwakenError('validation_failed', 'decisions: expected at least one decision');
-      return decideRun(context, await resolveTarget(context, target), list);
+      return decideRun(context, await resolveTarget(context, target), list, options);
     },
     cancelRun: (runId, reason = 'run cancelled') => cancelRun(context, runId, reason),
     interruptThread: (threadId, reason = 'interrupted') => interruptThread(context, threadId, reason),

@@ -1,6 +1,6 @@
 import type { RunRecord } from '@awaken/contract';
 import { queueDecisions } from '@awaken/runtime';
-import type { DecideResult } from '../../types';
+import type { DecideOptions, DecideResult } from '../../types';
 import { enqueueResume } from '../resume/enqueue-resume';
 import type { ServiceContext } from '../service/service-context';
 
@@ -15,10 +15,11 @@ export async function decideRun(
   context: ServiceContext,
   record: RunRecord,
   decisions: readonly unknown[],
+  options: DecideOptions = {},
 ): Promise<DecideResult> {
   // judged against the run as stored, written to its inbox, judged again: `accepted` only if applied
   const { threadRuns: store, inbox } = context.stores;
-  const receipts = await queueDecisions({ store, inbox }, record, decisions);
+  const receipts = await queueDecisions({ store, inbox }, record, decisions, options);
   const delivered = receipts.some((receipt) => receipt.status !== 'rejected');
   if (record.status !== 'waiting' || !delivered) return { runId: record.runId, receipts };
   const resume = await enqueueResume(context, record);
