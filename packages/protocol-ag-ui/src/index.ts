@@ -34,6 +34,8 @@ export { judgeResume } from './judge-resume';
 export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './judge-resume';
 export { assistantMessageId, reasoningMessageId, threadMessageId, toolResultMessageId } from './message-ids';
 export { toAgUiMessages } from './messages-snapshot';
+export { supersededToolMessages } from './request/superseded-tool-messages';
+export type { SupersedingRun } from './request/superseded-tool-messages';
 export type { MessagesSnapshotOptions } from './messages-snapshot';
 export {
   agUiInputMessageSchema,
