@@ -87,8 +87,9 @@ describe('judgeResume', () => {
     }
   });
 
-  it('an expired ticket refuses an answer (ticket_expired) but takes a cancel', () => {
-    const run = view([call('a', { expiresAt: NOW - 1 })]);
+  it('an expired ticket refuses every answer (ticket_expired), a cancel included', () => {
+    // the view carries the clock, as the server's does (`decisionViewOf(record, Date.now())`)
+    const run: DecisionView = { ...view([call('a', { expiresAt: NOW - 1 })]), now: NOW };
     expect(judgeResume({ run, resume: [approve('a')], now: NOW })).toMatchObject({
       error: { code: 'ticket_expired' },
     });
@@ -97,7 +98,7 @@ describe('judgeResume', () => {
       resume: [{ interruptId: 'ticket-a', status: 'cancelled' }],
       now: NOW,
     });
-    expect(cancelled).toMatchObject({ decisions: [{ action: 'cancel' }] });
+    expect(cancelled).toMatchObject({ error: { code: 'ticket_expired' } });
     expect(
       judgeResume({ run: view([call('a', { expiresAt: NOW + 1 })]), resume: [approve('a')], now: NOW }),
     ).toMatchObject({
