@@ -15,7 +15,7 @@ export { messageV03, streamResponseV03, taskV03 } from './wire/to-v03';
 
 export { A2A_ERROR_CODES, A2aError, rpcErrorResponse, rpcResultResponse } from './wire/a2a-errors';
 export type { A2aErrorKind, A2aErrorObject } from './wire/a2a-errors';
-export { readA2aVersion, readRpcRequest, rpcIdOf } from './request/read-rpc-request';
+export { A2A_VERSION_HEADER, readA2aVersion, readRpcRequest, rpcIdOf } from './request/read-rpc-request';
 export type { A2aOperation, A2aRpcRequest } from './request/read-rpc-request';
 export {
   readCancelTaskParams,

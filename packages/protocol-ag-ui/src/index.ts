@@ -36,6 +36,8 @@ export {
 } from './encode/message-ids';
 export { toAgUiMessages } from './encode/messages-snapshot';
 export type { MessagesSnapshotOptions } from './encode/messages-snapshot';
+export { supersededToolMessages } from './encode/superseded-tool-messages';
+export type { SupersedingRun } from './encode/superseded-tool-messages';
 export {
   agUiInputMessageSchema,
   agUiToolSchema,

@@ -45,12 +45,14 @@ const COLOR_ANSWER = {
 
 /**
  * A client tool: the server does not execute it. The call waits until the client answers with a
- * decision whose `result` (`{ color }`) becomes the tool's result.
+ * decision whose `result` (`{ color }`) becomes the tool's result. `clientTool: true` lets an AG-UI
+ * client (a CopilotKit frontend tool) declare `choose_color` in its request too.
  */
 export const chooseColor = defineTool({
   name: 'choose_color',
   description: 'Asks the user to pick a color in the client',
   parameters: z.object({ options: z.array(z.string()).min(1).max(20) }),
+  clientTool: true,
   execute: ({ options }, context) =>
     toolPending(
       {

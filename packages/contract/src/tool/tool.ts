@@ -57,6 +57,16 @@ export interface Tool<Args = any, Output = unknown> {
    * result or fail. Default `true` (the call simply runs again).
    */
   idempotent?: boolean;
+  /**
+   * `true` for a tool the agent declares but the client executes: its body only suspends the call
+   * with a `client_tool` ticket (`toolPending` with action `CLIENT_TOOL_ACTION`) whose answer is the
+   * result. A run request may then declare a client tool of the same name (AG-UI `tools`, which
+   * CopilotKit's frontend tools send on every run) without being refused; the agent's declaration
+   * wins (its description and parameters are what the model sees and what a call is checked
+   * against). A request declaring any other agent tool is refused: it would shadow a tool the server
+   * executes. Default `false`.
+   */
+  clientTool?: boolean;
   execute(args: Args, context: ToolExecuteContext): Promise<Output> | Output;
 }
 
@@ -82,6 +92,7 @@ export function defineTool<S extends z.ZodType | ToolInputSchema, Output = unkno
   jsonSchema?: JsonSchema;
   approvalTimeout?: number;
   idempotent?: boolean;
+  clientTool?: boolean;
   execute(args: InferToolInput<S>, context: ToolExecuteContext): Promise<Output> | Output;
 }): Tool<InferToolInput<S>, Output> {
   return tool as Tool<InferToolInput<S>, Output>;

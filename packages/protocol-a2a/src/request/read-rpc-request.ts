@@ -49,9 +49,13 @@ export interface A2aRpcRequest {
   params: Record<string, unknown>;
 }
 
+/** The request header naming the A2A protocol version; every answer varies on it. */
+export const A2A_VERSION_HEADER = 'A2A-Version';
+
 /**
  * The protocol version of a request from its `A2A-Version` header: absent means `0.3` (as the A2A
- * SDKs do); `1.0` (or `1`) and `0.3` are served; anything else is `-32009 VersionNotSupported`.
+ * SDKs do: v0.3 clients send none), for the agent card and the JSON-RPC methods alike; `1.0` (or
+ * `1`) and `0.3` are served; anything else is `-32009 VersionNotSupported`.
  */
 export function readA2aVersion(header: string | undefined | null): A2aVersion {
   const value = header?.trim();

@@ -88,8 +88,9 @@ describe('judgeResume', () => {
     }
   });
 
-  it("an expired ticket refuses every answer, a cancel too (ticket_expired: the contract's one rule)", () => {
-    const run = view([call('a', { expiresAt: NOW - 1 })]);
+  it('an expired ticket refuses every answer (ticket_expired), a cancel included', () => {
+    // the view carries the clock, as the server's does (`decisionViewOf(record, Date.now())`)
+    const run: DecisionView = { ...view([call('a', { expiresAt: NOW - 1 })]), now: NOW };
     expect(judgeResume({ run, resume: [approve('a')], now: NOW })).toMatchObject({
       error: { code: 'ticket_expired' },
     });

@@ -11,7 +11,12 @@ import {
   judgeAnswers,
   openTicketsOf,
 } from '@awaken/contract';
-import { type AgUiInputMessage, type ResumeEntry, contentText, parseMaybeJson } from '../request/run-agent-input';
+import {
+  type AgUiInputMessage,
+  type ResumeEntry,
+  contentText,
+  parseMaybeJson,
+} from '../request/run-agent-input';
 
 /**
  * Why a resume is refused (the `code` of its `RUN_ERROR`; nothing of the request is applied):

@@ -156,6 +156,27 @@ describe('encodeAgUiRun', () => {
     );
     expect(stopped.at(-1)).toMatchObject({ outcome: { type: 'cancelled' } });
   });
+
+  it('closingSnapshot: a MESSAGES_SNAPSHOT right before a finishing RUN_FINISHED, never twice before an interrupt', async () => {
+    const done: AgUiRunEnding = {
+      status: 'done',
+      termination: { type: 'natural_end' },
+      tickets: [],
+      messages: async () => [{ id: 'r1:c1:result', role: 'tool', toolCallId: 'c1', content: '{"ok":1}' }],
+    };
+    const options = { threadId: 't', runId: 'r', closingSnapshot: true };
+    const finished = await collect(encodeAgUiRun(from([]), { ...options, settle: async () => done }));
+    expect(finished.map((event) => event.type)).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'RUN_FINISHED']);
+    expect(finished[1]).toMatchObject({ messages: [{ id: 'r1:c1:result', content: '{"ok":1}' }] });
+    const interrupted = await collect(
+      encodeAgUiRun(from([]), { ...options, settle: async () => waitingEnd }),
+    );
+    expect(interrupted.filter((event) => event.type === 'MESSAGES_SNAPSHOT')).toHaveLength(1);
+    const plain = await collect(
+      encodeAgUiRun(from([]), { threadId: 't', runId: 'r', settle: async () => done }),
+    );
+    expect(plain.map((event) => event.type)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+  });
 });
 
 describe('AG-UI SSE framing', () => {

@@ -25,6 +25,12 @@ export interface EncodeAgUiRunOptions extends AgUiEncoderOptions {
   settle(): Promise<AgUiRunEnding>;
   /** Also writes the pre-1.0 `CUSTOM on_interrupt` event before an interrupt (CopilotKit Channels). */
   legacyInterruptEvent?: boolean;
+  /**
+   * Also writes a `MESSAGES_SNAPSHOT` before a `RUN_FINISHED` that is not an interrupt (which always
+   * has one): the client's thread is replaced by the server's, e.g. to drop the tool messages it
+   * holds for calls the server answered (`supersededToolMessages`).
+   */
+  closingSnapshot?: boolean;
   /** Events written right after `RUN_STARTED` (a reconnect's `MESSAGES_SNAPSHOT`). */
   preamble?: readonly AgUiEvent[];
   /** Set when the client went away: nothing more is written. */
@@ -40,8 +46,20 @@ function errorOf(error: unknown): { code: string; message: string } {
 }
 
 async function ending(options: EncodeAgUiRunOptions, state: Record<string, unknown>): Promise<AgUiEvent[]> {
-  const { threadId, runId } = options;
   const settled = await options.settle();
+  const events = await outcome(options, settled, state);
+  const finished = events.at(-1);
+  if (!options.closingSnapshot || finished?.type !== 'RUN_FINISHED' || finished.outcome?.type === 'interrupt')
+    return events;
+  return [{ type: 'MESSAGES_SNAPSHOT', messages: await settled.messages() }, ...events];
+}
+
+async function outcome(
+  options: EncodeAgUiRunOptions,
+  settled: AgUiRunEnding,
+  state: Record<string, unknown>,
+): Promise<AgUiEvent[]> {
+  const { threadId, runId } = options;
   const termination = settled.termination;
   if (settled.status === 'waiting') {
     const interrupts = settled.tickets.filter((ticket) => !isFrontendTicket(ticket)).map(toInterrupt);

@@ -80,4 +80,53 @@ describe('AG-UI frontend tools', () => {
     await agent.runAgent();
     expect(assistantText(agent.messages)).toContain('You chose red.');
   });
+
+  it("the agent's own client tool declared by the client (as CopilotKit sends every frontend tool on every run) is accepted: the call waits for the client", async () => {
+    const chooseColor = {
+      name: 'choose_color',
+      description: 'Lets the user pick a color',
+      parameters: {
+        type: 'object',
+        properties: { options: { type: 'array', items: { type: 'string' } } },
+        required: ['options'],
+      },
+    };
+    const { agent, events } = createAgent({ url: app.url });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'pick a color' });
+    await agent.runAgent({ tools: [chooseColor] });
+    const first = lastRun(events);
+    const start = first.find((event) => event.type === 'TOOL_CALL_START') as any;
+    expect(start).toMatchObject({ toolCallName: 'choose_color' });
+    expect(first.map((event) => event.type)).not.toContain('TOOL_CALL_RESULT');
+    expect(first.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'success', pendingToolCallIds: [start.toolCallId] },
+    });
+    expect(agent.pendingInterrupts).toEqual([]);
+
+    agent.addMessage({
+      id: `tool-${randomUUID()}`,
+      role: 'tool',
+      toolCallId: start.toolCallId,
+      content: '{"color":"green"}',
+    });
+    await agent.runAgent({ tools: [chooseColor] });
+    expect(lastRun(events).at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(assistantText(agent.messages)).toBe('You chose green. Nice choice!');
+  });
+
+  it('a client tool shadowing a tool the server executes is refused before anything runs (422)', async () => {
+    const { agent } = createAgent({ url: app.url });
+    agent.addMessage({ id: 'u1', role: 'user', content: 'delete /tmp/shadowed.txt' });
+    const shadow = {
+      name: 'delete_file',
+      description: 'Deletes in the browser',
+      parameters: { type: 'object' },
+    };
+    await expect(agent.runAgent({ tools: [shadow] })).rejects.toThrow(
+      /HTTP 422: .*tools\[0\] \\?"delete_file\\?" shadows a server-executed tool of agent \\?"demo\\?"/,
+    );
+    const { status } = await api(app.url, `/v1/threads/${agent.threadId}/runs`);
+    expect(status).toBe(404);
+  });
 });

@@ -17,6 +17,8 @@ export interface ResolvedTool {
   approvalTimeout?: number;
   /** False when the tool must never run twice by itself (`Tool.idempotent`). */
   idempotent: boolean;
+  /** True when the client executes the tool (`Tool.clientTool`): a request may declare it too. */
+  clientTool: boolean;
   execute(args: unknown, context: ToolExecuteContext): Promise<unknown>;
 }
 
@@ -93,7 +95,7 @@ function resolveTool(entry: unknown, name: string, where: string): ResolvedTool 
   const field = aiSdkStyle ? 'inputSchema' : 'parameters';
   const input = resolveToolInput(entry[field], `${where}.${field}`, aiSdkStyle ? undefined : override);
   const execute = entry.execute as (args: unknown, context: ToolExecuteContext) => unknown;
-  const { approvalTimeout, idempotent } = entry;
+  const { approvalTimeout, idempotent, clientTool } = entry;
   if (
     approvalTimeout !== undefined &&
     !(Number.isSafeInteger(approvalTimeout) && (approvalTimeout as number) > 0)
@@ -101,10 +103,13 @@ function resolveTool(entry: unknown, name: string, where: string): ResolvedTool 
     throw invalid(`${where}.approvalTimeout must be a positive integer (milliseconds)`);
   if (idempotent !== undefined && typeof idempotent !== 'boolean')
     throw invalid(`${where}.idempotent must be a boolean`);
+  if (clientTool !== undefined && typeof clientTool !== 'boolean')
+    throw invalid(`${where}.clientTool must be a boolean`);
   return {
     name,
     ...(approvalTimeout === undefined ? {} : { approvalTimeout: approvalTimeout as number }),
     idempotent: idempotent !== false,
+    clientTool: clientTool === true,
     descriptor: { name, description, parameters: input.jsonSchema },
     check: input.check,
     execute: (args, context) => settleOutput(execute.call(entry, args, context)),

@@ -1,6 +1,15 @@
-import { AwakenError, type Plugin, answer, isClientToolTicket } from '@awaken/contract';
+import {
+  AwakenError,
+  CLIENT_TOOL_ACTION,
+  type Plugin,
+  answer,
+  defineTool,
+  isClientToolTicket,
+  toolPending,
+} from '@awaken/contract';
 import { createScriptedModel, echoTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { collect, createHarness } from '../../../test-support/harness';
 
 const weather = {
@@ -115,7 +124,7 @@ describe('client tools (RunRequest.tools)', () => {
     expectCode(
       () => runtime.run({ agentId: 'agent', input: 'go', tools: [{ ...weather, name: 'echo' }] }),
       'validation_failed',
-      /tools\[0\].*echo/,
+      /tools\[0\] "echo" shadows a server-executed tool/,
     );
     expectCode(
       () => runtime.run({ agentId: 'agent', input: 'go', tools: [{ name: '', parameters: {} } as never] }),
@@ -124,6 +133,45 @@ describe('client tools (RunRequest.tools)', () => {
     );
     expectCode(
       () => runtime.run({ agentId: 'agent', input: 'go', tools: [weather, weather] }),
+      'validation_failed',
+      /twice/,
+    );
+  });
+
+  it("a request may declare the agent's own client tool (clientTool: true): the agent's declaration wins", async () => {
+    const pick = defineTool({
+      name: 'pick',
+      description: 'the agent says: pick one of the options',
+      parameters: z.object({ options: z.array(z.string()) }),
+      clientTool: true,
+      execute: (_args, context) =>
+        toolPending(
+          { id: `client:${context.toolCallId}`, action: CLIENT_TOOL_ACTION, message: 'pick' },
+          'use_decision_as_tool_result',
+        ),
+    });
+    const model = createScriptedModel([
+      { toolCalls: [{ id: 'p', name: 'pick', arguments: { options: ['a', 'b'] } }] },
+      { text: 'picked' },
+    ]);
+    const { runtime } = createHarness({ tools: [echoTool, pick] }, { model });
+    const declared = { name: 'pick', description: 'the client says', parameters: { type: 'object' } };
+    const first = await runtime.runToCompletion({
+      agentId: 'agent',
+      runId: 'r',
+      input: 'go',
+      tools: [declared],
+    });
+    // the model sees the tool once, as the agent declared it
+    expect(model.requests[0]!.tools.filter((tool) => tool.name === 'pick')).toMatchObject([
+      { description: 'the agent says: pick one of the options' },
+    ]);
+    const ticket = first.waiting!.tickets[0]!;
+    expect(isClientToolTicket(ticket)).toBe(true);
+    const done = await runtime.resumeRun('r', { decisions: [answer(ticket, 'a')] }).result;
+    expect(done).toMatchObject({ status: 'done', response: 'picked' });
+    expectCode(
+      () => runtime.run({ agentId: 'agent', input: 'go', tools: [declared, declared] }),
       'validation_failed',
       /twice/,
     );

@@ -1,4 +1,5 @@
 import {
+  A2A_VERSION_HEADER,
   A2aError,
   type A2aRpcRequest,
   type A2aVersion,
@@ -22,6 +23,7 @@ import type { A2aAgentInfo, A2aOptions } from './a2a-agents';
 import { type TaskFlow, a2aErrorOf, continueTask, startTask, subscribeTask } from './a2a-turns';
 import { drain, taskStreamResponse } from './a2a-stream';
 import { cancelTask, listTasks, loadRun, taskOf } from './a2a-tasks';
+import { varyOnA2aVersion } from './vary-on-a2a-version';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
@@ -43,10 +45,9 @@ function agentOf(options: A2aRouteOptions, agentId: string | undefined): A2aAgen
 }
 
 function cardResponse(c: Context<HttpEnv>, agent: A2aAgentInfo, endpoint: string, bearer: boolean) {
-  c.header('vary', 'A2A-Version');
   let version: A2aVersion;
   try {
-    version = readA2aVersion(c.req.header('a2a-version'));
+    version = readA2aVersion(c.req.header(A2A_VERSION_HEADER));
   } catch (error) {
     return c.json(errorBody('validation_failed', (error as Error).message), 400);
   }
@@ -144,7 +145,7 @@ async function rpcResponse(
   }
   const id = rpcIdOf(body);
   try {
-    const request = readRpcRequest(body, readA2aVersion(c.req.header('a2a-version')));
+    const request = readRpcRequest(body, readA2aVersion(c.req.header(A2A_VERSION_HEADER)));
     return await dispatch(c, agent, agentId !== undefined, request, options);
   } catch (error) {
     const mapped = a2aErrorOf(error);
@@ -165,13 +166,16 @@ async function asksForStream(c: Context<HttpEnv>): Promise<boolean> {
  * (another tenant's task is `TaskNotFound`); agent cards at `/.well-known/agent-card.json` and the
  * deprecated `/.well-known/agent.json` (the default agent, public) and under
  * `/v1/a2a/agents/{agentId}/.well-known/`, in the v1.0 or v0.3 shape the `A2A-Version` header asks
- * for (`Vary: A2A-Version`). contextId = thread id, task id = run id.
+ * for (absent: v0.3, for the card and the methods alike; `Vary: A2A-Version` on every answer).
+ * contextId = thread id, task id = run id.
  */
 export function registerA2aRoutes(app: OpenAPIHono<HttpEnv>, options: A2aRouteOptions): void {
   const bearer = true;
   for (const path of ['/v1/a2a', '/v1/a2a/agents/:agentId'])
-    app.use(path, capStreams(options.slots, asksForStream));
+    app.use(path, varyOnA2aVersion, capStreams(options.slots, asksForStream));
   for (const file of CARD_PATHS) {
+    app.use(`/.well-known/${file}`, varyOnA2aVersion);
+    app.use(`/v1/a2a/agents/:agentId/.well-known/${file}`, varyOnA2aVersion);
     app.get(`/.well-known/${file}`, (c) => {
       const agent = agentOf(options, undefined);
       if (!agent) return c.json(errorBody('not_found', 'no A2A agent is configured'), 404);

@@ -1,4 +1,4 @@
-import { AwakenError, type RunRecord, decisionViewOf } from '@awaken/contract';
+import { AwakenError, type RunRecord, decisionViewOf, readToolCallStates } from '@awaken/contract';
 import {
   type AgUiEvent,
   type RunAgentInput,
@@ -10,6 +10,7 @@ import {
   newUserMessage,
   openTicketsOf,
   resumeEntriesOf,
+  supersededToolMessages,
 } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/ai-sdk-stream';
@@ -186,11 +187,17 @@ async function resumeRun(
   const signal = c.req.raw.signal;
   // only answers already applied: follow a run still working, else just say how it stands
   const live = judged.decisions.length > 0 || (record.status !== 'done' && record.status !== 'waiting');
+  // CopilotKit's synthetic tool message for an interrupted call: the server's result replaces it
+  const superseded = supersededToolMessages(input.messages, {
+    runId: record.runId,
+    calls: readToolCallStates(record),
+  });
   return encodeAgUiRun(live ? service.follow(record.runId, { afterSeq, signal }) : toAsync([]), {
     threadId: input.threadId,
     runId: input.runId,
     history,
     clientAnswered: judged.clientAnswered,
+    closingSnapshot: superseded.length > 0,
     settle: () => settleRun(service, record.runId),
     legacyInterruptEvent: wantsLegacyInterrupt(input),
     signal,
