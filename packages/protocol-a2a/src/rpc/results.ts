@@ -1,3 +1,4 @@
+import { formatSseFrame } from '@awaken/contract';
 import type { A2aStreamResponse, A2aTask, A2aVersion } from '../wire/a2a-types';
 import { streamResponseV03, taskV03 } from '../wire/to-v03';
 import { type A2aError, rpcErrorResponse } from './a2a-errors';
@@ -19,10 +20,10 @@ export function streamResult(response: A2aStreamResponse, version: A2aVersion): 
 
 /** One SSE frame carrying a JSON-RPC result with the request's id (LF framing, no `[DONE]`). */
 export function sseResultFrame(id: string | number | null, result: unknown): string {
-  return `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
+  return formatSseFrame({ data: JSON.stringify({ jsonrpc: '2.0', id, result }) });
 }
 
 /** The SSE frame of an error after a stream started: `event: error` with the JSON-RPC error. */
 export function sseErrorFrame(id: string | number | null, error: A2aError): string {
-  return `event: error\ndata: ${JSON.stringify(rpcErrorResponse(id, error))}\n\n`;
+  return formatSseFrame({ event: 'error', data: JSON.stringify(rpcErrorResponse(id, error)) });
 }
