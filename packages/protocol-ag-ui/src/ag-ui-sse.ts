@@ -1,4 +1,4 @@
-import { SSE_KEEP_ALIVE, formatSseFrame, toSseStream } from '@awaken/contract';
+import { SSE_KEEP_ALIVE, type SseStreamOptions, formatSseFrame, toSseStream } from '@awaken/contract';
 import type { AgUiEvent } from './ag-ui-event';
 
 /** Response headers of an AG-UI event stream (proxies need the last two to stream). */
@@ -20,10 +20,8 @@ export function formatAgUiEvent(event: AgUiEvent): string {
   return formatSseFrame({ data: JSON.stringify(event) });
 }
 
-export interface AgUiSseOptions {
-  /** Sends a keep-alive comment after this many milliseconds without an event (none by default). */
-  keepAliveMs?: number;
-}
+/** `keepAliveMs`: a keep-alive comment after that many milliseconds of silence (none by default). */
+export type AgUiSseOptions = Pick<SseStreamOptions<AgUiEvent>, 'keepAliveMs'>;
 
 /**
  * The SSE body of an AG-UI stream. Cancelling it (the client went away) returns the event iterator,

@@ -1,4 +1,9 @@
-import { SSE_KEEP_ALIVE as KEEP_ALIVE, formatSseFrame, toSseStream } from '@awaken/contract';
+import {
+  SSE_KEEP_ALIVE as KEEP_ALIVE,
+  type SseStreamOptions,
+  formatSseFrame,
+  toSseStream,
+} from '@awaken/contract';
 import type { UiMessageChunk } from './ui-message-chunk';
 
 /**
@@ -25,10 +30,8 @@ export function formatSseChunk(chunk: UiMessageChunk): string {
   return formatSseFrame({ data: JSON.stringify(chunk) });
 }
 
-export interface UiMessageSseOptions {
-  /** Sends a keep-alive comment after this many milliseconds without a chunk (none by default). */
-  keepAliveMs?: number;
-}
+/** `keepAliveMs`: a keep-alive comment after that many milliseconds of silence (none by default). */
+export type UiMessageSseOptions = Pick<SseStreamOptions<UiMessageChunk>, 'keepAliveMs'>;
 
 /**
  * The SSE body of a UI message stream: one `data:` event per chunk, then `data: [DONE]`. Cancelling

@@ -19,6 +19,7 @@ export interface SseFrame {
 export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
 
 const NEWLINE = /\r\n|\r|\n/;
+const LINE_BREAK = /[\r\n]/;
 
 /**
  * The text of one SSE block: `field: value` lines in the order `retry`, comment, `id`, `event`,
@@ -43,6 +44,8 @@ export function formatSseFrame(frame: SseFrame): string {
 }
 
 function lines(prefix: string, value: string): string {
+  // the common case (a JSON payload) holds no line break: one line, no split
+  if (!LINE_BREAK.test(value)) return `${prefix} ${value}\n`;
   return value
     .split(NEWLINE)
     .map((line) => `${prefix} ${line}\n`)
@@ -51,7 +54,7 @@ function lines(prefix: string, value: string): string {
 
 function singleLine(field: string, value: string): string {
   // a NUL in an id makes the client ignore the field
-  if (NEWLINE.test(value) || (field === 'id' && value.includes('\0')))
+  if (LINE_BREAK.test(value) || (field === 'id' && value.includes('\0')))
     throw new TypeError(`an SSE ${field} cannot hold a line break${field === 'id' ? ' or NUL' : ''}`);
   return value;
 }

@@ -22,7 +22,7 @@ export interface SseStreamOptions<T> {
 }
 
 const encoder = new TextEncoder();
-const QUIET = Symbol('quiet');
+const KEEP_ALIVE = encoder.encode(SSE_KEEP_ALIVE);
 
 /**
  * A web-standard `ReadableStream` of UTF-8 SSE text over an async iterable. Guarantees:
@@ -30,8 +30,8 @@ const QUIET = Symbol('quiet');
  *   (plus the one item a `ReadableStream` reads ahead), so a client that stops reading holds one
  *   item's text — the source's own paging bounds what an item is;
  * - at most one `next()` of the source is pending at any time, also across keep-alives;
- * - `keepAliveMs`: when a reader has waited that long and the source gave nothing, `: keep-alive` is
- *   written and the same pending item is awaited again; nothing is written while nobody reads;
+ * - `keepAliveMs`: when the stream has waited that long for the source since its last write,
+ *   `: keep-alive` is written; at most one is queued while nobody reads;
  * - the text is exactly `head`, each item's `encode`, then `tail` — no other bytes but keep-alives;
  * - a source or `encode` failure errors the stream (write an error frame in the source to end it
  *   cleanly instead);
@@ -48,17 +48,29 @@ export function toSseStream<T>(
   const cancelled = new AbortController();
   const iterable = typeof source === 'function' ? source(cancelled.signal) : source;
   const iterator = iterable[Symbol.asyncIterator]();
-  let pending: Promise<IteratorResult<T>> | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
+  // One timer per stream, not one per item: it fires at most every keepAliveMs and writes only when
+  // the stream has been waiting on the source that long.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let waitingSince: number | undefined;
 
-  /** The pending item, or `QUIET` when it took `keepAliveMs`. */
-  function nextOrQuiet(next: Promise<IteratorResult<T>>): Promise<IteratorResult<T> | typeof QUIET> {
-    if (keepAliveMs === undefined) return next;
-    const quiet = new Promise<typeof QUIET>((resolve) => {
-      timer = setTimeout(resolve, keepAliveMs, QUIET);
-    });
-    return Promise.race([next, quiet]).finally(() => clearTimeout(timer));
+  function keepAlive(controller: ReadableStreamDefaultController<Uint8Array>, ms: number): void {
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (ended || waitingSince === undefined || keepAliveMs === undefined) return;
+      const quiet = Date.now() - waitingSince;
+      if (quiet < keepAliveMs) return keepAlive(controller, keepAliveMs - quiet);
+      if ((controller.desiredSize ?? 0) > 0) {
+        controller.enqueue(KEEP_ALIVE);
+        waitingSince = Date.now();
+      }
+      keepAlive(controller, keepAliveMs);
+    }, ms);
+  }
+
+  function end(): void {
+    ended = true;
+    clearTimeout(timer);
   }
 
   return new ReadableStream<Uint8Array>({
@@ -68,13 +80,15 @@ export function toSseStream<T>(
     async pull(controller) {
       try {
         for (;;) {
-          pending ??= iterator.next();
-          const next = await nextOrQuiet(pending);
+          if (keepAliveMs !== undefined) {
+            waitingSince = Date.now();
+            if (timer === undefined) keepAlive(controller, keepAliveMs);
+          }
+          const next = await iterator.next();
+          waitingSince = undefined;
           if (ended) return;
-          if (next === QUIET) return controller.enqueue(encoder.encode(SSE_KEEP_ALIVE));
-          pending = undefined;
           if (next.done) {
-            ended = true;
+            end();
             if (options.tail) controller.enqueue(encoder.encode(options.tail));
             return controller.close();
           }
@@ -83,14 +97,13 @@ export function toSseStream<T>(
         }
       } catch (error) {
         if (ended) return;
-        ended = true;
+        end();
         void Promise.resolve(iterator.return?.()).catch(() => undefined);
         controller.error(error);
       }
     },
     async cancel() {
-      ended = true;
-      clearTimeout(timer);
+      end();
       cancelled.abort();
       await iterator.return?.();
     },

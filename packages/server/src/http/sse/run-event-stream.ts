@@ -50,84 +50,55 @@ export function runEventStream(options: RunEventStreamOptions): ReadableStream<U
 
 /** The stream's writes: each the frames of one page of events, or the error frame that ends it. */
 async function* runEventChunks(options: RunEventStreamOptions, signal: AbortSignal): AsyncGenerator<string> {
-  const { service, runId, log, keepAliveMs } = options;
-  const { eventLog, threadRuns } = service.stores;
-  let seq = options.afterSeq;
-  let sent = 0;
+  const { runId, log, keepAliveMs } = options;
+  const { eventLog } = options.service.stores;
+  const runEnded = runEndCheck(options.service, runId);
   const pages = new PageSize();
   const followed = options.follow ? iterablePages(options.follow(signal)) : undefined;
-
-  let doneChecks = 0;
-  /**
-   * Nothing more will come after `seq`: the run is gone, or done with its log read to the end. A run
-   * is stored `done` just before its `run_finish` is appended, so a done run ends the stream only once
-   * its log is finished or ends with `run_finish` (or, should that event never land, after a few
-   * quiet checks).
-   */
-  async function runEnded(): Promise<boolean> {
-    const record = await threadRuns.getRun(runId);
-    if (!record) return true;
-    if (record.status !== 'done') return false;
-    const last = await eventLog.lastSeq(runId);
-    if (last > seq) return false;
-    if (await eventLog.isFinished(runId)) return true;
-    const [tail] = last > 0 ? await eventLog.read(runId, { afterSeq: last - 1, limit: 1 }) : [];
-    doneChecks += 1;
-    return tail?.type === 'run_finish' || doneChecks >= 3;
-  }
-
-  async function nextPage(): Promise<EventPage> {
-    if (followed) return followed.read(pages.limit, keepAliveMs);
-    const events = await eventLog.tail(runId, {
-      afterSeq: seq,
-      waitMs: keepAliveMs,
-      limit: pages.limit,
-      signal,
-    });
-    return { events, ended: false };
-  }
-
+  let seq = options.afterSeq;
+  let sent = 0;
   let why = 'client gone';
   try {
     // a reconnect to a finished run read to its end closes at once, not after a keep-alive (a run
     // just submitted is not finished)
-    if (!followed && (await runEnded())) {
+    if (!followed && (await runEnded(seq))) {
       why = 'run done';
       return;
     }
     while (!signal.aborted) {
-      const page = await nextPage();
+      const page: EventPage = followed
+        ? await followed.read(pages.limit, keepAliveMs)
+        : {
+            ended: false,
+            events: await eventLog.tail(runId, {
+              afterSeq: seq,
+              waitMs: keepAliveMs,
+              limit: pages.limit,
+              signal,
+            }),
+          };
       if (signal.aborted) return;
-      // a quiet page: the stream sends the keep-alive; the stream ends when the run did
+      // a quiet page: the stream sends the keep-alive, and ends when the run did
       if (page.events.length === 0) {
-        if (page.ended || (await runEnded())) {
+        if (page.ended || (await runEnded(seq))) {
           why = 'run done';
           return;
         }
         continue;
       }
-      let chunk = '';
-      let finished = false;
-      let oldest: number | undefined;
-      let count = 0;
-      for (const event of page.events) {
-        if (event.seq <= seq) continue;
-        seq = event.seq;
-        sent += 1;
-        count += 1;
-        chunk += sseFrame(event);
-        oldest ??= event.at;
-        if (event.type === 'run_finish') {
-          finished = true;
-          break;
-        }
-      }
+      const frames = framesOf(page.events, seq);
+      seq = frames.seq;
+      sent += frames.count;
       // one lag sample per write: the oldest event in it waited longest
-      if (oldest !== undefined) options.metrics.observeEventLag((Date.now() - oldest) / 1000);
-      pages.observe(count, chunk.length);
-      if (chunk) yield chunk;
-      if (finished || page.ended) {
-        why = finished ? 'run_finish' : 'run done';
+      if (frames.oldest !== undefined) options.metrics.observeEventLag((Date.now() - frames.oldest) / 1000);
+      pages.observe(frames.count, frames.chunk.length);
+      if (frames.chunk) yield frames.chunk;
+      if (frames.finished) {
+        why = 'run_finish';
+        return;
+      }
+      if (page.ended) {
+        why = 'run done';
         return;
       }
     }
@@ -140,4 +111,43 @@ async function* runEventChunks(options: RunEventStreamOptions, signal: AbortSign
     followed?.close();
     log.debug({ runId, lastEventId: seq, sent, why }, 'event stream closed');
   }
+}
+
+/** The frames of the events of `events` after `afterSeq`, up to and with the first `run_finish`. */
+function framesOf(events: AgentEvent[], afterSeq: number) {
+  let chunk = '';
+  let seq = afterSeq;
+  let count = 0;
+  let oldest: number | undefined;
+  for (const event of events) {
+    if (event.seq <= seq) continue;
+    seq = event.seq;
+    count += 1;
+    chunk += sseFrame(event);
+    oldest ??= event.at;
+    if (event.type === 'run_finish') return { chunk, seq, count, oldest, finished: true };
+  }
+  return { chunk, seq, count, oldest, finished: false };
+}
+
+/**
+ * Whether nothing more will come after a seq: the run is gone, or done with its log read to the end.
+ * A run is stored `done` just before its `run_finish` is appended, so a done run ends the stream only
+ * once its log is finished or ends with `run_finish` (or, should that event never land, after a few
+ * quiet checks).
+ */
+function runEndCheck(service: MailboxService, runId: string): (seq: number) => Promise<boolean> {
+  const { eventLog, threadRuns } = service.stores;
+  let doneChecks = 0;
+  return async (seq) => {
+    const record = await threadRuns.getRun(runId);
+    if (!record) return true;
+    if (record.status !== 'done') return false;
+    const last = await eventLog.lastSeq(runId);
+    if (last > seq) return false;
+    if (await eventLog.isFinished(runId)) return true;
+    const [tail] = last > 0 ? await eventLog.read(runId, { afterSeq: last - 1, limit: 1 }) : [];
+    doneChecks += 1;
+    return tail?.type === 'run_finish' || doneChecks >= 3;
+  };
 }
