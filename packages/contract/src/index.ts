@@ -5,6 +5,10 @@ export { assertNever } from './errors/assert-never';
 export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/find-json-issue';
 export type { JsonIssue } from './json/find-json-issue';
 export { jsonValueSchema } from './json/json-value-schema';
+export { SSE_KEEP_ALIVE, formatSseFrame } from './sse/format-sse-frame';
+export type { SseFrame } from './sse/format-sse-frame';
+export { toSseStream } from './sse/to-sse-stream';
+export type { SseSource, SseStreamOptions } from './sse/to-sse-stream';
 
 export { canTransition, transitionIn } from './state/transition-table';
 export type { TransitionTable } from './state/transition-table';

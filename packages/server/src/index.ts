@@ -29,5 +29,5 @@ export { httpStatusOf, toHttpError } from './http/error-table';
 export type { HttpErrorBody, HttpErrorCode, HttpOnlyErrorCode } from './http/error-table';
 export type { Caller, HttpAppOptions, HttpEnv, HttpToken, TokenScope } from './http/http-types';
 export type { HttpMetrics } from './http/http-metrics';
-export { sseFrame } from './http/sse/sse-response';
+export { sseFrame } from './http/sse/run-event-stream';
 export { createTracingPlugin } from './tracing/create-tracing-plugin';

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@awaken/contract';
 import { type Logger, pino } from 'pino';
+import type { A2aOptions } from '../src/http/a2a/a2a-agents';
 import { createHttpApp } from '../src/http/create-http-app';
 import type { HttpApp } from '../src/http/create-http-app';
 import { createMailboxService } from '../src/create-mailbox-service';
@@ -47,6 +48,7 @@ export async function createHttpFixture(
     maxStreamsPerTenant?: number;
     stores?: Partial<Record<'acme' | 'globex', ServiceStores>>;
     logger?: Logger;
+    a2a?: A2aOptions;
   } = {},
 ): Promise<HttpFixture> {
   const counters = memoryCounters();
@@ -72,6 +74,7 @@ export async function createHttpFixture(
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.maxStreamsPerTenant ? { maxStreamsPerTenant: options.maxStreamsPerTenant } : {}),
+    ...(options.a2a ? { a2a: options.a2a } : {}),
   });
   const call: HttpFixture['call'] = (path, init = {}) => {
     const token = init.token === undefined ? TOKENS.acme : init.token;

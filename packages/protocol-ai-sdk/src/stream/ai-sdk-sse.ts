@@ -1,3 +1,9 @@
+import {
+  SSE_KEEP_ALIVE as KEEP_ALIVE,
+  type SseStreamOptions,
+  formatSseFrame,
+  toSseStream,
+} from '@awaken/contract';
 import type { UiMessageChunk } from '../wire/ui-message-chunk';
 
 /**
@@ -14,20 +20,18 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The last SSE event of every UI message stream. */
-export const SSE_DONE = 'data: [DONE]\n\n';
+export const SSE_DONE = formatSseFrame({ data: '[DONE]' });
 
 /** A keep-alive SSE comment (ignored by the client's parser). */
-export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
+export const SSE_KEEP_ALIVE = KEEP_ALIVE;
 
 /** One chunk as one SSE event: `data: <json>\n\n` (LF only; JSON never contains a raw newline). */
 export function formatSseChunk(chunk: UiMessageChunk): string {
-  return `data: ${JSON.stringify(chunk)}\n\n`;
+  return formatSseFrame({ data: JSON.stringify(chunk) });
 }
 
-export interface UiMessageSseOptions {
-  /** Sends a keep-alive comment after this many milliseconds without a chunk (none by default). */
-  keepAliveMs?: number;
-}
+/** `keepAliveMs`: a keep-alive comment after that many milliseconds of silence (none by default). */
+export type UiMessageSseOptions = Pick<SseStreamOptions<UiMessageChunk>, 'keepAliveMs'>;
 
 /**
  * The SSE body of a UI message stream: one `data:` event per chunk, then `data: [DONE]`. Cancelling
@@ -37,39 +41,7 @@ export function toUiMessageSseStream(
   chunks: AsyncIterable<UiMessageChunk>,
   options: UiMessageSseOptions = {},
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const iterator = chunks[Symbol.asyncIterator]();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let idle = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (options.keepAliveMs === undefined) return;
-      timer = setInterval(() => {
-        if (idle) controller.enqueue(encoder.encode(SSE_KEEP_ALIVE));
-        idle = true;
-      }, options.keepAliveMs);
-    },
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        idle = false;
-        if (next.done) {
-          controller.enqueue(encoder.encode(SSE_DONE));
-          clearInterval(timer);
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(formatSseChunk(next.value)));
-      } catch (error) {
-        clearInterval(timer);
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      clearInterval(timer);
-      await iterator.return?.();
-    },
-  });
+  return toSseStream(chunks, { encode: formatSseChunk, tail: SSE_DONE, keepAliveMs: options.keepAliveMs });
 }
 
 /** A `Response` carrying the chunks as a UI message stream, with the standard headers. */

@@ -1,24 +1,27 @@
-import type { AgentEvent } from '@awaken/contract';
+import { type AgentEvent, formatSseFrame, toSseStream } from '@awaken/contract';
 import { A2aError, type A2aVersion, sseErrorFrame, sseResultFrame, streamResult } from '@awaken/protocol-a2a';
 import type { Logger } from 'pino';
 import type { MailboxService } from '../../types';
+import { PageSize } from '../sse/page-size';
+import { sseResponse } from '../sse/sse-response';
 import type { TaskFlow } from './a2a-turns';
 
-const encoder = new TextEncoder();
-/** Events read from the log at a time: a client that stops reading holds one page. */
-const PAGE = 256;
+/** Written for a page of events that changed nothing a client sees (the task's progress). */
+const PROGRESS = formatSseFrame({ comment: 'progress' });
 
 /**
  * Reads a run's events after `afterSeq` from the store's event log, a page at a time (whichever
  * process executes the run), until the activation's `run_finish`; a page is `[]` when nothing came
- * within `waitMs`; `undefined` once there is nothing more to read.
+ * within `waitMs`; `undefined` once there is nothing more to read. A page holds at most
+ * `pages.limit` events: a client that stops reading holds one page.
  */
 export function eventPages(
   service: MailboxService,
   runId: string,
   afterSeq: number,
-  options: { waitMs: number; signal: AbortSignal },
+  options: { waitMs: number; signal: AbortSignal; pages?: PageSize },
 ): () => Promise<AgentEvent[] | undefined> {
+  const pages = options.pages ?? new PageSize();
   const { eventLog } = service.stores;
   let seq = afterSeq;
   let ended = false;
@@ -27,7 +30,7 @@ export function eventPages(
     const events = await eventLog.tail(runId, {
       afterSeq: seq,
       waitMs: options.waitMs,
-      limit: PAGE,
+      limit: pages.limit,
       signal: options.signal,
     });
     const page: AgentEvent[] = [];
@@ -61,70 +64,52 @@ export function taskStreamResponse(
   rpc: { id: string | number | null; version: A2aVersion },
   options: { keepAliveMs: number; log: Logger; signal: AbortSignal; headers?: Record<string, string> },
 ): Response {
-  const reader = new AbortController();
-  const stop = () => reader.abort();
-  options.signal.addEventListener('abort', stop, { once: true });
-  const next =
-    flow.afterSeq === undefined
-      ? undefined
-      : eventPages(service, flow.runId, flow.afterSeq, {
-          waitMs: options.keepAliveMs,
-          signal: reader.signal,
-        });
+  const body = toSseStream(
+    (cancelled) =>
+      taskFrames(service, flow, rpc, { ...options, signal: AbortSignal.any([cancelled, options.signal]) }),
+    { encode: (chunk: string) => chunk, keepAliveMs: options.keepAliveMs },
+  );
+  return sseResponse(body, options.headers);
+}
+
+/** The stream's writes: the snapshot, then the frames of each page of events, or an error frame. */
+async function* taskFrames(
+  service: MailboxService,
+  flow: TaskFlow,
+  rpc: { id: string | number | null; version: A2aVersion },
+  options: { keepAliveMs: number; log: Logger; signal: AbortSignal },
+): AsyncGenerator<string> {
   const frame = (response: Parameters<typeof streamResult>[0]) =>
     sseResultFrame(rpc.id, streamResult(response, rpc.version));
-  let closed = false;
-  const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    closed = true;
-    options.signal.removeEventListener('abort', stop);
-    try {
-      controller.close();
-    } catch {
-      // the client already went away
+  yield frame({ task: flow.snapshot });
+  if (flow.afterSeq === undefined) return;
+  const pages = new PageSize();
+  const next = eventPages(service, flow.runId, flow.afterSeq, {
+    waitMs: options.keepAliveMs,
+    signal: options.signal,
+    pages,
+  });
+  try {
+    for (;;) {
+      const page = await next();
+      if (page === undefined) return;
+      // a quiet page: the stream sends the keep-alive
+      if (page.length === 0) continue;
+      let chunk = '';
+      for (const event of page) for (const update of flow.projection.apply(event)) chunk += frame(update);
+      pages.observe(page.length, chunk.length);
+      yield chunk || PROGRESS;
+      if (page.at(-1)?.type === 'run_finish') return;
     }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(frame({ task: flow.snapshot })));
-      if (!next) close(controller);
-    },
-    async pull(controller) {
-      if (closed || !next) return;
-      try {
-        const page = await next();
-        if (page === undefined) return close(controller);
-        // a pull must enqueue something or it is not called again: a quiet page sends a comment
-        if (page.length === 0) return controller.enqueue(encoder.encode(': keep-alive\n\n'));
-        let chunk = '';
-        for (const event of page) for (const update of flow.projection.apply(event)) chunk += frame(update);
-        controller.enqueue(encoder.encode(chunk || ': progress\n\n'));
-        if (page.at(-1)?.type === 'run_finish') close(controller);
-      } catch (error) {
-        if (reader.signal.aborted) return close(controller);
-        options.log.error({ runId: flow.runId, err: error }, 'a2a stream failed');
-        const failure = new A2aError(
-          'internal_error',
-          'the task stream failed; resubscribe with SubscribeToTask',
-        );
-        controller.enqueue(encoder.encode(sseErrorFrame(rpc.id, failure)));
-        close(controller);
-      }
-    },
-    cancel() {
-      closed = true;
-      stop();
-    },
-  });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      ...options.headers,
-    },
-  });
+  } catch (error) {
+    if (options.signal.aborted) return;
+    options.log.error({ runId: flow.runId, err: error }, 'a2a stream failed');
+    const failure = new A2aError(
+      'internal_error',
+      'the task stream failed; resubscribe with SubscribeToTask',
+    );
+    yield sseErrorFrame(rpc.id, failure);
+  }
 }
 
 /** A blocking send: reads the flow's events until the activation ends (interrupted or terminal). */

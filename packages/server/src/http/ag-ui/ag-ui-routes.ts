@@ -1,5 +1,10 @@
 import { AwakenError } from '@awaken/contract';
-import { createAgUiResponse, parseRunAgentInput } from '@awaken/protocol-ag-ui';
+import {
+  AG_UI_STREAM_HEADERS,
+  type AgUiEvent,
+  parseRunAgentInput,
+  toAgUiSseStream,
+} from '@awaken/protocol-ag-ui';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { agUiConnect } from './ag-ui-stream';
@@ -7,6 +12,7 @@ import { agUiTurn, checkRunAgent } from './ag-ui-turns';
 import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+import { sseResponse } from '../sse/sse-response';
 
 const tags = ['AG-UI (HttpAgent, CopilotKit)'];
 
@@ -71,6 +77,21 @@ export interface AgUiRouteOptions {
   keepAliveMs: number;
 }
 
+/** AG-UI events with AG-UI's headers and the thread's (and run's, once known) id headers. */
+function agUiStreamResponse(
+  c: Context<HttpEnv>,
+  threadId: string,
+  events: AsyncIterable<AgUiEvent>,
+  options: AgUiRouteOptions,
+) {
+  const body = toAgUiSseStream(events, { keepAliveMs: options.keepAliveMs });
+  const { runId } = c.var.ids;
+  return sseResponse(body, {
+    ...AG_UI_STREAM_HEADERS,
+    ...idHeaders({ threadId, ...(runId ? { runId } : {}) }),
+  });
+}
+
 async function runResponse(c: Context<HttpEnv>, agentId: string | undefined, options: AgUiRouteOptions) {
   const input = parseRunAgentInput(await c.req.json());
   c.var.ids.threadId = input.threadId;
@@ -79,11 +100,7 @@ async function runResponse(c: Context<HttpEnv>, agentId: string | undefined, opt
       'validation_failed',
       'agentId: this server has no default agent: use /v1/ag-ui/agents/{agentId}/run',
     );
-  const events = await agUiTurn(c, input, agentId);
-  return createAgUiResponse(events, {
-    keepAliveMs: options.keepAliveMs,
-    headers: idHeaders({ threadId: input.threadId, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
-  });
+  return agUiStreamResponse(c, input.threadId, await agUiTurn(c, input, agentId), options);
 }
 
 async function connectResponse(
@@ -93,11 +110,7 @@ async function connectResponse(
   options: AgUiRouteOptions,
 ) {
   c.var.ids.threadId = threadId;
-  const events = await agUiConnect(c, threadId, agentId);
-  return createAgUiResponse(events, {
-    keepAliveMs: options.keepAliveMs,
-    headers: idHeaders({ threadId, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
-  });
+  return agUiStreamResponse(c, threadId, await agUiConnect(c, threadId, agentId), options);
 }
 
 async function stopResponse(c: Context<HttpEnv>, threadId: string, agentId: string | undefined) {

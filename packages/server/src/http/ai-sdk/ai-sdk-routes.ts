@@ -1,10 +1,11 @@
 import { AwakenError } from '@awaken/contract';
 import {
+  UI_MESSAGE_STREAM_HEADERS,
   type UiMessageChunk,
-  createUiMessageStreamResponse,
   encodeUiMessageStream,
   parseChatRequest,
   readChatTurn,
+  toUiMessageSseStream,
 } from '@awaken/protocol-ai-sdk';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -15,6 +16,7 @@ import type { HttpEnv } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { missingScope } from '../middleware/require-scope';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+import { sseResponse } from '../sse/sse-response';
 
 const tags = ['AI SDK (useChat)'];
 
@@ -84,6 +86,16 @@ export interface AiSdkRouteOptions {
   keepAliveMs: number;
 }
 
+/** A UI message stream with the AI SDK's own headers (`x-vercel-ai-ui-message-stream: v1`). */
+function chatStreamResponse(
+  chunks: AsyncIterable<UiMessageChunk>,
+  options: AiSdkRouteOptions,
+  ids: { threadId: string; runId?: string },
+): Response {
+  const body = toUiMessageSseStream(chunks, { keepAliveMs: options.keepAliveMs });
+  return sseResponse(body, { ...UI_MESSAGE_STREAM_HEADERS, ...idHeaders(ids) });
+}
+
 async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, options: AiSdkRouteOptions) {
   const request = parseChatRequest(await c.req.json());
   c.var.ids.threadId = request.id;
@@ -113,9 +125,9 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
       return c.json(errorBody('validation_failed', error.message, error.details), 400);
     throw error;
   }
-  return createUiMessageStreamResponse(chunks, {
-    keepAliveMs: options.keepAliveMs,
-    headers: idHeaders({ threadId: request.id, ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}) }),
+  return chatStreamResponse(chunks, options, {
+    threadId: request.id,
+    ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}),
   });
 }
 
@@ -152,10 +164,8 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
     if (view?.kind !== 'active') return c.body(null, 204) as never;
     c.var.ids.runId = view.runId;
     const events = replayRun(c.var.service, view.runId, c.req.raw.signal);
-    return createUiMessageStreamResponse(encodeUiMessageStream(events, { messageId: view.runId }), {
-      keepAliveMs: options.keepAliveMs,
-      headers: idHeaders({ threadId: id, runId: view.runId }),
-    }) as never;
+    const chunks = encodeUiMessageStream(events, { messageId: view.runId });
+    return chatStreamResponse(chunks, options, { threadId: id, runId: view.runId }) as never;
   });
 
   app.openapi(cancel, async (c) => {

@@ -1,9 +1,10 @@
-import type { RunRecord, RunStatus } from '@awaken/contract';
+import { type RunRecord, type RunStatus, formatSseFrame, toSseStream } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { toRunView } from '../internal/views';
 import { commonErrors, json, pageQuerySchema } from '../schemas/common-schemas';
 import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
+import { sseResponse } from '../sse/sse-response';
 
 const RUN_STATUSES = ['created', 'running', 'waiting', 'done'] as const;
 
@@ -109,52 +110,44 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
 
   app.openapi(inboxEvents, async (c) => {
     const query = c.req.valid('query');
-    const signal = c.req.raw.signal;
-    const encoder = new TextEncoder();
-    const checkMs = options.checkMs ?? 1000;
-    let last = '';
-    let quietSince = Date.now();
     // read the first page before the stream starts: a bad query (a cursor no listing returned) is
     // a 422 through the error handler, not a stream that fails after its 200
-    let first: Awaited<ReturnType<typeof runsOf>> | undefined = await runsOf(c, 'waiting', query);
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoder.encode('retry: 2000\n: awaken inbox stream\n\n'));
-      },
-      async pull(controller) {
-        for (;;) {
-          if (signal.aborted) return controller.close();
-          const page = first ?? (await runsOf(c, 'waiting', query));
-          first = undefined;
-          const items = page.items.map(toInboxItem);
-          const key = JSON.stringify(items);
-          if (key !== last) {
-            last = key;
-            quietSince = Date.now();
-            const data = JSON.stringify({
-              items,
-              ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-            });
-            controller.enqueue(encoder.encode(`event: inbox\ndata: ${data}\n\n`));
-            return;
-          }
-          if (Date.now() - quietSince >= options.keepAliveMs) {
-            quietSince = Date.now();
-            controller.enqueue(encoder.encode(': keep-alive\n\n'));
-            return;
-          }
-          await delay(checkMs, signal);
-        }
-      },
+    const first = await runsOf(c, 'waiting', query);
+    const changes = (cancelled: AbortSignal) =>
+      inboxChanges(first, () => runsOf(c, 'waiting', query), {
+        checkMs: options.checkMs ?? 1000,
+        signal: AbortSignal.any([cancelled, c.req.raw.signal]),
+      });
+    const body = toSseStream(changes, {
+      head: formatSseFrame({ retry: 2000, comment: 'awaken inbox stream' }),
+      encode: (page) => formatSseFrame({ event: 'inbox', data: JSON.stringify(page) }),
+      keepAliveMs: options.keepAliveMs,
     });
-    return new Response(body, {
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-      },
-    }) as never;
+    return sseResponse(body) as never;
   });
+}
+
+type InboxPage = { items: InboxItem[]; nextCursor?: string };
+
+/** The first page of the inbox at once, then again each time a re-read every `checkMs` differs. */
+async function* inboxChanges(
+  first: Awaited<ReturnType<typeof runsOf>>,
+  read: () => ReturnType<typeof runsOf>,
+  options: { checkMs: number; signal: AbortSignal },
+): AsyncGenerator<InboxPage> {
+  let last = '';
+  let page = first;
+  while (!options.signal.aborted) {
+    const items = page.items.map(toInboxItem);
+    const key = JSON.stringify(items);
+    if (key !== last) {
+      last = key;
+      yield { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    }
+    await delay(options.checkMs, options.signal);
+    if (options.signal.aborted) return;
+    page = await read();
+  }
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

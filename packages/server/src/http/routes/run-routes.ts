@@ -16,6 +16,7 @@ import {
 import { eventsQuerySchema, listRunsQuerySchema, startRunBodySchema } from '../schemas/request-schemas';
 import { activeRunViewSchema, pageOf, runViewSchema, submittedSchema } from '../schemas/resource-schemas';
 import { eventCursor } from '../sse/event-cursor';
+import { runEventStream } from '../sse/run-event-stream';
 import { sseResponse } from '../sse/sse-response';
 
 const tags = ['Runs'];
@@ -104,7 +105,7 @@ export function registerRunRoutes(
     Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
     const submitted = { runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId };
     if (body.stream === false) return c.json(submitted, 202);
-    return sseResponse({
+    const events = runEventStream({
       service: c.var.service,
       runId: run.runId,
       afterSeq: 0,
@@ -112,9 +113,9 @@ export function registerRunRoutes(
       signal: c.req.raw.signal,
       metrics: deps.metrics,
       log: c.var.log,
-      headers: idHeaders(run),
       ...(followPages ? { follow: (signal: AbortSignal) => followPages(run.runId, { signal }) } : {}),
-    }) as never;
+    });
+    return sseResponse(events, idHeaders(run)) as never;
   });
 
   app.openapi(getRun, async (c) => {
@@ -131,7 +132,7 @@ export function registerRunRoutes(
     const afterSeq = eventCursor(c.req.header('last-event-id'), c.req.valid('query').after);
     const record = await c.var.service.stores.threadRuns.getRun(runId);
     if (!record) throw notFound(`run ${runId}`);
-    return sseResponse({
+    const events = runEventStream({
       service: c.var.service,
       runId,
       afterSeq,
@@ -139,8 +140,8 @@ export function registerRunRoutes(
       signal: c.req.raw.signal,
       metrics: deps.metrics,
       log: c.var.log,
-      headers: idHeaders({ runId, threadId: record.threadId }),
-    }) as never;
+    });
+    return sseResponse(events, idHeaders({ runId, threadId: record.threadId })) as never;
   });
 
   app.openapi(listRuns, async (c) => {
