@@ -15,3 +15,13 @@ export function pageRequestOf(query: {
 export function pageView<T, V>(page: Page<T>, view: (item: T) => V): Page<V> {
   return { items: page.items.map(view), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
+
+/** The store's input of a listing with `?status=a,b`: the page, and the statuses named. */
+export function listRequestOf<S extends string>(query: {
+  cursor?: string | undefined;
+  limit?: number | undefined;
+  status?: string | undefined;
+}): PageRequest & { status?: S[] } {
+  const { status, ...page } = query;
+  return { ...pageRequestOf(page), ...(status ? { status: status.split(',') as S[] } : {}) };
+}

@@ -2,7 +2,7 @@ import type { RunDispatch, RunDispatchStatus } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
-import { pageRequestOf, pageView } from '../internal/paging';
+import { listRequestOf, pageRequestOf, pageView } from '../internal/paging';
 import { requireDispatch, requireThread } from '../internal/require-resource';
 import { toDispatchView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
@@ -80,12 +80,9 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
 
   app.openapi(listDispatches, async (c) => {
     const { threadId } = c.req.valid('param');
-    const { status, ...query } = c.req.valid('query');
     await requireThread(c, threadId);
-    const page = await c.var.service.stores.mailbox.listDispatches(threadId, {
-      ...pageRequestOf(query),
-      ...(status ? { status: status.split(',') as RunDispatchStatus[] } : {}),
-    });
+    const request = listRequestOf<RunDispatchStatus>(c.req.valid('query'));
+    const page = await c.var.service.stores.mailbox.listDispatches(threadId, request);
     return c.json(pageView(page, toDispatchView), 200);
   });
 

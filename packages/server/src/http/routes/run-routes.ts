@@ -4,7 +4,7 @@ import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { runContextOf } from '../internal/run-context';
-import { pageRequestOf, pageView } from '../internal/paging';
+import { listRequestOf, pageView } from '../internal/paging';
 import { requireRun, requireThread } from '../internal/require-resource';
 import { toRunView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
@@ -128,12 +128,9 @@ export function registerRunRoutes(
 
   app.openapi(listRuns, async (c) => {
     const { threadId } = c.req.valid('param');
-    const { status, ...query } = c.req.valid('query');
     await requireThread(c, threadId);
-    const page = await c.var.service.stores.threadRuns.listRuns(threadId, {
-      ...pageRequestOf(query),
-      ...(status ? { status: status.split(',') as RunStatus[] } : {}),
-    });
+    const request = listRequestOf<RunStatus>(c.req.valid('query'));
+    const page = await c.var.service.stores.threadRuns.listRuns(threadId, request);
     return c.json(pageView(page, toRunView), 200);
   });
 
