@@ -11,6 +11,17 @@ const int = (name: string, fallback: number, min: number, max: number) =>
     .max(max, `${name} must be at most ${max}`)
     .default(fallback);
 
+/** A comma-separated variable as its trimmed, non-empty entries (unset: none). */
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
+
 const SCOPES = ['read', 'run', 'decide'] as const;
 type Scope = (typeof SCOPES)[number];
 
@@ -70,37 +81,19 @@ export const appConfigSchema = z
       .string()
       .regex(/^[\w.-]{1,64}$/, 'AWAKEN_REDIS_PREFIX: letters, digits, . - _')
       .default('awaken'),
-    AWAKEN_TOKENS: z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? '')
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(tokenEntry)),
+    AWAKEN_TOKENS: commaList.pipe(z.array(tokenEntry)),
     /** The scraper's token for `/metrics` (which names every tenant): not a tenant's token. */
     AWAKEN_METRICS_TOKEN: z.string().min(16, 'AWAKEN_METRICS_TOKEN: at least 16 characters').optional(),
-    AWAKEN_CORS_ORIGINS: z
-      .string()
-      .optional()
-      .transform((value) =>
-        (value ?? '')
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z
-            .string()
-            .regex(
-              /^(\*|https?:\/\/[^\s/]+)$/,
-              'AWAKEN_CORS_ORIGINS: * or origins like https://app.example.com',
-            ),
-        ),
+    AWAKEN_CORS_ORIGINS: commaList.pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(\*|https?:\/\/[^\s/]+)$/,
+            'AWAKEN_CORS_ORIGINS: * or origins like https://app.example.com',
+          ),
       ),
+    ),
     /**
      * The HMAC key of approval links (at least 32 characters). Unset: a random key per process, so
      * links stop working when the process restarts and work only on the process that issued them.

@@ -88,6 +88,13 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
     ];
   };
 
+  /**
+   * A delta after the start of its message: `started` is what opening it took ([] when it was open;
+   * a replay may begin mid-message); an empty delta sends no content event.
+   */
+  const withContent = (started: AgUiEvent[], content: AgUiEvent & { delta: string }): AgUiEvent[] =>
+    content.delta === '' ? started : [...started, content];
+
   function push(event: AgentEvent): AgUiEvent[] {
     runId = event.runId;
     switch (event.type) {
@@ -104,14 +111,8 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         return [...endReasoning(), { type: 'TEXT_MESSAGE_START', messageId: text, role: 'assistant' }];
       }
       case 'text_delta': {
-        const content = (messageId: string): AgUiEvent => ({
-          type: 'TEXT_MESSAGE_CONTENT',
-          messageId,
-          delta: event.delta,
-        });
-        if (text !== undefined) return event.delta === '' ? [] : [content(text)];
         const started = push({ ...event, type: 'text_start' } as AgentEvent);
-        return event.delta === '' ? started : [...started, content(text as unknown as string)];
+        return withContent(started, { type: 'TEXT_MESSAGE_CONTENT', messageId: text!, delta: event.delta });
       }
       case 'text_end':
         return endText();
@@ -125,14 +126,12 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         ];
       }
       case 'reasoning_delta': {
-        const content = (messageId: string): AgUiEvent => ({
+        const started = push({ ...event, type: 'reasoning_start' } as AgentEvent);
+        return withContent(started, {
           type: 'REASONING_MESSAGE_CONTENT',
-          messageId,
+          messageId: reasoning!,
           delta: event.delta,
         });
-        if (reasoning !== undefined) return event.delta === '' ? [] : [content(reasoning)];
-        const started = push({ ...event, type: 'reasoning_start' } as AgentEvent);
-        return event.delta === '' ? started : [...started, content(reasoning as unknown as string)];
       }
       case 'reasoning_end':
         return endReasoning();

@@ -1,6 +1,7 @@
 import { type AgentEvent, assertNever } from '@awaken/contract';
 import { finishReasonOf } from './finish-reason';
 import { type EncoderState, createEncoderState } from './encoder-state';
+import { streamedChunks } from './streamed-chunks';
 import {
   type ToolChunkOptions,
   closeStreamingParts,
@@ -94,30 +95,13 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
       return;
     }
     case 'text_start':
-      state.openText.add(event.messageId);
-      out.push({ type: 'text-start', id: event.messageId });
-      return;
     case 'text_delta':
-      if (!state.openText.has(event.messageId))
-        encodeInto(state, tools, { ...event, type: 'text_start' }, out);
-      out.push({ type: 'text-delta', id: event.messageId, delta: event.delta });
-      return;
     case 'text_end':
-      if (state.openText.delete(event.messageId)) out.push({ type: 'text-end', id: event.messageId });
-      return;
+      return streamedChunks('text', state.openText, event, out);
     case 'reasoning_start':
-      state.openReasoning.add(event.messageId);
-      out.push({ type: 'reasoning-start', id: event.messageId });
-      return;
     case 'reasoning_delta':
-      if (!state.openReasoning.has(event.messageId))
-        encodeInto(state, tools, { ...event, type: 'reasoning_start' }, out);
-      out.push({ type: 'reasoning-delta', id: event.messageId, delta: event.delta });
-      return;
     case 'reasoning_end':
-      if (state.openReasoning.delete(event.messageId))
-        out.push({ type: 'reasoning-end', id: event.messageId });
-      return;
+      return streamedChunks('reasoning', state.openReasoning, event, out);
     case 'tool_call_start':
       return toolStart(state, tools, event, out);
     case 'tool_call_args_delta':

@@ -11,6 +11,25 @@ function flag(options: ToolChunkOptions, toolName: string): { dynamic?: true } {
   return options.dynamic(toolName) ? { dynamic: true } : {};
 }
 
+type ToolCall = { toolCallId: string; toolName: string; input?: unknown };
+
+/** A new part for the call, in the step that is open. */
+function newPart(state: EncoderState, call: ToolCall, phase: ToolPart['phase']): ToolPart {
+  const part: ToolPart = { toolName: call.toolName, step: state.openStep?.step, phase };
+  state.tools.set(call.toolCallId, part);
+  return part;
+}
+
+function inputAvailable(options: ToolChunkOptions, call: ToolCall): UiMessageChunk {
+  return {
+    type: 'tool-input-available',
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input ?? null,
+    ...flag(options, call.toolName),
+  };
+}
+
 /**
  * Makes sure the client has a part for the call before a chunk that looks it up (an approval request
  * or an output for a call this message never showed would fail with "No tool invocation found").
@@ -18,21 +37,13 @@ function flag(options: ToolChunkOptions, toolName: string): { dynamic?: true } {
 function ensurePart(
   state: EncoderState,
   options: ToolChunkOptions,
-  call: { toolCallId: string; toolName: string; input?: unknown },
+  call: ToolCall,
   out: UiMessageChunk[],
 ): ToolPart {
   const known = state.tools.get(call.toolCallId);
   if (known) return known;
-  const part: ToolPart = { toolName: call.toolName, step: state.openStep?.step, phase: 'input' };
-  state.tools.set(call.toolCallId, part);
-  out.push({
-    type: 'tool-input-available',
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    input: call.input ?? null,
-    ...flag(options, call.toolName),
-  });
-  return part;
+  out.push(inputAvailable(options, call));
+  return newPart(state, call, 'input');
 }
 
 export function toolStart(
@@ -41,11 +52,7 @@ export function toolStart(
   event: AgentEventOf<'tool_call_start'>,
   out: UiMessageChunk[],
 ): void {
-  state.tools.set(event.toolCallId, {
-    toolName: event.toolName,
-    step: state.openStep?.step,
-    phase: 'streaming',
-  });
+  newPart(state, event, 'streaming');
   out.push({
     type: 'tool-input-start',
     toolCallId: event.toolCallId,
@@ -73,19 +80,9 @@ export function toolReady(
 ): void {
   const part = state.tools.get(event.toolCallId);
   if (part) part.phase = 'input';
-  else
-    state.tools.set(event.toolCallId, {
-      toolName: event.toolName,
-      step: state.openStep?.step,
-      phase: 'input',
-    });
-  out.push({
-    type: 'tool-input-available',
-    toolCallId: event.toolCallId,
-    toolName: event.toolName,
-    input: event.arguments ?? null,
-    ...flag(options, event.toolName),
-  });
+  else newPart(state, event, 'input');
+  const { toolCallId, toolName, arguments: input } = event;
+  out.push(inputAvailable(options, { toolCallId, toolName, input }));
 }
 
 /** An approval asks (after the part exists); a client tool or a value request leaves it input-available. */

@@ -5,16 +5,19 @@ import {
   parseRunAgentInput,
   toAgUiSseStream,
 } from '@awaken/protocol-ag-ui';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { agUiConnect } from './ag-ui-stream';
 import { agUiTurn, checkRunAgent } from './ag-ui-turns';
 import type { HttpEnv } from '../http-types';
+import { stopActiveRun } from '../internal/active-run';
 import { idHeaders } from '../internal/id-headers';
-import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+import { apiRoutes } from '../schemas/api-routes';
+import { agentParamsSchema, conflictError, eventStream, idSchema, jsonBody } from '../schemas/common-schemas';
+import { stoppedRunResponse } from '../schemas/resource-schemas';
 import { sseResponse } from '../sse/sse-response';
 
-const tags = ['AG-UI (HttpAgent, CopilotKit)'];
+const route = apiRoutes(['AG-UI (HttpAgent, CopilotKit)']);
 
 const runAgentInput = z
   .looseObject({
@@ -27,46 +30,30 @@ const runAgentInput = z
   .openapi('AgUiRunAgentInput');
 const connectInput = z.looseObject({ threadId: idSchema }).openapi('AgUiConnectInput');
 
-const eventStream = {
-  description: 'AG-UI 1.0 events (SSE, one `data:` JSON event each, LF framing, no [DONE])',
-  content: { 'text/event-stream': { schema: z.string() } },
-};
-const agentParams = z.object({ agentId: idSchema.openapi({ param: { name: 'agentId', in: 'path' } }) });
-const stopped = json(
-  z.object({ runId: z.string().nullable(), status: z.string().nullable() }),
-  'The stopped run (both null when nothing ran); an unknown thread is a 404',
-);
+const agUiEvents = eventStream('AG-UI 1.0 events (SSE, one `data:` JSON event each, LF framing, no [DONE])');
+const stopped = stoppedRunResponse('thread');
 
 function routes(prefix: string, withAgent: boolean) {
   const request = (body: z.ZodType) => ({
-    ...(withAgent ? { params: agentParams } : {}),
+    ...(withAgent ? { params: agentParamsSchema } : {}),
     body: jsonBody(body),
   });
   return {
-    run: createRoute({
-      method: 'post',
-      path: `${prefix}/run`,
-      tags,
+    run: route.post(`${prefix}/run`, {
       summary: 'HttpAgent.runAgent(): a new message, or answers to interrupts (resume[]) and frontend tools',
       request: request(runAgentInput),
-      responses: { 200: eventStream, ...commonErrors, ...conflictError },
+      responses: { 200: agUiEvents, ...conflictError },
     }),
-    connect: createRoute({
-      method: 'post',
-      path: `${prefix}/connect`,
-      tags,
+    connect: route.post(`${prefix}/connect`, {
       summary:
         "AwakenAgent.connectAgent(): the thread's working or waiting run, replayed from the event log, then live",
       request: request(connectInput),
-      responses: { 200: eventStream, ...commonErrors },
+      responses: { 200: agUiEvents },
     }),
-    stop: createRoute({
-      method: 'post',
-      path: `${prefix}/stop`,
-      tags,
+    stop: route.post(`${prefix}/stop`, {
       summary: "Cancels the thread's executing or waiting run",
       request: request(connectInput),
-      responses: { 200: stopped, ...commonErrors },
+      responses: { 200: stopped },
     }),
   };
 }
@@ -114,13 +101,11 @@ async function connectResponse(
 }
 
 async function stopResponse(c: Context<HttpEnv>, threadId: string, agentId: string | undefined) {
-  c.var.ids.threadId = threadId;
-  const view = await c.var.service.commands.getActiveRun(threadId);
-  if (!view) return c.json({ runId: null, status: null }, 200);
-  checkRunAgent(view.record, agentId);
-  c.var.ids.runId = view.runId;
-  const record = await c.var.service.commands.cancelRun(view.runId, 'stopped from an AG-UI client');
-  return c.json({ runId: record.runId, status: record.status }, 200);
+  const stopped = await stopActiveRun(c, threadId, {
+    reason: 'stopped from an AG-UI client',
+    check: (record) => checkRunAgent(record, agentId),
+  });
+  return c.json(stopped, 200);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { AwakenError } from '@awaken/contract';
 import { type AgUiEvent, encodeAgUiRun } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/ai-sdk-stream';
 import type { HttpEnv } from '../http-types';
+import { activeRunOrNone } from '../internal/active-run';
 import { settleRun, threadMessages } from './ag-ui-ending';
 import { checkRunAgent } from './ag-ui-turns';
 
@@ -19,14 +19,8 @@ export async function agUiConnect(
   agentId: string | undefined,
 ): Promise<AsyncIterable<AgUiEvent>> {
   const { service } = c.var;
-  let view: Awaited<ReturnType<typeof service.commands.getActiveRun>>;
-  try {
-    view = await service.commands.getActiveRun(threadId);
-  } catch (error) {
-    // an unknown thread has nothing to reconnect to (a fresh page may connect first)
-    if (AwakenError.hasCode(error, 'not_found')) return nothing();
-    throw error;
-  }
+  // an unknown thread has nothing to reconnect to either (a fresh page may connect first)
+  const view = await activeRunOrNone(c, threadId);
   if (!view) return nothing();
   checkRunAgent(view.record, agentId);
   const { runId } = view;

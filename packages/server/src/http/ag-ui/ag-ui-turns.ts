@@ -15,6 +15,7 @@ import {
 import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/ai-sdk-stream';
 import type { HttpEnv } from '../http-types';
+import { activeRunOrNone } from '../internal/active-run';
 import { callerOf, runContextOf } from '../internal/run-context';
 import { AG_UI_CONTEXT_KEY, settleRun } from './ag-ui-ending';
 
@@ -22,15 +23,6 @@ import { AG_UI_CONTEXT_KEY, settleRun } from './ag-ui-ending';
 function wantsLegacyInterrupt(input: RunAgentInput): boolean {
   const props = input.forwardedProps as { awaken?: { legacyInterruptEvent?: unknown } } | undefined;
   return props?.awaken?.legacyInterruptEvent === true;
-}
-
-async function activeRunOf(c: Context<HttpEnv>, threadId: string) {
-  try {
-    return await c.var.service.commands.getActiveRun(threadId);
-  } catch (error) {
-    if (AwakenError.hasCode(error, 'not_found')) return null;
-    throw error;
-  }
 }
 
 /** The run a resume addresses when none is open: the pinned `runId` (CopilotKit), else the latest. */
@@ -227,7 +219,7 @@ export async function agUiTurn(
   input: RunAgentInput,
   agentId: string,
 ): Promise<AsyncIterable<AgUiEvent>> {
-  const view = await activeRunOf(c, input.threadId);
+  const view = await activeRunOrNone(c, input.threadId);
   if (view?.kind === 'open') {
     const record = await c.var.service.stores.threadRuns.getRun(view.runId);
     if (!record) throw new AwakenError('not_found', `run ${view.runId} not found`);

@@ -7,18 +7,21 @@ import {
   readChatTurn,
   toUiMessageSseStream,
 } from '@awaken/protocol-ai-sdk';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { replayRun } from './ai-sdk-stream';
 import { NothingToDo, continueTurn, startTurn } from './ai-sdk-turns';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
+import { activeRunOrNone, stopActiveRun } from '../internal/active-run';
 import { idHeaders } from '../internal/id-headers';
 import { missingScope } from '../middleware/require-scope';
-import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
+import { apiRoutes } from '../schemas/api-routes';
+import { agentParamsSchema, conflictError, eventStream, idSchema, jsonBody } from '../schemas/common-schemas';
+import { stoppedRunResponse } from '../schemas/resource-schemas';
 import { sseResponse } from '../sse/sse-response';
 
-const tags = ['AI SDK (useChat)'];
+const route = apiRoutes(['AI SDK (useChat)']);
 
 const chatBodySchema = z
   .looseObject({
@@ -31,52 +34,34 @@ const chatBodySchema = z
   })
   .openapi('AiSdkChatRequest');
 
-const uiMessageStream = {
-  description: 'The AI SDK v6 UI message stream (SSE: one `data:` chunk per event, then `data: [DONE]`)',
-  content: { 'text/event-stream': { schema: z.string() } },
-};
+const uiMessageStream = eventStream(
+  'The AI SDK v6 UI message stream (SSE: one `data:` chunk per event, then `data: [DONE]`)',
+);
 const chatParams = z.object({ id: idSchema.openapi({ param: { name: 'id', in: 'path' } }) });
-const agentParams = z.object({ agentId: idSchema.openapi({ param: { name: 'agentId', in: 'path' } }) });
-const chatResponses = { 200: uiMessageStream, ...commonErrors, ...conflictError };
+const chatResponses = { 200: uiMessageStream, ...conflictError };
 
-const chat = createRoute({
-  method: 'post',
-  path: '/v1/ai-sdk/chat',
-  tags,
+const chat = route.post('/v1/ai-sdk/chat', {
   summary:
     "useChat's endpoint (DefaultChatTransport): a new message, a regenerate, or decisions in tool parts",
   request: { body: jsonBody(chatBodySchema) },
   responses: chatResponses,
 });
-const agentChat = createRoute({
-  method: 'post',
-  path: '/v1/ai-sdk/agents/{agentId}/chat',
-  tags,
+const agentChat = route.post('/v1/ai-sdk/agents/{agentId}/chat', {
   summary: 'The same, bound to one agent',
-  request: { params: agentParams, body: jsonBody(chatBodySchema) },
+  request: { params: agentParamsSchema, body: jsonBody(chatBodySchema) },
   responses: chatResponses,
 });
-const resume = createRoute({
-  method: 'get',
-  path: '/v1/ai-sdk/chat/{id}/stream',
-  tags,
+const resume = route.get('/v1/ai-sdk/chat/{id}/stream', {
   summary: "resumeStream(): the chat's executing run from its first event (any process); 204 when none",
   request: { params: chatParams },
-  responses: { 200: uiMessageStream, 204: { description: 'Nothing runs' }, ...commonErrors },
+  responses: { 200: uiMessageStream, 204: { description: 'Nothing runs' } },
 });
-const cancel = createRoute({
-  method: 'post',
-  path: '/v1/ai-sdk/chat/{id}/cancel',
-  tags,
+const cancel = route.post('/v1/ai-sdk/chat/{id}/cancel', {
   summary:
     "Stop the chat's executing or waiting run (call it with the chat's stop(); a disconnect alone never cancels)",
   request: { params: chatParams },
   responses: {
-    200: json(
-      z.object({ runId: z.string().nullable(), status: z.string().nullable() }),
-      'The stopped run (both null when nothing ran); an unknown chat is a 404',
-    ),
-    ...commonErrors,
+    200: stoppedRunResponse('chat'),
   },
 });
 
@@ -131,15 +116,6 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
   });
 }
 
-async function activeRunOf(c: Context<HttpEnv>, chatId: string) {
-  try {
-    return await c.var.service.commands.getActiveRun(chatId);
-  } catch (error) {
-    if (AwakenError.hasCode(error, 'not_found')) return null;
-    throw error;
-  }
-}
-
 /**
  * The routes `useChat` talks to (AI SDK v6 UI message stream): `POST /v1/ai-sdk/chat` (agent in the
  * body), `POST /v1/ai-sdk/agents/{agentId}/chat`, `GET /v1/ai-sdk/chat/{id}/stream` for
@@ -160,7 +136,7 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
   app.openapi(resume, async (c) => {
     const { id } = c.req.valid('param');
     c.var.ids.threadId = id;
-    const view = await activeRunOf(c, id);
+    const view = await activeRunOrNone(c, id);
     if (view?.kind !== 'active') return c.body(null, 204) as never;
     c.var.ids.runId = view.runId;
     const events = replayRun(c.var.service, view.runId, c.req.raw.signal);
@@ -169,13 +145,7 @@ export function registerAiSdkRoutes(app: OpenAPIHono<HttpEnv>, options: AiSdkRou
   });
 
   app.openapi(cancel, async (c) => {
-    const { id } = c.req.valid('param');
-    c.var.ids.threadId = id;
-    // an unknown chat is a 404 (as every unknown id); a chat with nothing to stop names no run
-    const view = await c.var.service.commands.getActiveRun(id);
-    if (!view) return c.json({ runId: null, status: null }, 200);
-    c.var.ids.runId = view.runId;
-    const record = await c.var.service.commands.cancelRun(view.runId, 'stopped from the chat');
-    return c.json({ runId: record.runId, status: record.status }, 200);
+    const stopped = await stopActiveRun(c, c.req.valid('param').id, { reason: 'stopped from the chat' });
+    return c.json(stopped, 200);
   });
 }

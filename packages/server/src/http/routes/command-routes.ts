@@ -1,10 +1,10 @@
 // The HTTP face of the run commands cancel, interrupt and inject (decisions have decision-routes.ts).
 // The OpenAPI tag keeps its published name, 'Run control'.
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { toRunView } from '../internal/views';
+import { apiRoutes } from '../schemas/api-routes';
 import {
-  commonErrors,
   conflictError,
   json,
   jsonBody,
@@ -14,21 +14,15 @@ import {
 import { injectBodySchema, reasonBodySchema } from '../schemas/request-schemas';
 import { runViewSchema } from '../schemas/resource-schemas';
 
-const tags = ['Run control'];
+const route = apiRoutes(['Run control']);
 
-const cancelRun = createRoute({
-  method: 'post',
-  path: '/v1/runs/{runId}/cancel',
-  tags,
+const cancelRun = route.post('/v1/runs/{runId}/cancel', {
   summary: 'Cancel a run (idempotent: a finished run is returned as it is)',
   request: { params: runParamsSchema, body: jsonBody(reasonBodySchema, false) },
-  responses: { 200: json(runViewSchema, 'The run after the cancel'), ...commonErrors, ...conflictError },
+  responses: { 200: json(runViewSchema, 'The run after the cancel'), ...conflictError },
 });
 
-const interruptThread = createRoute({
-  method: 'post',
-  path: '/v1/threads/{threadId}/interrupt',
-  tags,
+const interruptThread = route.post('/v1/threads/{threadId}/interrupt', {
   summary: 'Latest wins: supersede queued work, cancel the executing and the waiting run',
   request: { params: threadParamsSchema, body: jsonBody(reasonBodySchema, false) },
   responses: {
@@ -43,14 +37,10 @@ const interruptThread = createRoute({
         .openapi('InterruptResult'),
       'What the interrupt did',
     ),
-    ...commonErrors,
   },
 });
 
-const injectInput = createRoute({
-  method: 'post',
-  path: '/v1/threads/{threadId}/inject',
-  tags,
+const injectInput = route.post('/v1/threads/{threadId}/inject', {
   summary:
     'Inject user input: `queue` (next run), `steer` (the active run, at its next step), `interrupt` (then run it), `resume` (the open waiting run)',
   request: { params: threadParamsSchema, body: jsonBody(injectBodySchema) },
@@ -65,7 +55,6 @@ const injectInput = createRoute({
         .openapi('InjectResult'),
       'Accepted',
     ),
-    ...commonErrors,
     ...conflictError,
   },
 });

@@ -1,13 +1,11 @@
 import { decisionRecordSchema, readDecisionRecords } from '@awaken/contract';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
-import { notFound } from '../internal/views';
-import { commonErrors, json, runParamsSchema } from '../schemas/common-schemas';
+import { requireRun } from '../internal/require-resource';
+import { apiRoutes } from '../schemas/api-routes';
+import { json, runParamsSchema } from '../schemas/common-schemas';
 
-const listDecisions = createRoute({
-  method: 'get',
-  path: '/v1/runs/{runId}/decisions',
-  tags: ['Decisions'],
+const listDecisions = apiRoutes(['Decisions']).get('/v1/runs/{runId}/decisions', {
   summary:
     'The audit trail of a run: every applied decision with who decided, when, through which channel, what they saw and what they answered',
   request: { params: runParamsSchema },
@@ -16,7 +14,6 @@ const listDecisions = createRoute({
       z.object({ runId: z.string(), decisions: z.array(decisionRecordSchema) }),
       'Applied decisions, oldest first',
     ),
-    ...commonErrors,
   },
 });
 
@@ -27,9 +24,7 @@ const listDecisions = createRoute({
 export function registerDecisionRecordRoutes(app: OpenAPIHono<HttpEnv>): void {
   app.openapi(listDecisions, async (c) => {
     const { runId } = c.req.valid('param');
-    c.var.ids.runId = runId;
-    const record = await c.var.service.stores.threadRuns.getRun(runId);
-    if (!record) throw notFound(`run ${runId}`);
+    const record = await requireRun(c, runId);
     return c.json({ runId, decisions: readDecisionRecords(record) }, 200);
   });
 }

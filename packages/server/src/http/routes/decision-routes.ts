@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AwakenError, type ToolCallDecisionInput } from '@awaken/contract';
-import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
 import { callerOf } from '../internal/run-context';
 import type { RunTarget } from '../../types';
+import { apiRoutes } from '../schemas/api-routes';
 import {
-  commonErrors,
   conflictError,
   json,
   jsonBody,
@@ -17,41 +17,38 @@ import {
 import { type DecisionBody, decisionBodySchema, decisionsBodySchema } from '../schemas/request-schemas';
 import { decideResultSchema } from '../schemas/resource-schemas';
 
-const tags = ['Decisions'];
-const decided = json(
-  decideResultSchema,
-  'One receipt per decision: accepted, duplicate or rejected (with why)',
-);
+const route = apiRoutes(['Decisions']);
+const decided = {
+  200: json(decideResultSchema, 'One receipt per decision: accepted, duplicate or rejected (with why)'),
+  ...conflictError,
+};
 
-const base = {
-  method: 'post',
-  tags,
-  responses: { 200: decided, ...commonErrors, ...conflictError },
-} as const;
+/** The two decision routes below `path`: one decision, and a batch, sent to `to`. */
+function decisionRoutes(target: {
+  path: string;
+  params: typeof runParamsSchema | typeof threadParamsSchema;
+  to: string;
+}) {
+  const { path, params, to } = target;
+  return {
+    one: route.post(`${path}/decision`, {
+      summary: `Send one decision to ${to}`,
+      request: { params, body: jsonBody(decisionBodySchema) },
+      responses: decided,
+    }),
+    batch: route.post(`${path}/decisions`, {
+      summary: `Send a batch of decisions to ${to}`,
+      request: { params, body: jsonBody(decisionsBodySchema) },
+      responses: decided,
+    }),
+  };
+}
 
-const oneToRun = createRoute({
-  ...base,
-  path: '/v1/runs/{runId}/decision',
-  summary: 'Send one decision to a run',
-  request: { params: runParamsSchema, body: jsonBody(decisionBodySchema) },
-});
-const batchToRun = createRoute({
-  ...base,
-  path: '/v1/runs/{runId}/decisions',
-  summary: 'Send a batch of decisions to a run',
-  request: { params: runParamsSchema, body: jsonBody(decisionsBodySchema) },
-});
-const oneToThread = createRoute({
-  ...base,
-  path: '/v1/threads/{threadId}/decision',
-  summary: "Send one decision to the thread's open run",
-  request: { params: threadParamsSchema, body: jsonBody(decisionBodySchema) },
-});
-const batchToThread = createRoute({
-  ...base,
-  path: '/v1/threads/{threadId}/decisions',
-  summary: "Send a batch of decisions to the thread's open run",
-  request: { params: threadParamsSchema, body: jsonBody(decisionsBodySchema) },
+const toRun = decisionRoutes({ path: '/v1/runs/{runId}', params: runParamsSchema, to: 'a run' });
+const toThread = decisionRoutes({
+  path: '/v1/threads/{threadId}',
+  params: threadParamsSchema,
+  to: "the thread's open run",
 });
 
 /** A decision as the service takes it: addressed, stamped, and carrying who decided. */
@@ -119,14 +116,8 @@ async function decide(c: Context<HttpEnv>, target: RunTarget, bodies: DecisionBo
 }
 
 export function registerDecisionRoutes(app: OpenAPIHono<HttpEnv>): void {
-  app.openapi(oneToRun, (c) => decide(c, { runId: c.req.valid('param').runId }, [c.req.valid('json')]));
-  app.openapi(batchToRun, (c) =>
-    decide(c, { runId: c.req.valid('param').runId }, c.req.valid('json').decisions),
-  );
-  app.openapi(oneToThread, (c) =>
-    decide(c, { threadId: c.req.valid('param').threadId }, [c.req.valid('json')]),
-  );
-  app.openapi(batchToThread, (c) =>
-    decide(c, { threadId: c.req.valid('param').threadId }, c.req.valid('json').decisions),
-  );
+  for (const routes of [toRun, toThread]) {
+    app.openapi(routes.one, (c) => decide(c, c.req.valid('param'), [c.req.valid('json')]));
+    app.openapi(routes.batch, (c) => decide(c, c.req.valid('param'), c.req.valid('json').decisions));
+  }
 }

@@ -1,8 +1,10 @@
 import { type RunRecord, type RunStatus, formatSseFrame, toSseStream } from '@awaken/contract';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
+import { pageRequestOf } from '../internal/paging';
 import { toRunView } from '../internal/views';
-import { commonErrors, json, pageQuerySchema } from '../schemas/common-schemas';
+import { apiRoutes } from '../schemas/api-routes';
+import { eventStream, json, pageQuerySchema } from '../schemas/common-schemas';
 import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
 import { sseResponse } from '../sse/sse-response';
 
@@ -29,35 +31,25 @@ const tenantRunsQuerySchema = inboxQuerySchema.extend({
   status: z.enum(RUN_STATUSES).openapi({ description: 'The status of the runs listed (required)' }),
 });
 
-const listInbox = createRoute({
-  method: 'get',
-  path: '/v1/inbox',
-  tags: ['Inbox'],
+const inbox = apiRoutes(['Inbox']);
+
+const listInbox = inbox.get('/v1/inbox', {
   summary: 'Every waiting run of the tenant (across threads), newest first, with the tickets it waits on',
   request: { query: inboxQuerySchema },
-  responses: { 200: json(inboxPage, 'A page of waiting runs'), ...commonErrors },
+  responses: { 200: json(inboxPage, 'A page of waiting runs') },
 });
 
-const inboxEvents = createRoute({
-  method: 'get',
-  path: '/v1/inbox/events',
-  tags: ['Inbox'],
+const inboxEvents = inbox.get('/v1/inbox/events', {
   summary:
     'Server-sent events: `event: inbox` with the first page of the inbox at once and whenever it changes',
   request: { query: inboxQuerySchema },
-  responses: {
-    200: { description: 'SSE', content: { 'text/event-stream': { schema: z.string() } } },
-    ...commonErrors,
-  },
+  responses: { 200: eventStream('SSE') },
 });
 
-const listTenantRuns = createRoute({
-  method: 'get',
-  path: '/v1/runs',
-  tags: ['Runs'],
+const listTenantRuns = apiRoutes(['Runs']).get('/v1/runs', {
   summary: 'Runs of every thread of the tenant with one status, newest first (optionally of one agent)',
   request: { query: tenantRunsQuerySchema },
-  responses: { 200: json(pageOf(runViewSchema, 'TenantRunPage'), 'A page of runs'), ...commonErrors },
+  responses: { 200: json(pageOf(runViewSchema, 'TenantRunPage'), 'A page of runs') },
 });
 
 function toInboxItem(run: RunRecord): InboxItem {
@@ -76,10 +68,7 @@ type Query = { cursor?: string | undefined; limit?: number | undefined; agentId?
 
 /** One page of runs of `status`; the agent filter applies to the page read (a page may come back short). */
 async function runsOf(c: { var: HttpEnv['Variables'] }, status: RunStatus, query: Query) {
-  const page = await c.var.service.stores.threadRuns.listRunsByStatus(status, {
-    ...(query.cursor ? { cursor: query.cursor } : {}),
-    ...(query.limit ? { limit: query.limit } : {}),
-  });
+  const page = await c.var.service.stores.threadRuns.listRunsByStatus(status, pageRequestOf(query));
   const items = query.agentId ? page.items.filter((run) => run.agentId === query.agentId) : page.items;
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

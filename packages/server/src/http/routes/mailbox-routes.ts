@@ -1,10 +1,12 @@
 import type { RunDispatch, RunDispatchStatus } from '@awaken/contract';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
-import { notFound, toDispatchView } from '../internal/views';
+import { listRequestOf, pageRequestOf, pageView } from '../internal/paging';
+import { requireDispatch, requireThread } from '../internal/require-resource';
+import { toDispatchView } from '../internal/views';
+import { apiRoutes } from '../schemas/api-routes';
 import {
-  commonErrors,
   conflictError,
   dispatchParamsSchema,
   json,
@@ -19,75 +21,49 @@ import {
 } from '../schemas/request-schemas';
 import { dispatchViewSchema, pageOf, submittedSchema } from '../schemas/resource-schemas';
 
-const tags = ['Mailbox'];
+const route = apiRoutes(['Mailbox']);
 const dispatchPage = pageOf(dispatchViewSchema, 'DispatchPage');
 
-const submit = createRoute({
-  method: 'post',
-  path: '/v1/mailbox/submit',
-  tags,
+const submit = route.post('/v1/mailbox/submit', {
   summary: 'Background submit: stored and queued before the answer; any worker runs it',
   request: { body: jsonBody(submitBodySchema) },
-  responses: { 202: json(submittedSchema, 'Queued'), ...commonErrors, ...conflictError },
+  responses: { 202: json(submittedSchema, 'Queued'), ...conflictError },
 });
 
-const listDispatches = createRoute({
-  method: 'get',
-  path: '/v1/threads/{threadId}/dispatches',
-  tags,
+const listDispatches = route.get('/v1/threads/{threadId}/dispatches', {
   summary: 'Dispatches of a thread, oldest first, optionally by status',
   request: { params: threadParamsSchema, query: listDispatchesQuerySchema },
-  responses: { 200: json(dispatchPage, 'A page of dispatches'), ...commonErrors },
+  responses: { 200: json(dispatchPage, 'A page of dispatches') },
 });
 
-const getDispatch = createRoute({
-  method: 'get',
-  path: '/v1/mailbox/dispatches/{dispatchId}',
-  tags,
+const getDispatch = route.get('/v1/mailbox/dispatches/{dispatchId}', {
   summary: 'Get a dispatch',
   request: { params: dispatchParamsSchema },
-  responses: { 200: json(dispatchViewSchema, 'The dispatch'), ...commonErrors },
+  responses: { 200: json(dispatchViewSchema, 'The dispatch') },
 });
 
-const deadLetters = createRoute({
-  method: 'get',
-  path: '/v1/mailbox/dead-letters',
-  tags,
+const deadLetters = route.get('/v1/mailbox/dead-letters', {
   summary: 'Dead-lettered dispatches, of one thread or of every thread (paged by thread)',
   request: { query: deadLettersQuerySchema },
-  responses: { 200: json(dispatchPage, 'A page of dead letters'), ...commonErrors },
+  responses: { 200: json(dispatchPage, 'A page of dead letters') },
 });
 
-const requeue = createRoute({
-  method: 'post',
-  path: '/v1/mailbox/dead-letters/{dispatchId}/requeue',
-  tags,
+const requeue = route.post('/v1/mailbox/dead-letters/{dispatchId}/requeue', {
   summary:
     "Requeue a dead letter: a new background run of the same agent on the same thread with the run's input",
   request: { params: dispatchParamsSchema },
   responses: {
     202: json(submittedSchema.extend({ requeuedFrom: z.string() }).openapi('Requeued'), 'Queued'),
-    ...commonErrors,
     ...conflictError,
   },
 });
 
-const purge = createRoute({
-  method: 'post',
-  path: '/v1/mailbox/purge',
-  tags,
+const purge = route.post('/v1/mailbox/purge', {
   summary:
     'Delete terminal dispatches (acked, cancelled, superseded, dead letters) last updated before `olderThan`',
   request: { body: jsonBody(purgeBodySchema) },
-  responses: { 200: json(z.object({ purged: z.number() }).openapi('Purged'), 'How many'), ...commonErrors },
+  responses: { 200: json(z.object({ purged: z.number() }).openapi('Purged'), 'How many') },
 });
-
-async function requireDispatch(c: { var: HttpEnv['Variables'] }, dispatchId: string): Promise<RunDispatch> {
-  const dispatch = await c.var.service.stores.mailbox.loadDispatch(dispatchId);
-  if (!dispatch) throw notFound(`dispatch ${dispatchId}`);
-  Object.assign(c.var.ids, { dispatchId, threadId: dispatch.threadId, runId: dispatch.runId });
-  return dispatch;
-}
 
 export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
   app.openapi(submit, async (c) => {
@@ -104,19 +80,10 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
 
   app.openapi(listDispatches, async (c) => {
     const { threadId } = c.req.valid('param');
-    const { cursor, limit, status } = c.req.valid('query');
-    c.var.ids.threadId = threadId;
-    const { threadRuns, mailbox } = c.var.service.stores;
-    if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
-    const page = await mailbox.listDispatches(threadId, {
-      ...(cursor ? { cursor } : {}),
-      ...(limit ? { limit } : {}),
-      ...(status ? { status: status.split(',') as RunDispatchStatus[] } : {}),
-    });
-    return c.json(
-      { items: page.items.map(toDispatchView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
-      200,
-    );
+    await requireThread(c, threadId);
+    const request = listRequestOf<RunDispatchStatus>(c.req.valid('query'));
+    const page = await c.var.service.stores.mailbox.listDispatches(threadId, request);
+    return c.json(pageView(page, toDispatchView), 200);
   });
 
   app.openapi(getDispatch, async (c) => {
@@ -129,20 +96,12 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
     const { threadRuns, mailbox } = c.var.service.stores;
     const deadLetter = { status: ['dead_letter' as const] };
     if (threadId) {
-      c.var.ids.threadId = threadId;
-      if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
+      await requireThread(c, threadId);
       const page = await mailbox.listDispatches(threadId, {
         ...deadLetter,
-        ...(cursor ? { cursor } : {}),
-        ...(limit ? { limit } : {}),
+        ...pageRequestOf({ cursor, limit }),
       });
-      return c.json(
-        {
-          items: page.items.map(toDispatchView),
-          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        },
-        200,
-      );
+      return c.json(pageView(page, toDispatchView), 200);
     }
     // every thread: one page of threads per call; the cursor is the thread cursor
     const threads = await threadRuns.listThreads({ ...(cursor ? { cursor } : {}), limit: limit ?? 50 });
@@ -150,10 +109,7 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
     for (const thread of threads.items) {
       items.push(...(await mailbox.listDispatches(thread.id, { ...deadLetter, limit: 1000 })).items);
     }
-    return c.json(
-      { items: items.map(toDispatchView), ...(threads.nextCursor ? { nextCursor: threads.nextCursor } : {}) },
-      200,
-    );
+    return c.json(pageView({ ...threads, items }, toDispatchView), 200);
   });
 
   app.openapi(requeue, async (c) => {

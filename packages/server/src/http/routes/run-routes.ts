@@ -1,13 +1,16 @@
 import type { RunStatus } from '@awaken/contract';
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
 import { runContextOf } from '../internal/run-context';
-import { notFound, toRunView } from '../internal/views';
+import { listRequestOf, pageView } from '../internal/paging';
+import { requireRun, requireThread } from '../internal/require-resource';
+import { toRunView } from '../internal/views';
+import { apiRoutes } from '../schemas/api-routes';
 import {
-  commonErrors,
   conflictError,
+  eventStream,
   json,
   jsonBody,
   runParamsSchema,
@@ -19,40 +22,29 @@ import { eventCursor } from '../sse/event-cursor';
 import { runEventStream } from '../sse/run-event-stream';
 import { sseResponse } from '../sse/sse-response';
 
-const tags = ['Runs'];
-const eventStream = {
-  description: 'Server-sent events: `id:` is the event seq, `data:` the event as JSON',
-  content: { 'text/event-stream': { schema: z.string() } },
-};
+const route = apiRoutes(['Runs']);
+const runEventsResponse = eventStream(
+  'Server-sent events: `id:` is the event seq, `data:` the event as JSON',
+);
 
-const startRun = createRoute({
-  method: 'post',
-  path: '/v1/runs',
-  tags,
+const startRun = route.post('/v1/runs', {
   summary:
     'Start a run and stream its events until it waits or ends (or, with `stream: false`, return at once)',
   request: { body: jsonBody(startRunBodySchema) },
   responses: {
-    200: eventStream,
+    200: runEventsResponse,
     202: json(submittedSchema, 'Accepted (with `stream: false`)'),
-    ...commonErrors,
     ...conflictError,
   },
 });
 
-const getRun = createRoute({
-  method: 'get',
-  path: '/v1/runs/{runId}',
-  tags,
+const getRun = route.get('/v1/runs/{runId}', {
   summary: 'Get a run',
   request: { params: runParamsSchema },
-  responses: { 200: json(runViewSchema, 'The run'), ...commonErrors },
+  responses: { 200: json(runViewSchema, 'The run') },
 });
 
-const runEvents = createRoute({
-  method: 'get',
-  path: '/v1/runs/{runId}/events',
-  tags,
+const runEvents = route.get('/v1/runs/{runId}/events', {
   summary:
     "A run's events from its event log, after `Last-Event-ID` (or `?after=`), until it waits or ends; served by any process",
   request: {
@@ -60,25 +52,19 @@ const runEvents = createRoute({
     query: eventsQuerySchema,
     headers: z.object({ 'last-event-id': z.string().max(32).optional() }),
   },
-  responses: { 200: eventStream, ...commonErrors },
+  responses: { 200: runEventsResponse },
 });
 
-const listRuns = createRoute({
-  method: 'get',
-  path: '/v1/threads/{threadId}/runs',
-  tags,
+const listRuns = route.get('/v1/threads/{threadId}/runs', {
   summary: 'Runs of a thread, newest first, optionally by status (`?status=waiting,done`)',
   request: { params: threadParamsSchema, query: listRunsQuerySchema },
-  responses: { 200: json(pageOf(runViewSchema, 'RunPage'), 'A page of runs'), ...commonErrors },
+  responses: { 200: json(pageOf(runViewSchema, 'RunPage'), 'A page of runs') },
 });
 
-const activeRun = createRoute({
-  method: 'get',
-  path: '/v1/threads/{threadId}/active-run',
-  tags,
+const activeRun = route.get('/v1/threads/{threadId}/active-run', {
   summary: "The thread's executing run, or its waiting run with the tickets it waits on",
   request: { params: threadParamsSchema },
-  responses: { 200: json(activeRunViewSchema, 'The active run, or null'), ...commonErrors },
+  responses: { 200: json(activeRunViewSchema, 'The active run, or null') },
 });
 
 export function registerRunRoutes(
@@ -119,19 +105,15 @@ export function registerRunRoutes(
   });
 
   app.openapi(getRun, async (c) => {
-    const { runId } = c.req.valid('param');
-    c.var.ids.runId = runId;
-    const record = await c.var.service.stores.threadRuns.getRun(runId);
-    if (!record) throw notFound(`run ${runId}`);
+    const record = await requireRun(c, c.req.valid('param').runId);
     return c.json(toRunView(record), 200);
   });
 
   app.openapi(runEvents, async (c) => {
     const { runId } = c.req.valid('param');
-    c.var.ids.runId = runId;
+    c.var.ids.runId = runId; // a bad cursor is logged with the run it named
     const afterSeq = eventCursor(c.req.header('last-event-id'), c.req.valid('query').after);
-    const record = await c.var.service.stores.threadRuns.getRun(runId);
-    if (!record) throw notFound(`run ${runId}`);
+    const record = await requireRun(c, runId);
     const events = runEventStream({
       service: c.var.service,
       runId,
@@ -146,19 +128,10 @@ export function registerRunRoutes(
 
   app.openapi(listRuns, async (c) => {
     const { threadId } = c.req.valid('param');
-    const { cursor, limit, status } = c.req.valid('query');
-    c.var.ids.threadId = threadId;
-    const { threadRuns } = c.var.service.stores;
-    if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
-    const page = await threadRuns.listRuns(threadId, {
-      ...(cursor ? { cursor } : {}),
-      ...(limit ? { limit } : {}),
-      ...(status ? { status: status.split(',') as RunStatus[] } : {}),
-    });
-    return c.json(
-      { items: page.items.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
-      200,
-    );
+    await requireThread(c, threadId);
+    const request = listRequestOf<RunStatus>(c.req.valid('query'));
+    const page = await c.var.service.stores.threadRuns.listRuns(threadId, request);
+    return c.json(pageView(page, toRunView), 200);
   });
 
   app.openapi(activeRun, async (c) => {

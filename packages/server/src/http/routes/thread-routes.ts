@@ -1,9 +1,10 @@
 import { AwakenError } from '@awaken/contract';
-import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
-import { notFound } from '../internal/views';
+import { pageRequestOf } from '../internal/paging';
+import { requireThread } from '../internal/require-resource';
+import { apiRoutes } from '../schemas/api-routes';
 import {
-  commonErrors,
   conflictError,
   json,
   jsonBody,
@@ -13,51 +14,36 @@ import {
 import { messagesQuerySchema, createThreadBodySchema } from '../schemas/request-schemas';
 import { messageViewSchema, pageOf, threadViewSchema } from '../schemas/resource-schemas';
 
-const tags = ['Threads'];
+const route = apiRoutes(['Threads']);
 
-const createThread = createRoute({
-  method: 'post',
-  path: '/v1/threads',
-  tags,
+const createThread = route.post('/v1/threads', {
   summary: 'Create a thread',
   request: { body: jsonBody(createThreadBodySchema, false) },
-  responses: { 201: json(threadViewSchema, 'The new thread'), ...commonErrors, ...conflictError },
+  responses: { 201: json(threadViewSchema, 'The new thread'), ...conflictError },
 });
 
-const listThreads = createRoute({
-  method: 'get',
-  path: '/v1/threads',
-  tags,
+const listThreads = route.get('/v1/threads', {
   summary: 'List threads (paged)',
   request: { query: pageQuerySchema },
-  responses: { 200: json(pageOf(threadViewSchema, 'ThreadPage'), 'A page of threads'), ...commonErrors },
+  responses: { 200: json(pageOf(threadViewSchema, 'ThreadPage'), 'A page of threads') },
 });
 
-const getThread = createRoute({
-  method: 'get',
-  path: '/v1/threads/{threadId}',
-  tags,
+const getThread = route.get('/v1/threads/{threadId}', {
   summary: 'Get a thread',
   request: { params: threadParamsSchema },
-  responses: { 200: json(threadViewSchema, 'The thread'), ...commonErrors },
+  responses: { 200: json(threadViewSchema, 'The thread') },
 });
 
-const deleteThread = createRoute({
-  method: 'delete',
-  path: '/v1/threads/{threadId}',
-  tags,
+const deleteThread = route.delete('/v1/threads/{threadId}', {
   summary: 'Delete a thread, its messages and runs (refused while a run executes or is queued)',
   request: { params: threadParamsSchema },
-  responses: { 204: { description: 'Deleted' }, ...commonErrors, ...conflictError },
+  responses: { 204: { description: 'Deleted' }, ...conflictError },
 });
 
-const listMessages = createRoute({
-  method: 'get',
-  path: '/v1/threads/{threadId}/messages',
-  tags,
+const listMessages = route.get('/v1/threads/{threadId}/messages', {
   summary: "A thread's messages in seq order (paged by seq)",
   request: { params: threadParamsSchema, query: messagesQuerySchema },
-  responses: { 200: json(pageOf(messageViewSchema, 'MessagePage'), 'A page of messages'), ...commonErrors },
+  responses: { 200: json(pageOf(messageViewSchema, 'MessagePage'), 'A page of messages') },
 });
 
 export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
@@ -72,27 +58,19 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
   });
 
   app.openapi(listThreads, async (c) => {
-    const { cursor, limit } = c.req.valid('query');
-    const page = await c.var.service.stores.threadRuns.listThreads({
-      ...(cursor ? { cursor } : {}),
-      ...(limit ? { limit } : {}),
-    });
+    const page = await c.var.service.stores.threadRuns.listThreads(pageRequestOf(c.req.valid('query')));
     return c.json(page, 200);
   });
 
   app.openapi(getThread, async (c) => {
-    const { threadId } = c.req.valid('param');
-    c.var.ids.threadId = threadId;
-    const thread = await c.var.service.stores.threadRuns.getThread(threadId);
-    if (!thread) throw notFound(`thread ${threadId}`);
+    const thread = await requireThread(c, c.req.valid('param').threadId);
     return c.json(thread, 200);
   });
 
   app.openapi(deleteThread, async (c) => {
     const { threadId } = c.req.valid('param');
-    c.var.ids.threadId = threadId;
+    await requireThread(c, threadId);
     const { threadRuns, mailbox } = c.var.service.stores;
-    if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
     const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
     if (busy.items.length > 0) {
       throw new AwakenError('conflict', `thread ${threadId} has queued or executing work; cancel it first`);
@@ -103,10 +81,9 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
 
   app.openapi(listMessages, async (c) => {
     const { threadId } = c.req.valid('param');
+    await requireThread(c, threadId);
     const { after = 0, limit = 100, visibility } = c.req.valid('query');
-    c.var.ids.threadId = threadId;
     const { threadRuns } = c.var.service.stores;
-    if (!(await threadRuns.getThread(threadId))) throw notFound(`thread ${threadId}`);
     const count = await threadRuns.messageCount(threadId);
     const to = Math.min(count, after + limit);
     const items =

@@ -45,6 +45,9 @@ export const runParamsSchema = z.object({
 export const dispatchParamsSchema = z.object({
   dispatchId: idSchema.openapi({ param: { name: 'dispatchId', in: 'path' } }),
 });
+export const agentParamsSchema = z.object({
+  agentId: idSchema.openapi({ param: { name: 'agentId', in: 'path' } }),
+});
 
 /** A user input: text, or a list of user messages. */
 export const inputSchema = z.union(
@@ -81,6 +84,11 @@ export const conflictError = { 409: errorResponse('Conflict with the current sta
 /** A JSON response of `schema`. */
 export function json<S extends z.ZodType>(schema: S, description: string) {
   return { description, content: { 'application/json': { schema } } };
+}
+
+/** A server-sent event stream response: `description` says what its events are. */
+export function eventStream(description: string) {
+  return { description, content: { 'text/event-stream': { schema: z.string() } } };
 }
 
 /** A required JSON request body. */

@@ -6,6 +6,7 @@ import {
   threadSchema,
 } from '@awaken/contract';
 import { z } from '@hono/zod-openapi';
+import { json } from './common-schemas';
 
 // contract schemas are re-wrapped: their own objects predate the OpenAPI extension of zod
 export const threadViewSchema = z.object(threadSchema.shape).openapi('Thread');
@@ -62,3 +63,13 @@ export const decideResultSchema = z
 export const submittedSchema = z
   .object({ runId: z.string(), threadId: z.string(), dispatchId: z.string() })
   .openapi('SubmittedRun');
+
+const stoppedRunSchema = z.object({ runId: z.string().nullable(), status: z.string().nullable() });
+
+/** What a protocol door's stop answers; `conversation` is what the door calls the thread (a chat, a thread). */
+export function stoppedRunResponse(conversation: string) {
+  return json(
+    stoppedRunSchema,
+    `The stopped run (both null when nothing ran); an unknown ${conversation} is a 404`,
+  );
+}
