@@ -10,13 +10,13 @@ import {
   type RunDispatchResult,
   type RunDispatchStatus,
   TERMINAL_DISPATCH_STATUSES,
+  dispatchWithRunResult,
   mailboxStoreInputs as inputs,
   pageSize,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import {
   afterFailedAttempt,
-  withRunResult,
   checkFence,
   lockDispatch,
   lockThread,
@@ -133,7 +133,7 @@ export class PostgresMailboxStore implements MailboxStore {
   async ack(input: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.ack.parse(input);
     return this.#fenced(proof, (dispatch, at) =>
-      moved(result === undefined ? dispatch : withRunResult(dispatch, result, at), 'acked', at),
+      moved(result === undefined ? dispatch : dispatchWithRunResult(dispatch, result, at), 'acked', at),
     );
   }
 
@@ -168,7 +168,7 @@ export class PostgresMailboxStore implements MailboxStore {
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    return this.#fenced(proof, (dispatch, at) => withRunResult(dispatch, result, at));
+    return this.#fenced(proof, (dispatch, at) => dispatchWithRunResult(dispatch, result, at));
   }
 
   async cancel(input: string): Promise<RunDispatch> {

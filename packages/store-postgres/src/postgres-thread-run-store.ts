@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AwakenError,
   type Checkpoint,
   type CreateThreadInput,
   type MessageRecord,
@@ -14,7 +13,6 @@ import {
   type Thread,
   type ThreadRunStore,
   type Visibility,
-  canTransitionRunStatus,
   offerTrustedView,
   pageSize,
   pointersAfterCheckpoint,
