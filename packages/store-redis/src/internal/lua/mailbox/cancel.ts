@@ -7,9 +7,8 @@ export const CANCEL = defineMutatingScript(
   mailboxScript(`
 local id = ARGV[2]
 local now = now_ms()
-local h = read(id)
-if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.s ~= 'queued' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not queued') end
+local h, refused = read_in_status(id, 'queued')
+if not h then return redis.error_reply(refused) end
 finish(h, 'cancelled', now)
 return stored(id)
 `),
