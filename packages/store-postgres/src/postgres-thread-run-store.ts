@@ -55,6 +55,12 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     if (!trustedTwin) offerTrustedView(this, new PostgresThreadRunStore(options, this.db, true));
   }
 
+  /** The document `sql` selects for `id` (its one parameter), or null when there is no such row. */
+  async #readDoc<T>(sql: string, id: string): Promise<T | null> {
+    const rows = await this.db.read<{ doc: string }>(sql, [key(id)]);
+    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as T);
+  }
+
   /** Reads a listing's rows (see `readPage`). */
   readonly #readListed = (sql: string, params: unknown[]) => this.db.read<ListedRow>(sql, params);
 
@@ -123,10 +129,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async getThread(input: string): Promise<Thread | null> {
     const { threadId } = this.#inputs.getThread.parse({ threadId: input });
-    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, [
-      key(threadId),
-    ]);
-    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as Thread);
+    return this.#readDoc<Thread>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, threadId);
   }
 
   async listThreads(page?: PageRequest): Promise<Page<Thread>> {
@@ -249,10 +252,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async getRun(input: string): Promise<RunRecord | null> {
     const { runId } = this.#inputs.getRun.parse({ runId: input });
-    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, [
-      key(runId),
-    ]);
-    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as RunRecord);
+    return this.#readDoc<RunRecord>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, runId);
   }
 
   async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
