@@ -1,14 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ServerProcessHandle,
   type ServerProcessOptions,
   freePort,
+  type ServerKind,
   hasExited,
-  stopProcess,
-  waitForReady,
+  serverProcess,
 } from './server-process';
 
 /** True while any process of the group `pgid` is alive. */
@@ -35,6 +35,26 @@ export interface StartPostgresOptions extends ServerProcessOptions {
    */
   durable?: boolean;
 }
+
+const POSTGRES: ServerKind = {
+  name: 'postgres',
+  ready: 'ready to accept connections',
+  readyWithinMs: 20_000,
+  // fast shutdown
+  stopSignal: 'SIGINT',
+  /** SIGKILL to its process group (it runs detached), so the backends die with the postmaster. */
+  async crash(child) {
+    if (hasExited(child)) return;
+    const done = new Promise((resolve) => child.once('exit', resolve));
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    await done;
+    // wait until no backend of the group holds the shared memory any more
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  },
+};
 
 /** The folder holding `initdb` and `postgres`: PATH first, then Debian's /usr/lib/postgresql/<n>/bin. */
 export function postgresBinDir(): string {
@@ -92,30 +112,10 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
     detached: true,
     ...runAs(),
   });
-  await waitForReady(child, {
-    name: 'postgres',
-    port,
-    ready: 'ready to accept connections',
-    timeoutMs: 20_000,
-  });
-  return {
+  return serverProcess(POSTGRES, child, {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
-    async stop(stopOptions = {}) {
-      await stopProcess(child, 'SIGINT');
-      if (!stopOptions.keepDir && fresh) rmSync(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      if (hasExited(child)) return;
-      const done = new Promise((resolve) => child.once('exit', resolve));
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      await done;
-      // the backends of the group die with it; wait until none holds the shared memory any more
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
+    ownsDir: fresh,
+  });
 }

@@ -1,14 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ServerProcessHandle,
   type ServerProcessOptions,
   freePort,
-  hasExited,
-  stopProcess,
-  waitForReady,
+  type ServerKind,
+  serverProcess,
 } from './server-process';
 
 /** A real `redis-server` child process on a loopback port (stopped with SIGTERM). */
@@ -18,6 +17,13 @@ export interface StartRedisOptions extends ServerProcessOptions {
   appendOnly?: boolean;
   appendFsync?: 'always' | 'everysec' | 'no';
 }
+
+const REDIS: ServerKind = {
+  name: 'redis-server',
+  ready: 'Ready to accept connections',
+  readyWithinMs: 10_000,
+  stopSignal: 'SIGTERM',
+};
 
 function redisBinary(): string {
   const found = spawnSync('sh', ['-c', 'command -v redis-server || ls /usr/bin/redis-server 2>/dev/null'], {
@@ -53,25 +59,10 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
     args.push('--appendonly', 'yes', '--appendfsync', options.appendFsync ?? 'everysec');
   else args.push('--appendonly', 'no');
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitForReady(child, {
-    name: 'redis-server',
-    port,
-    ready: 'Ready to accept connections',
-    timeoutMs: 10_000,
-  });
-  return {
+  return serverProcess(REDIS, child, {
     url: `redis://127.0.0.1:${port}`,
     port,
     dir,
-    async stop(stopOptions = {}) {
-      await stopProcess(child, 'SIGTERM');
-      if (!stopOptions.keepDir && options.dir === undefined) rmSync(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      if (hasExited(child)) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+    ownsDir: options.dir === undefined,
+  });
 }

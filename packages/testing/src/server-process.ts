@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A database server child process on a loopback port, for tests and benchmarks. */
@@ -32,15 +33,53 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** What differs between the servers: how one says it is ready, how it stops and how it crashes. */
+export interface ServerKind {
+  name: string;
+  /** The text of its output (stdout or stderr) that says it accepts connections. */
+  ready: string;
+  readyWithinMs: number;
+  /** Its clean shutdown signal; SIGKILL follows after five seconds. */
+  stopSignal: NodeJS.Signals;
+  /** A crash, when SIGKILL to the process is not all it takes (default: SIGKILL, then its exit). */
+  crash?(child: ChildProcess): Promise<void>;
+}
+
 /**
- * Resolves once the server's output (stdout and stderr) says `ready`; throws with that output when
- * the process exits first or `timeoutMs` passes.
+ * Waits until the spawned server's output says it is ready (throwing with that output when it exits
+ * first or takes too long), then returns its handle. `stop` deletes `dir` when the server made it
+ * (`ownsDir`) unless told to keep it.
  */
-export async function waitForReady(
+export async function serverProcess(
+  kind: ServerKind,
   child: ChildProcess,
-  server: { name: string; port: number; ready: string; timeoutMs: number },
-): Promise<void> {
-  const deadline = Date.now() + server.timeoutMs;
+  at: { url: string; port: number; dir: string; ownsDir: boolean },
+): Promise<ServerProcessHandle> {
+  await waitForReady(kind, child, at.port);
+  /** Sends `name` (then SIGKILL after `killAfterMs`, when given); resolves once the process exited. */
+  const signal = async (name: NodeJS.Signals, killAfterMs?: number) => {
+    if (hasExited(child)) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(name);
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return {
+    url: at.url,
+    port: at.port,
+    dir: at.dir,
+    async stop(options = {}) {
+      await signal(kind.stopSignal, 5_000);
+      if (!options.keepDir && at.ownsDir) rmSync(at.dir, { recursive: true, force: true });
+    },
+    kill: () => (kind.crash ? kind.crash(child) : signal('SIGKILL')),
+  };
+}
+
+async function waitForReady(kind: ServerKind, child: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + kind.readyWithinMs;
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
@@ -48,25 +87,14 @@ export async function waitForReady(
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   while (Date.now() < deadline) {
-    if (output.includes(server.ready)) return;
-    if (child.exitCode !== null)
-      throw new Error(`${server.name} exited early on port ${server.port}:\n${output}`);
+    if (output.includes(kind.ready)) return;
+    if (child.exitCode !== null) throw new Error(`${kind.name} exited early on port ${port}:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`${server.name} did not become ready on port ${server.port}:\n${output}`);
+  throw new Error(`${kind.name} did not become ready on port ${port}:\n${output}`);
 }
 
 /** True once the process exited or was killed by a signal. */
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
-}
-
-/** Sends `signal`, then SIGKILL after five seconds; resolves once the process exited. */
-export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (hasExited(child)) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
