@@ -245,6 +245,8 @@ export type {
   RunDispatchResult,
   RunDispatchStatus,
 } from './mailbox/run-dispatch';
+export { queuedDispatch } from './mailbox/queued-dispatch';
+export { dispatchWithRunResult } from './mailbox/dispatch-with-run-result';
 
 export type { AwakenStores } from './stores/awaken-stores';
 export type { Page, PageRequest } from './stores/paging';
@@ -309,3 +311,8 @@ export {
   runControlSchema,
 } from './stores/run-control-inbox';
 export type { RunControl, RunControlInbox, RunControlKind } from './stores/run-control-inbox';
+export {
+  isResentRunControl,
+  reusedRunControlId,
+  secondPendingDecision,
+} from './stores/run-control-conflicts';

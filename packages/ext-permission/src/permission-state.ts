@@ -8,46 +8,46 @@ import {
 } from './permission-config';
 
 const ruleListSchema = z.array(permissionRuleConfigSchema);
-const textListSchema = z.array(z.string());
+
+/** Every permission key is a persistent list, empty until something is added. */
+function persistentListKey<T>(
+  name: string,
+  scope: StateKey<T[]>['scope'],
+  item: z.ZodType<T>,
+): StateKey<T[]> {
+  return defineStateKey({ name, scope, persistent: true, initial: () => [], schema: z.array(item) });
+}
 
 /** Run-scoped rules added at run time (persistent, so they survive a suspension and a cold resume). */
-export const permissionOverridesKey: StateKey<PermissionRuleConfig[]> = defineStateKey({
-  name: 'permission.overrides',
-  scope: 'run',
-  persistent: true,
-  initial: () => [],
-  schema: ruleListSchema,
-});
+export const permissionOverridesKey: StateKey<PermissionRuleConfig[]> = persistentListKey(
+  'permission.overrides',
+  'run',
+  permissionRuleConfigSchema,
+);
 
 /** `remember: 'always'` approvals kept for the whole thread (rule texts). */
-export const permissionThreadGrantsKey: StateKey<string[]> = defineStateKey({
-  name: 'permission.grants',
-  scope: 'thread',
-  persistent: true,
-  initial: () => [],
-  schema: textListSchema,
-});
+export const permissionThreadGrantsKey: StateKey<string[]> = persistentListKey(
+  'permission.grants',
+  'thread',
+  z.string(),
+);
 
 /** `remember: 'always'` approvals kept for the current run only (with `rememberScope: 'run'`). */
-export const permissionRunGrantsKey: StateKey<string[]> = defineStateKey({
-  name: 'permission.grants',
-  scope: 'run',
-  persistent: true,
-  initial: () => [],
-  schema: textListSchema,
-});
+export const permissionRunGrantsKey: StateKey<string[]> = persistentListKey(
+  'permission.grants',
+  'run',
+  z.string(),
+);
 
 /**
  * Call instances (`callInstanceKey`: `<step>:<toolCallId>`) a human approved in this run, so a later
  * replay of the same instance is not asked again, while a later turn reusing the id is.
  */
-export const permissionApprovedCallsKey: StateKey<string[]> = defineStateKey({
-  name: 'permission.approvedCalls',
-  scope: 'run',
-  persistent: true,
-  initial: () => [],
-  schema: textListSchema,
-});
+export const permissionApprovedCallsKey: StateKey<string[]> = persistentListKey(
+  'permission.approvedCalls',
+  'run',
+  z.string(),
+);
 
 /** Every state key the permission plugin reads or writes. */
 export const PERMISSION_STATE_KEYS = [

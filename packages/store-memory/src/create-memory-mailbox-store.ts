@@ -3,9 +3,10 @@ import {
   AwakenError,
   type MailboxStore,
   type RunDispatch,
-  type RunDispatchResult,
+  dispatchWithRunResult,
   isTerminalDispatchStatus,
   mailboxStoreInputs as inputs,
+  queuedDispatch,
 } from '@awaken/contract';
 import { copyDispatch as clone } from './internal/copy-dispatch';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -71,42 +72,8 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
         );
       }
     }
-    const dispatch: RunDispatch = {
-      dispatchId,
-      threadId: parsed.threadId,
-      runId: parsed.runId,
-      priority: parsed.priority,
-      dispatchEpoch: state.epochOf(parsed.threadId),
-      status: 'queued',
-      availableAt: parsed.availableAt ?? at,
-      attemptCount: 0,
-      maxAttempts: parsed.maxAttempts,
-      createdAt: at,
-      updatedAt: at,
-    };
-    if (parsed.dedupeKey !== undefined) dispatch.dedupeKey = parsed.dedupeKey;
+    const dispatch = queuedDispatch(parsed, dispatchId, state.epochOf(parsed.threadId), at);
     return state.insert(dispatch);
-  };
-
-  /** Records a run result on a fenced entry; a later result replaces an earlier one completely. */
-  const writeResult = (entry: DispatchEntry, result: RunDispatchResult, at: number) => {
-    if (result.runId !== entry.dispatch.runId) {
-      throw new AwakenError(
-        'validation_failed',
-        `run result is for run ${result.runId}, but dispatch ${entry.dispatch.dispatchId} carries run ${entry.dispatch.runId}`,
-      );
-    }
-    const { termination: _t, runResponse: _r, runError: _e, ...kept } = entry.dispatch;
-    state.write(entry, {
-      ...kept,
-      dispatchInstanceId: result.dispatchInstanceId,
-      runStatus: result.status,
-      ...(result.termination === undefined ? {} : { termination: result.termination }),
-      ...(result.response === undefined ? {} : { runResponse: result.response }),
-      ...(result.error === undefined ? {} : { runError: result.error }),
-      completedAt: at,
-      updatedAt: at,
-    });
   };
 
   return {
@@ -160,7 +127,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const { result, ...proof } = inputs.ack.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
-      if (result !== undefined) writeResult(entry, result, at);
+      if (result !== undefined) state.write(entry, dispatchWithRunResult(entry.dispatch, result, at));
       state.apply(entry, 'acked', at);
       wakeIfQueued(entry.dispatch.threadId);
       return clone(entry.dispatch);
@@ -273,7 +240,7 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       const { result, ...proof } = inputs.recordRunResult.parse(input);
       const at = clock();
       const entry = fence(state, proof, at);
-      writeResult(entry, result, at);
+      state.write(entry, dispatchWithRunResult(entry.dispatch, result, at));
       return clone(entry.dispatch);
     },
 

@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
 import {
-  AwakenError,
   type RunControl,
   type RunControlInbox,
   decisionTarget,
+  isResentRunControl,
   jsonCopy,
   offerTrustedView,
+  reusedRunControlId,
   runControlInboxInputs,
+  secondPendingDecision,
   trustedStoreInputs,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
@@ -25,18 +27,6 @@ interface RunInbox {
 export interface ExpiringRunControlInbox extends RunControlInbox {
   /** Drops the run's inbox at `expiresAt` on the store's clock (what `createMemoryStores` wires to `finish`). */
   expireRun(runId: string, expiresAt: number): void;
-}
-
-function conflict(message: string, details: Record<string, unknown>): AwakenError {
-  return new AwakenError('conflict', message, { details });
-}
-
-/** The same command again (a re-send) rather than a different one under a reused id. */
-function sameCommand(earlier: RunControl, control: RunControl): boolean {
-  if (earlier.kind !== control.kind) return false;
-  return earlier.kind !== 'decision' || control.kind !== 'decision'
-    ? true
-    : decisionTarget(earlier.decision) === decisionTarget(control.decision);
 }
 
 /**
@@ -89,22 +79,13 @@ export function createExpiringRunControlInbox(options: MemoryStoreOptions = {}):
       const inbox = inboxOf(runId);
       const earlier = inbox.pending.get(control.id);
       if (earlier !== undefined) {
-        if (sameCommand(earlier, control)) return 'duplicate';
-        throw conflict(`run control ${control.id} of run ${runId} is pending as another command`, {
-          runId,
-          id: control.id,
-        });
+        if (isResentRunControl(earlier, control)) return 'duplicate';
+        throw reusedRunControlId(runId, control.id);
       }
       if (control.kind === 'decision') {
         const target = decisionTarget(control.decision);
         const pendingId = inbox.calls.get(target);
-        if (pendingId !== undefined) {
-          throw conflict(`${target} of run ${runId} already has pending decision ${pendingId}`, {
-            runId,
-            target,
-            pendingDecisionId: pendingId,
-          });
-        }
+        if (pendingId !== undefined) throw secondPendingDecision(runId, target, pendingId);
         inbox.calls.set(target, control.id);
       }
       inbox.pending.set(control.id, control);

@@ -10,13 +10,12 @@ import {
   type RunDispatchResult,
   type RunDispatchStatus,
   TERMINAL_DISPATCH_STATUSES,
+  dispatchWithRunResult,
   mailboxStoreInputs as inputs,
-  pageSize,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import {
   afterFailedAttempt,
-  withRunResult,
   checkFence,
   lockDispatch,
   lockThread,
@@ -27,6 +26,7 @@ import {
 import { conflict } from './internal/errors';
 import { key } from './internal/keys';
 import { Lane } from './internal/lane';
+import { type ListedRow, readPage } from './internal/read-page';
 import { insertDispatch } from './internal/mailbox-enqueue';
 import { checkLeaseDeadline, claimDue, claimed, reclaimExpired } from './internal/mailbox-claim';
 import { waitFor } from './internal/wait';
@@ -133,7 +133,7 @@ export class PostgresMailboxStore implements MailboxStore {
   async ack(input: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.ack.parse(input);
     return this.#fenced(proof, (dispatch, at) =>
-      moved(result === undefined ? dispatch : withRunResult(dispatch, result, at), 'acked', at),
+      moved(result === undefined ? dispatch : dispatchWithRunResult(dispatch, result, at), 'acked', at),
     );
   }
 
@@ -168,7 +168,7 @@ export class PostgresMailboxStore implements MailboxStore {
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    return this.#fenced(proof, (dispatch, at) => withRunResult(dispatch, result, at));
+    return this.#fenced(proof, (dispatch, at) => dispatchWithRunResult(dispatch, result, at));
   }
 
   async cancel(input: string): Promise<RunDispatch> {
@@ -269,16 +269,14 @@ export class PostgresMailboxStore implements MailboxStore {
     query?: PageRequest & { status?: RunDispatchStatus[] },
   ): Promise<Page<RunDispatch>> {
     const { status, ...page } = inputs.listDispatches.parse({ ...query, threadId });
-    const limit = pageSize(page.limit);
-    const rows = await this.#read((s) =>
-      this.db.read<{ doc: string; seq: string }>(
-        `SELECT doc, seq FROM ${s}.dispatches WHERE thread_id = $1 AND seq > $2
-         AND ($3::text[] IS NULL OR status = ANY($3)) ORDER BY seq LIMIT $4`,
-        [key(page.threadId), Number(page.cursor ?? 0), status ?? null, limit + 1],
-      ),
+    return readPage(
+      (sql, params) => this.#read(() => this.db.read<ListedRow>(sql, params)),
+      `SELECT doc, seq AS pos FROM ${this.db.s}.dispatches WHERE thread_id = $1 AND seq > $2
+       AND ($3::text[] IS NULL OR status = ANY($3)) ORDER BY seq LIMIT $4`,
+      [key(page.threadId), Number(page.cursor ?? 0), status ?? null],
+      page,
+      parseDispatch,
     );
-    const items = rows.slice(0, limit).map((row) => parseDispatch(row.doc));
-    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.seq) } : { items };
   }
 
   async threadEpoch(input: string): Promise<number> {

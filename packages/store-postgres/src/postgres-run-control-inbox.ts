@@ -1,27 +1,17 @@
 import {
-  AwakenError,
   type RunControl,
   type RunControlInbox,
   decisionTarget,
+  isResentRunControl,
+  reusedRunControlId,
   runControlInboxInputs as inputs,
+  secondPendingDecision,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { key, payloadOf } from './internal/keys';
 import { KeyedLanes } from './internal/lane';
 
 export type PostgresRunControlInboxOptions = PostgresStoreOptions;
-
-function conflict(message: string, details: Record<string, unknown>): AwakenError {
-  return new AwakenError('conflict', message, { details });
-}
-
-/** The same command again (a re-send) rather than a different one under a reused id. */
-function sameCommand(earlier: RunControl, control: RunControl): boolean {
-  if (earlier.kind !== control.kind) return false;
-  return earlier.kind !== 'decision' || control.kind !== 'decision'
-    ? true
-    : decisionTarget(earlier.decision) === decisionTarget(control.decision);
-}
 
 /**
  * The RunControlInbox on PostgreSQL: `inboxes` (one row per run, its expiry once the run's log was
@@ -71,11 +61,8 @@ export class PostgresRunControlInbox implements RunControlInbox {
         [key(parsed.runId), key(entry.id)],
       );
       if (earlier[0] !== undefined) {
-        if (sameCommand(JSON.parse(earlier[0].doc) as RunControl, entry)) return 'duplicate' as const;
-        throw conflict(`run control ${entry.id} of run ${parsed.runId} is pending as another command`, {
-          runId: parsed.runId,
-          id: entry.id,
-        });
+        if (isResentRunControl(JSON.parse(earlier[0].doc) as RunControl, entry)) return 'duplicate' as const;
+        throw reusedRunControlId(parsed.runId, entry.id);
       }
       const target = entry.kind === 'decision' ? decisionTarget(entry.decision) : null;
       if (target !== null) {
@@ -85,11 +72,7 @@ export class PostgresRunControlInbox implements RunControlInbox {
         );
         if (pending[0] !== undefined) {
           const pendingId = (JSON.parse(pending[0].doc) as RunControl).id;
-          throw conflict(`${target} of run ${parsed.runId} already has pending decision ${pendingId}`, {
-            runId: parsed.runId,
-            target,
-            pendingDecisionId: pendingId,
-          });
+          throw secondPendingDecision(parsed.runId, target, pendingId);
         }
       }
       await tx.query(

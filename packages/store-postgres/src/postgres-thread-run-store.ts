@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AwakenError,
   type Checkpoint,
   type CreateThreadInput,
   type MessageRecord,
@@ -14,9 +13,7 @@ import {
   type Thread,
   type ThreadRunStore,
   type Visibility,
-  canTransitionRunStatus,
   offerTrustedView,
-  pageSize,
   pointersAfterCheckpoint,
   threadRunStoreInputs,
 } from '@awaken/contract';
@@ -24,10 +21,13 @@ import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
+import { type ListedRow, readPage } from './internal/read-page';
 import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
 import { trustedThreadRunInputs } from './internal/trusted-inputs';
 
 export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
+
+const parseRun = (doc: string) => JSON.parse(doc) as RunRecord;
 
 interface ThreadRow {
   doc: string;
@@ -54,6 +54,15 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     this.#inputs = trustedTwin ? trustedThreadRunInputs : threadRunStoreInputs;
     if (!trustedTwin) offerTrustedView(this, new PostgresThreadRunStore(options, this.db, true));
   }
+
+  /** The document `sql` selects for `id` (its one parameter), or null when there is no such row. */
+  async #readDoc<T>(sql: string, id: string): Promise<T | null> {
+    const rows = await this.db.read<{ doc: string }>(sql, [key(id)]);
+    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as T);
+  }
+
+  /** Reads a listing's rows (see `readPage`). */
+  readonly #readListed = (sql: string, params: unknown[]) => this.db.read<ListedRow>(sql, params);
 
   async #lockThread(tx: Tx, threadId: string): Promise<{ thread: Thread; count: number }> {
     const rows = await tx.query<ThreadRow>(
@@ -120,21 +129,18 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async getThread(input: string): Promise<Thread | null> {
     const { threadId } = this.#inputs.getThread.parse({ threadId: input });
-    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, [
-      key(threadId),
-    ]);
-    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as Thread);
+    return this.#readDoc<Thread>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, threadId);
   }
 
   async listThreads(page?: PageRequest): Promise<Page<Thread>> {
     const parsed = this.#inputs.listThreads.parse(page ?? {});
-    const limit = pageSize(parsed.limit);
-    const rows = await this.db.read<{ doc: string; pos: string }>(
+    return readPage(
+      this.#readListed,
       `SELECT doc, pos FROM ${this.db.s}.threads WHERE pos > $1 ORDER BY pos LIMIT $2`,
-      [Number(parsed.cursor ?? 0), limit + 1],
+      [Number(parsed.cursor ?? 0)],
+      parsed,
+      (doc) => JSON.parse(doc) as Thread,
     );
-    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as Thread);
-    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
   }
 
   async deleteThread(input: string): Promise<boolean> {
@@ -246,35 +252,32 @@ export class PostgresThreadRunStore implements ThreadRunStore {
 
   async getRun(input: string): Promise<RunRecord | null> {
     const { runId } = this.#inputs.getRun.parse({ runId: input });
-    const rows = await this.db.read<{ doc: string }>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, [
-      key(runId),
-    ]);
-    return rows[0] === undefined ? null : (JSON.parse(rows[0].doc) as RunRecord);
+    return this.#readDoc<RunRecord>(`SELECT doc FROM ${this.db.s}.runs WHERE run_id = $1`, runId);
   }
 
   async listRuns(threadId: string, query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
     const { status, ...page } = this.#inputs.listRuns.parse({ ...query, threadId });
-    const limit = pageSize(page.limit);
-    const rows = await this.db.read<{ doc: string; pos: string }>(
+    return readPage(
+      this.#readListed,
       `SELECT doc, pos FROM ${this.db.s}.runs WHERE thread_id = $1 AND ($2::bigint IS NULL OR pos < $2)
        AND ($3::text[] IS NULL OR status = ANY($3)) ORDER BY pos DESC LIMIT $4`,
-      [key(page.threadId), page.cursor === undefined ? null : Number(page.cursor), status ?? null, limit + 1],
+      [key(page.threadId), page.cursor === undefined ? null : Number(page.cursor), status ?? null],
+      page,
+      parseRun,
     );
-    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as RunRecord);
-    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
   }
 
   async listRunsByStatus(statusInput: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
     // served by the index runs_by_status (migration 2): runs of other statuses are never read
     const { status, ...page } = this.#inputs.listRunsByStatus.parse({ ...query, status: statusInput });
-    const limit = pageSize(page.limit);
-    const rows = await this.db.read<{ doc: string; pos: string }>(
+    return readPage(
+      this.#readListed,
       `SELECT doc, pos FROM ${this.db.s}.runs WHERE status = $1 AND ($2::bigint IS NULL OR pos < $2)
        ORDER BY pos DESC LIMIT $3`,
-      [status, page.cursor === undefined ? null : Number(page.cursor), limit + 1],
+      [status, page.cursor === undefined ? null : Number(page.cursor)],
+      page,
+      parseRun,
     );
-    const items = rows.slice(0, limit).map((row) => JSON.parse(row.doc) as RunRecord);
-    return rows.length > limit ? { items, nextCursor: String(rows[limit - 1]?.pos) } : { items };
   }
 
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {

@@ -223,19 +223,17 @@ export class RedisMailboxStore implements MailboxStore {
 
   async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
     const proof = inputs.nack.parse(input);
-    const args = [proof.dispatchId, proof.claimToken, proof.error, proof.retryAt ?? ''];
-    return decodeDispatch(proof.dispatchId, await this.#run(S.nack, args));
+    return this.#claimantScript(S.nack, proof, proof.error, proof.retryAt ?? '');
   }
 
   async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
     const proof = inputs.deadLetter.parse(input);
-    const args = [proof.dispatchId, proof.claimToken, proof.error];
-    return decodeDispatch(proof.dispatchId, await this.#run(S.deadLetter, args));
+    return this.#claimantScript(S.deadLetter, proof, proof.error);
   }
 
   async cancel(input: string): Promise<RunDispatch> {
     const { dispatchId } = inputs.cancel.parse({ dispatchId: input });
-    return decodeDispatch(dispatchId, await this.#run(S.cancel, [dispatchId]));
+    return this.#dispatchScript(S.cancel, dispatchId);
   }
 
   async markRequeued(input: {
@@ -244,16 +242,12 @@ export class RedisMailboxStore implements MailboxStore {
     requeueDispatchId: string;
   }): Promise<RunDispatch> {
     const { dispatchId, runId, requeueDispatchId } = inputs.markRequeued.parse(input);
-    return decodeDispatch(
-      dispatchId,
-      await this.#run(S.markRequeued, [dispatchId, runId, requeueDispatchId]),
-    );
+    return this.#dispatchScript(S.markRequeued, dispatchId, runId, requeueDispatchId);
   }
 
   async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
     const proof = inputs.extendLease.parse(input);
-    const args = [proof.dispatchId, proof.claimToken, proof.leaseMs];
-    return decodeDispatch(proof.dispatchId, await this.#run(S.extendLease, args));
+    return this.#claimantScript(S.extendLease, proof, proof.leaseMs);
   }
 
   async interrupt(input: string): Promise<MailboxInterrupt> {
@@ -269,19 +263,17 @@ export class RedisMailboxStore implements MailboxStore {
 
   async supersedeClaimed(input: string): Promise<RunDispatch> {
     const { dispatchId } = inputs.supersedeClaimed.parse({ dispatchId: input });
-    return decodeDispatch(dispatchId, await this.#run(S.supersedeClaimed, [dispatchId]));
+    return this.#dispatchScript(S.supersedeClaimed, dispatchId);
   }
 
   async recordDispatchStart(input: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
     const proof = inputs.recordDispatchStart.parse(input);
-    const args = [proof.dispatchId, proof.claimToken, proof.dispatchInstanceId];
-    return decodeDispatch(proof.dispatchId, await this.#run(S.recordDispatchStart, args));
+    return this.#claimantScript(S.recordDispatchStart, proof, proof.dispatchInstanceId);
   }
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    const args = [proof.dispatchId, proof.claimToken, ...resultArgs(result)];
-    return decodeDispatch(proof.dispatchId, await this.#run(S.recordRunResult, args));
+    return this.#claimantScript(S.recordRunResult, proof, ...resultArgs(result));
   }
 
   async loadDispatch(input: string): Promise<RunDispatch | null> {
@@ -364,6 +356,24 @@ export class RedisMailboxStore implements MailboxStore {
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
     this.#sendQueued();
     return script.call(this.#scripts, args);
+  }
+
+  /** Runs a script about one dispatch (ARGV after the prefix: its id, then `args`); decodes its reply. */
+  async #dispatchScript(
+    script: (typeof S)[keyof typeof S],
+    dispatchId: string,
+    ...args: (string | number)[]
+  ): Promise<RunDispatch> {
+    return decodeDispatch(dispatchId, await this.#run(script, [dispatchId, ...args]));
+  }
+
+  /** A claimant's fenced script: the dispatch id and claim token of `proof`, then `args`. */
+  #claimantScript(
+    script: (typeof S)[keyof typeof S],
+    proof: ClaimProof,
+    ...args: (string | number)[]
+  ): Promise<RunDispatch> {
+    return this.#dispatchScript(script, proof.dispatchId, proof.claimToken, ...args);
   }
 }
 

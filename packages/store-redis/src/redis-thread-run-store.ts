@@ -217,33 +217,16 @@ export class RedisThreadRunStore implements ThreadRunStore {
     const parsed = this.#inputs.listRuns.parse({ ...query, threadId });
     const wanted = parsed.status === undefined ? undefined : new Set(parsed.status);
     // through the read batch: a listing started beside other reads shares their round trip
-    return pageIndex<RunRecord>({
-      redis: this.redis,
-      key: this.#key.threadRuns(parsed.threadId),
-      reverse: true,
-      cursor: parsed.cursor,
-      limit: parsed.limit,
-      range: (read) => this.#reads.read<string[]>(read),
-      load: async (ids) => {
-        const jsons = await Promise.all(
-          ids.map((id) => this.#reads.read<string | null>(['hget', this.#key.run(id), 'json'])),
-        );
-        return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
-      },
+    return this.#pageRuns(this.#key.threadRuns(parsed.threadId), parsed, {
+      batched: true,
       accept: wanted ? (run) => wanted.has(run.status) : undefined,
     });
   }
 
   async listRunsByStatus(status: RunStatus, query?: PageRequest): Promise<Page<RunRecord>> {
     const parsed = this.#inputs.listRunsByStatus.parse({ ...query, status });
-    this.#reads.flush();
-    return pageIndex<RunRecord>({
-      redis: this.redis,
-      key: this.#key.runsWithStatus(parsed.status),
-      reverse: true,
-      cursor: parsed.cursor,
-      limit: parsed.limit,
-      load: (ids) => this.#loadRuns(ids),
+    return this.#pageRuns(this.#key.runsWithStatus(parsed.status), parsed, {
+      batched: false,
       // the index and the record are written in one script; a record read after a later move is skipped
       accept: (run) => run.status === parsed.status,
     });
@@ -309,11 +292,33 @@ export class RedisThreadRunStore implements ThreadRunStore {
     if (this.#owned) await closeRedis(this.redis);
   }
 
-  async #loadRuns(ids: string[]): Promise<(RunRecord | undefined)[]> {
-    const jsons = await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
-      pipeline.hget(this.#key.run(id), 'json'),
-    );
-    return jsons.map((json) => (json === null ? undefined : decodeRun(json)));
+  /**
+   * A page of a run index, newest first. `batched`: the index and the records are read through the
+   * read batch; otherwise the queued single reads leave first and the records come in one pipeline.
+   */
+  #pageRuns(
+    key: string,
+    page: PageRequest,
+    how: { batched: boolean; accept: ((run: RunRecord) => boolean) | undefined },
+  ): Promise<Page<RunRecord>> {
+    if (!how.batched) this.#reads.flush();
+    const jsonsOf = how.batched
+      ? (ids: string[]) =>
+          Promise.all(ids.map((id) => this.#reads.read<string | null>(['hget', this.#key.run(id), 'json'])))
+      : (ids: string[]) =>
+          pipelined<string | null>(this.redis, ids, (pipeline, id) =>
+            pipeline.hget(this.#key.run(id), 'json'),
+          );
+    return pageIndex<RunRecord>({
+      redis: this.redis,
+      key,
+      reverse: true,
+      cursor: page.cursor,
+      limit: page.limit,
+      range: how.batched ? (read) => this.#reads.read<string[]>(read) : undefined,
+      load: async (ids) => (await jsonsOf(ids)).map((json) => (json === null ? undefined : decodeRun(json))),
+      accept: how.accept,
+    });
   }
 
   #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {

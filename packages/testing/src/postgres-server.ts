@@ -1,8 +1,15 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './redis-server';
+import {
+  type ServerProcessHandle,
+  type ServerProcessOptions,
+  freePort,
+  type ServerKind,
+  hasExited,
+  serverProcess,
+} from './server-process';
 
 /** True while any process of the group `pgid` is alive. */
 function groupAlive(pgid: number): boolean {
@@ -14,22 +21,13 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** A real `postgres` child process on a loopback port, for tests and benchmarks. */
-export interface PostgresServerHandle {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication on loopback). */
-  url: string;
-  port: number;
-  dir: string;
-  /** Stops the server (SIGINT: fast shutdown, then SIGKILL) and deletes its data directory unless `keepDir`. */
-  stop(options?: { keepDir?: boolean }): Promise<void>;
-  /** SIGKILL to the postmaster and its backends, as a crash: the data directory is kept (restart on it with `dir`). */
-  kill(): Promise<void>;
-}
+/**
+ * A real `postgres` child process on a loopback port: `url` is `postgres://postgres@127.0.0.1:<port>/postgres`
+ * (trust authentication on loopback); stopped with SIGINT (fast shutdown); `kill` takes its backends too.
+ */
+export type PostgresServerHandle = ServerProcessHandle;
 
-export interface StartPostgresOptions {
-  port?: number;
-  /** An initialised data directory to start on (a restart); a fresh `initdb` into a temp dir by default. */
-  dir?: string;
+export interface StartPostgresOptions extends ServerProcessOptions {
   /**
    * Keep every acknowledged commit through a crash of the server (kill): `synchronous_commit=on`.
    * Off by default (faster tests; a kill may lose the last commits). fsync stays off either way: the
@@ -37,6 +35,26 @@ export interface StartPostgresOptions {
    */
   durable?: boolean;
 }
+
+const POSTGRES: ServerKind = {
+  name: 'postgres',
+  ready: 'ready to accept connections',
+  readyWithinMs: 20_000,
+  // fast shutdown
+  stopSignal: 'SIGINT',
+  /** SIGKILL to its process group (it runs detached), so the backends die with the postmaster. */
+  async crash(child) {
+    if (hasExited(child)) return;
+    const done = new Promise((resolve) => child.once('exit', resolve));
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    await done;
+    // wait until no backend of the group holds the shared memory any more
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  },
+};
 
 /** The folder holding `initdb` and `postgres`: PATH first, then Debian's /usr/lib/postgresql/<n>/bin. */
 export function postgresBinDir(): string {
@@ -70,22 +88,6 @@ function initdb(bin: string, dir: string): void {
   if (result.status !== 0) throw new Error(`initdb failed:\n${result.stdout}\n${result.stderr}`);
 }
 
-async function waitForReady(child: ChildProcess, port: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  while (Date.now() < deadline) {
-    if (output.includes('ready to accept connections')) return;
-    if (child.exitCode !== null) throw new Error(`postgres exited early on port ${port}:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`postgres did not become ready on port ${port}:\n${output}`);
-}
-
 /**
  * Starts `postgres` on a free loopback port: `initdb` into a fresh temp dir (trust auth, UTF8, C
  * locale, no fsync, asynchronous commit unless `durable` — a test server), unix sockets in the data dir. As root it runs as `nobody`.
@@ -110,32 +112,10 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
     detached: true,
     ...runAs(),
   });
-  await waitForReady(child, port);
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  return {
+  return serverProcess(POSTGRES, child, {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
-    async stop(stopOptions = {}) {
-      if (!exited()) {
-        const done = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await done;
-        clearTimeout(timer);
-      }
-      if (!stopOptions.keepDir && fresh) rmSync(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      if (exited()) return;
-      const done = new Promise((resolve) => child.once('exit', resolve));
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      await done;
-      // the backends of the group die with it; wait until none holds the shared memory any more
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && child.pid !== undefined && groupAlive(child.pid)) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
+    ownsDir: fresh,
+  });
 }

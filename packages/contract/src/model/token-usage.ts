@@ -1,12 +1,15 @@
 import { z } from 'zod';
 
+/** A count of tokens: an integer >= 0. */
+const tokenCount = z.number().int().nonnegative();
+
 /** Token counts of one inference or summed over a run. */
 export const tokenUsageSchema = z.object({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
-  cachedInputTokens: z.number().int().nonnegative().optional(),
-  reasoningTokens: z.number().int().nonnegative().optional(),
+  inputTokens: tokenCount,
+  outputTokens: tokenCount,
+  totalTokens: tokenCount,
+  cachedInputTokens: tokenCount.optional(),
+  reasoningTokens: tokenCount.optional(),
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 

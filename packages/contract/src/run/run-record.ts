@@ -6,6 +6,9 @@ import { runStatusSchema } from './run-status';
 import { runWaitingStateSchema } from './run-waiting-state';
 import { terminationReasonSchema } from './termination-reason';
 
+/** A time in epoch milliseconds. */
+const millis = z.number().int().nonnegative();
+
 /** Where a run request came from. */
 export const runRequestOriginSchema = z.enum(['user', 'a2a', 'internal']);
 export type RunRequestOrigin = z.infer<typeof runRequestOriginSchema>;
@@ -44,9 +47,9 @@ export const runRecordSchema = z.object({
   /** The final assistant text, once done. */
   response: z.string().optional(),
   version: z.number().int().nonnegative(),
-  createdAt: z.number().int().nonnegative(),
-  updatedAt: z.number().int().nonnegative(),
-  startedAt: z.number().int().nonnegative().optional(),
-  finishedAt: z.number().int().nonnegative().optional(),
+  createdAt: millis,
+  updatedAt: millis,
+  startedAt: millis.optional(),
+  finishedAt: millis.optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;

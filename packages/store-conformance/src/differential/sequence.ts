@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { runRecord } from '../internal/run-record';
 import { concurrentMailboxOperations } from './concurrent-operations';
 import { mailboxOperation } from './mailbox-operations';
 import { type Operation, advance, operation } from './operation';
@@ -8,27 +9,15 @@ import { threadOperation } from './thread-operations';
 /** The shared clock moves in steps that cross lease deadlines, retry times and availableAt. */
 const clockStep = fc.constantFrom(0, 1, 999, 1_000, 30_001, 60_000).map(advance);
 
-const RUN = {
-  agentId: 'agent',
-  origin: 'user',
-  status: 'created',
-  steps: 0,
-  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  state: {},
-  version: 0,
-  createdAt: 1_700_000_000_000,
-  updatedAt: 1_700_000_000_000,
-} as const;
-
 /** Set-up steps a sequence usually starts with, so later steps find threads and runs to act on. */
 const SET_UP: Operation[] = [
   operation('createThread', { id: 't0' }, (stores) => stores.threadRuns.createThread({ id: 't0' })),
   operation('createThread', { id: 't1' }, (stores) => stores.threadRuns.createThread({ id: 't1' })),
   operation('createRun', { runId: 'r0', threadId: 't0' }, (stores) =>
-    stores.threadRuns.createRun({ ...RUN, runId: 'r0', threadId: 't0' }),
+    stores.threadRuns.createRun(runRecord('r0', 't0')),
   ),
   operation('createRun', { runId: 'r1', threadId: 't1' }, (stores) =>
-    stores.threadRuns.createRun({ ...RUN, runId: 'r1', threadId: 't1' }),
+    stores.threadRuns.createRun(runRecord('r1', 't1')),
   ),
   operation('enqueue', { threadId: 't0', runId: 'r0', dispatchId: 'd0' }, (stores) =>
     stores.mailbox.enqueue({ threadId: 't0', runId: 'r0', dispatchId: 'd0', maxAttempts: 2 }),

@@ -1,5 +1,6 @@
 import { type RunRecord, runStatusSchema } from '@awaken/contract';
 import fc from 'fast-check';
+import { runRecord } from '../internal/run-record';
 import { type Operation, operation, resolveFence } from './operation';
 import { pages } from './paging';
 import { POOLS } from './pools';
@@ -64,23 +65,6 @@ async function resolveCount(
   } catch {
     return { count: 0, read: 'unreadable' };
   }
-}
-
-function newRun(runId: unknown, threadId: unknown, overrides: Partial<RunRecord>): RunRecord {
-  return {
-    runId,
-    threadId,
-    agentId: 'agent',
-    origin: 'user',
-    status: 'created',
-    steps: 0,
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    state: {},
-    version: 0,
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    ...overrides,
-  } as RunRecord;
 }
 
 const threadOps = fc.oneof(
@@ -162,7 +146,9 @@ const runOps = fc.oneof(
     })
     .map((args) =>
       operation('createRun', args, (stores) =>
-        stores.threadRuns.createRun(newRun(args.runId, args.threadId, args as Partial<RunRecord>)),
+        stores.threadRuns.createRun(
+          runRecord(args.runId as string, args.threadId as string, args as Partial<RunRecord>),
+        ),
       ),
     ),
   fc
@@ -203,12 +189,16 @@ const runOps = fc.oneof(
         const stored = await stores.threadRuns.getRun(args.runId).catch(() => null);
         const thread = args.threadId === 'own' ? (stored?.threadId ?? 't0') : args.threadId;
         const { count, read } = await resolveCount(stores, thread, args.expectedMessageCount);
-        const run = newRun(args.runId, args.runThreadId === 'same' ? thread : args.runThreadId, {
-          ...stored,
-          status: args.status,
-          version: (stored?.version ?? 0) + args.versionStep,
-          state: args.state as Record<string, unknown>,
-        });
+        const run = runRecord(
+          args.runId,
+          (args.runThreadId === 'same' ? thread : args.runThreadId) as string,
+          {
+            ...stored,
+            status: args.status,
+            version: (stored?.version ?? 0) + args.versionStep,
+            state: args.state as Record<string, unknown>,
+          },
+        );
         const committed = await stores.threadRuns.commitCheckpoint({
           trigger: 'tool_results_committed',
           threadId: thread,

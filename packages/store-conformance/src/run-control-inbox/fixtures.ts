@@ -6,10 +6,14 @@ import {
 } from '@awaken/contract';
 import { uniqueId } from '../internal/ids';
 
-export function decision(toolCallId: string, overrides: Partial<ToolCallDecision> = {}): RunControl {
+/** An approving decision for the suspended call `target` names: its tool call, its ticket or both. */
+function resumeDecision(
+  target: Pick<ToolCallDecisionInput, 'toolCallId' | 'ticketId'>,
+  overrides: Partial<ToolCallDecisionInput>,
+): RunControl {
   return decisionControl({
     decisionId: uniqueId('decision'),
-    toolCallId,
+    ...target,
     action: 'resume',
     result: { approved: true },
     updatedAt: 1_700_000_000_000,
@@ -17,16 +21,13 @@ export function decision(toolCallId: string, overrides: Partial<ToolCallDecision
   });
 }
 
+export function decision(toolCallId: string, overrides: Partial<ToolCallDecision> = {}): RunControl {
+  return resumeDecision({ toolCallId }, overrides);
+}
+
 /** A decision naming only its ticket, as a protocol client sends it (an approval or interrupt id). */
 export function ticketDecision(ticketId: string, overrides: Partial<ToolCallDecisionInput> = {}): RunControl {
-  return decisionControl({
-    decisionId: uniqueId('decision'),
-    ticketId,
-    action: 'resume',
-    result: { approved: true },
-    updatedAt: 1_700_000_000_000,
-    ...overrides,
-  });
+  return resumeDecision({ ticketId }, overrides);
 }
 
 export function cancel(reason = 'stop'): RunControl {

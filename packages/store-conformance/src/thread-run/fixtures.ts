@@ -1,21 +1,10 @@
 import type { Checkpoint, NewMessage, RunRecord, RunStatus, ThreadRunStore } from '@awaken/contract';
 import { uniqueId } from '../internal/ids';
+import { runRecord } from '../internal/run-record';
 
+/** A new run (`created`, see {@link runRecord}) in `threadId`, under a unique id. */
 export function newRunRecord(threadId: string, overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    runId: uniqueId('run'),
-    threadId,
-    agentId: 'agent-1',
-    origin: 'user',
-    status: 'created',
-    steps: 0,
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    state: {},
-    version: 0,
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    ...overrides,
-  };
+  return runRecord(uniqueId('run'), threadId, overrides);
 }
 
 export function userMessage(content: string, overrides: Partial<NewMessage> = {}): NewMessage {

@@ -1,10 +1,4 @@
-import {
-  AwakenError,
-  type ClaimProof,
-  type RunDispatch,
-  type RunDispatchResult,
-  runDispatchSchema,
-} from '@awaken/contract';
+import { AwakenError, type ClaimProof, type RunDispatch, runDispatchSchema } from '@awaken/contract';
 import type { Tx } from './db';
 import { notFound } from './errors';
 import { key } from './keys';
@@ -139,25 +133,4 @@ export function afterFailedAttempt(
   if (dispatch.dispatchEpoch < input.threadEpoch) return moved(dispatch, 'superseded', input.at, patch);
   if (attemptCount >= dispatch.maxAttempts) return moved(dispatch, 'dead_letter', input.at, patch);
   return moved(dispatch, 'queued', input.at, { ...patch, availableAt: input.retryAt });
-}
-
-/** The dispatch with `result` recorded: a later result replaces an earlier one completely. */
-export function withRunResult(dispatch: RunDispatch, result: RunDispatchResult, at: number): RunDispatch {
-  if (result.runId !== dispatch.runId) {
-    throw new AwakenError(
-      'validation_failed',
-      `run result is for run ${result.runId}, but dispatch ${dispatch.dispatchId} carries run ${dispatch.runId}`,
-    );
-  }
-  const { termination: _t, runResponse: _r, runError: _e, ...kept } = dispatch;
-  return {
-    ...kept,
-    dispatchInstanceId: result.dispatchInstanceId,
-    runStatus: result.status,
-    ...(result.termination === undefined ? {} : { termination: result.termination }),
-    ...(result.response === undefined ? {} : { runResponse: result.response }),
-    ...(result.error === undefined ? {} : { runError: result.error }),
-    completedAt: at,
-    updatedAt: at,
-  };
 }

@@ -1,4 +1,9 @@
-import { AwakenError, type RunDispatch, type mailboxStoreInputs as inputs } from '@awaken/contract';
+import {
+  AwakenError,
+  type RunDispatch,
+  type mailboxStoreInputs as inputs,
+  queuedDispatch,
+} from '@awaken/contract';
 import type { Tx } from './db';
 import { lockThread, parseDispatch } from './dispatch-rows';
 import { conflict } from './errors';
@@ -52,20 +57,7 @@ export async function insertDispatch(
   const at = await tx.now();
   if (claim) checkLeaseDeadline(at, claim.leaseMs);
   await checkNew(tx, s, parsed, dispatchId);
-  const queued: RunDispatch = {
-    dispatchId,
-    threadId: parsed.threadId,
-    runId: parsed.runId,
-    priority: parsed.priority,
-    ...(parsed.dedupeKey === undefined ? {} : { dedupeKey: parsed.dedupeKey }),
-    dispatchEpoch: thread.epoch,
-    status: 'queued',
-    availableAt: parsed.availableAt ?? at,
-    attemptCount: 0,
-    maxAttempts: parsed.maxAttempts,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const queued = queuedDispatch(parsed, dispatchId, thread.epoch, at);
   let dispatch = queued;
   if (claim && thread.claimedId === null) {
     dispatch = claimed(queued, claim.workerId, claim.leaseMs, at);

@@ -13,6 +13,7 @@ import {
   tokenUsageSchema,
 } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
+import { streamedBlock } from './streamed-block';
 
 /**
  * The usage a model reported, as the run record holds it (counts are integers >= 0), or
@@ -42,44 +43,26 @@ export function parseToolInput(input: string): unknown {
   }
 }
 
-interface OpenBlock {
-  id: string;
-  parts: string[];
-}
-
 /**
  * Streams one inference, forwarding text / reasoning / tool call deltas as events, then reports it
  * with `inference_complete` and adds its usage to the run. A cut stream (abort or model error) still
  * closes its open text / reasoning block and reports `inference_complete` (finish reason `aborted` or
- * `error`, with the usage known so far) before the error propagates. Deltas are collected in arrays
- * and joined once, so long answers never re-copy the accumulated text. The stream's events are posted,
- * not awaited, so a burst shares one event-log append; `inference_complete` is awaited, so every
- * earlier event is logged — or its append's failure thrown — before the inference returns.
+ * `error`, with the usage known so far) before the error propagates. Deltas are collected per block
+ * and joined once (`streamedBlock`). The stream's events are posted, not awaited, so a burst shares
+ * one event-log append; `inference_complete` is awaited, so every earlier event is logged — or its
+ * append's failure thrown — before the inference returns.
  */
 export async function runInference(
   session: RunSession,
   draft: InferenceDraft,
 ): Promise<InferenceResponse & { model?: string; durationMs: number }> {
   const started = session.now();
-  let text: OpenBlock | undefined;
-  let reasoning: OpenBlock | undefined;
-  const textParts: string[] = [];
-  const reasoningParts: string[] = [];
+  const text = streamedBlock(session, 'text');
+  const reasoning = streamedBlock(session, 'reasoning');
   const toolCalls: ToolCall[] = [];
   let usage: TokenUsage = EMPTY_USAGE;
   let finishReason: FinishReason = 'unknown';
   let model: string | undefined = session.agent.model.modelId;
-
-  const closeReasoning = async () => {
-    if (!reasoning) return;
-    session.events.post({ type: 'reasoning_end', messageId: reasoning.id });
-    reasoning = undefined;
-  };
-  const closeText = async () => {
-    if (!text) return;
-    session.events.post({ type: 'text_end', messageId: text.id });
-    text = undefined;
-  };
 
   // every inference reports once, also when its stream is cut (cancel, timeout, model error), with
   // whatever usage it had; the run's usage includes it
@@ -106,25 +89,15 @@ export async function runInference(
     for await (const part of stream) {
       switch (part.type) {
         case 'reasoning_delta':
-          if (!reasoning) {
-            reasoning = { id: session.services.createId(), parts: [] };
-            session.events.post({ type: 'reasoning_start', messageId: reasoning.id });
-          }
-          reasoningParts.push(part.delta);
-          session.events.post({ type: 'reasoning_delta', messageId: reasoning.id, delta: part.delta });
+          reasoning.append(part.delta);
           break;
         case 'text_delta':
-          await closeReasoning();
-          if (!text) {
-            text = { id: session.services.createId(), parts: [] };
-            session.events.post({ type: 'text_start', messageId: text.id });
-          }
-          textParts.push(part.delta);
-          session.events.post({ type: 'text_delta', messageId: text.id, delta: part.delta });
+          reasoning.close();
+          text.append(part.delta);
           break;
         case 'tool_call_start':
-          await closeReasoning();
-          await closeText();
+          reasoning.close();
+          text.close();
           session.events.post({
             type: 'tool_call_start',
             toolCallId: part.toolCallId,
@@ -152,17 +125,17 @@ export async function runInference(
     }
     session.activation.signal.throwIfAborted();
   } catch (error) {
-    await closeReasoning();
-    await closeText();
+    reasoning.close();
+    text.close();
     await complete(session.activation.signal.aborted ? 'aborted' : 'error');
     throw error;
   }
-  await closeReasoning();
-  await closeText();
+  reasoning.close();
+  text.close();
   await complete(finishReason);
   return {
-    text: textParts.join(''),
-    reasoning: reasoningParts.join(''),
+    text: text.text(),
+    reasoning: reasoning.text(),
     toolCalls,
     usage,
     finishReason,

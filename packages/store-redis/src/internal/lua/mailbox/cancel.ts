@@ -5,12 +5,9 @@ import { mailboxScript } from './mailbox-prelude';
 export const CANCEL = defineMutatingScript(
   'mailbox.cancel',
   mailboxScript(`
-local id = ARGV[2]
-local now = now_ms()
-local h = read(id)
-if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.s ~= 'queued' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not queued') end
-finish(h, 'cancelled', now)
-return stored(id)
+local h, refused = read_in_status(ARGV[2], 'queued')
+if not h then return redis.error_reply(refused) end
+finish(h, 'cancelled', now_ms())
+return stored(h.id)
 `),
 );

@@ -78,6 +78,16 @@ local function read(id)
   for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
   return h
 end
+-- Reads a dispatch an operation allows only in one status (named in the message as 'named', default
+-- the status itself): the dispatch, or nil and the rejection text (not_found, or conflict naming its status).
+local function read_in_status(id, status, named)
+  local h = read(id)
+  if not h then return nil, rejection('not_found', 'dispatch ' .. id .. ' not found') end
+  if h.s ~= status then
+    return nil, rejection('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not ' .. (named or status))
+  end
+  return h
+end
 -- Unpacks h.i (see the key layout) into h.p, h.m, h.e, h.c, h.r (numbers as text); returns h.
 local function with_inputs(h)
   h.p, h.m, h.e, h.c, h.r = string.match(h.i, '^(%d+),(%d+),(%d+),(%d+),(.*)$')

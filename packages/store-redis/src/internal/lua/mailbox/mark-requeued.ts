@@ -9,9 +9,8 @@ export const MARK_REQUEUED = defineMutatingScript(
   'mailbox.markRequeued',
   mailboxScript(`
 local id = ARGV[2]
-local h = read(id)
-if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.s ~= 'dead_letter' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not a dead letter') end
+local h, refused = read_in_status(id, 'dead_letter', 'a dead letter')
+if not h then return redis.error_reply(refused) end
 if not h.qr then redis.call('HSET', dkey(id), 'qr', ARGV[3], 'qd', ARGV[4]) end
 return stored(id)
 `),

@@ -7,9 +7,8 @@ export const SUPERSEDE_CLAIMED = defineMutatingScript(
   mailboxScript(`
 local id = ARGV[2]
 local now = now_ms()
-local h = read(id)
-if not h then return fail('not_found', 'dispatch ' .. id .. ' not found') end
-if h.s ~= 'claimed' then return fail('conflict', 'dispatch ' .. id .. ' is ' .. h.s .. ', not claimed') end
+local h, refused = read_in_status(id, 'claimed')
+if not h then return redis.error_reply(refused) end
 with_inputs(h)
 if tonumber(h.e) >= thread_epoch(h.t) then
   return fail('conflict', 'dispatch ' .. id .. ' belongs to the current epoch; interrupt the thread first')
