@@ -81,6 +81,12 @@ describe('judgeResume', () => {
         code: 'unknown_interrupt',
       },
       { resume: [approve('a', { yes: true })], code: 'invalid_payload' },
+      // a reason that is not text is refused like on every other door, not silently dropped
+      { resume: [approve('a', { approved: false, reason: { why: 'x' } })], code: 'invalid_payload' },
+      {
+        resume: [approve('a', { approved: true, reason: Number.POSITIVE_INFINITY })],
+        code: 'invalid_payload',
+      },
       { resume: [approve('a'), approve('a', { approved: false })], code: 'conflicting_resume' },
     ];
     for (const { resume, code } of cases) {

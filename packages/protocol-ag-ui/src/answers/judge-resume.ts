@@ -106,6 +106,12 @@ function answerOf(entry: ResumeEntry, ticket: OpenTicket | undefined): GivenAnsw
       code: 'invalid_payload',
       message: `resume ${entry.interruptId}: payload must be {approved: boolean, reason?, editedArgs?}`,
     };
+  // a reason that is not text is refused, never dropped: the human's words reach the model or nothing
+  if (payload.reason !== undefined && reason === undefined)
+    return {
+      code: 'invalid_payload',
+      message: `resume ${entry.interruptId}: payload.reason must be a string`,
+    };
   const edited = payload.editedArgs ?? payload.editedArguments;
   return {
     kind: 'approval',
