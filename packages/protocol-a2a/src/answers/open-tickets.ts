@@ -1,8 +1,8 @@
 import {
   type OpenTicket,
   type RunRecord,
-  decisionViewOf,
   openTicketsOf as ticketsOf,
+  readToolCallStates,
 } from '@awaken/contract';
 
 export type { OpenTicket };
@@ -11,7 +11,7 @@ export type { OpenTicket };
  * The tickets a stored run waits on now, in call order, each with its expiry: what an
  * `input-required` status shows and what a continuation may answer. A run that does not wait has none.
  */
-export function openTicketsOf(record: Pick<RunRecord, 'runId' | 'status' | 'state'>): OpenTicket[] {
+export function openTicketsOf(record: Pick<RunRecord, 'status' | 'state'>): OpenTicket[] {
   if (record.status !== 'waiting') return [];
-  return ticketsOf(decisionViewOf(record));
+  return ticketsOf({ calls: readToolCallStates(record) });
 }

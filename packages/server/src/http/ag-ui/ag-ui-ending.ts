@@ -1,4 +1,4 @@
-import { AwakenError, type MessageRecord, decisionViewOf } from '@awaken/contract';
+import { AwakenError, type MessageRecord, readToolCallStates } from '@awaken/contract';
 import { type AgUiRunEnding, openTicketsOf, toAgUiMessages } from '@awaken/protocol-ag-ui';
 import type { MailboxService } from '../../types';
 
@@ -40,7 +40,7 @@ export async function settleRun(service: MailboxService, runId: string): Promise
   return {
     status: record.status,
     ...(record.termination ? { termination: record.termination } : {}),
-    tickets: record.status === 'waiting' ? openTicketsOf(decisionViewOf(record)) : [],
+    tickets: record.status === 'waiting' ? openTicketsOf({ calls: readToolCallStates(record) }) : [],
     messages: () => threadMessages(service, record.threadId),
   };
 }
