@@ -5,7 +5,11 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tooling/*/src/**/*.test.ts'],
     // run by vitest.pack.config.ts, after this suite
     exclude: ['**/node_modules/**', '**/*.pack.test.ts'],
-    globalSetup: ['@awaken/vitest-setup/redis-global-setup', '@awaken/vitest-setup/postgres-global-setup'],
+    globalSetup: [
+      '@awaken/vitest-setup/redis-global-setup',
+      '@awaken/vitest-setup/postgres-global-setup',
+      '@awaken/vitest-setup/chromium-global-setup',
+    ],
     reporters: ['default', '@awaken/vitest-setup/summary-reporter'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,26 +1,13 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { inject } from 'vitest';
 
-/** Where Debian's `chromium` package puts the browser (`.ci/run` installs it when missing). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH } from './chromium-options';
 
 /**
- * Launches the system Chromium headless for browser tests (playwright-core cannot download its own
- * browser here). Fails with a clear message when the browser is missing instead of skipping.
+ * The run's headless Chromium (started once by `chromium-global-setup`; playwright-core cannot
+ * download its own browser here). Each caller gets its own connection: `close()` disconnects it and
+ * closes its contexts, the browser stays up for the other files.
  */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (.ci/run does)`);
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  return chromium.connect(inject('chromiumWsEndpoint'));
 }

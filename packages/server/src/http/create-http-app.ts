@@ -1,7 +1,6 @@
 import { AwakenError, MAX_JSON_DEPTH, formatZodIssues } from '@awaken/contract';
 import { A2aError, rpcErrorResponse, rpcIdOf } from '@awaken/protocol-a2a';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
@@ -32,6 +31,7 @@ import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
+import { registerApiReferenceRoutes } from './reference/api-reference-routes';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {
@@ -159,7 +159,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     info: { title: options.info?.title ?? 'Awaken API', version: options.info?.version ?? '0.1.0' },
     security: [{ bearer: [] }],
   });
-  app.get('/reference', Scalar({ url: '/openapi.json', pageTitle: 'Awaken API reference' }));
+  registerApiReferenceRoutes(app, '/openapi.json');
 
   app.use(
     '/v1/*',
