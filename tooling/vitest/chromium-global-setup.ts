@@ -3,13 +3,6 @@ import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-options';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The websocket endpoint of the run's one headless Chromium (`launchChromium` connects to it). */
-    chromiumWsEndpoint: string;
-  }
-}
-
 /**
  * Starts one headless Chromium for the whole test run and provides its endpoint; every browser test
  * connects to it (its own contexts) instead of starting a browser per file. Fails with a clear
