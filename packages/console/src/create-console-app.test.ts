@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createConsoleApp, mountConsole } from './create-console-app';
@@ -29,6 +30,24 @@ describe('mountConsole', () => {
     expect(asset.headers.get('content-type')).toContain('text/javascript');
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await app.request('/favicon.svg')).headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('sends the script brotli- or gzip-compressed when the browser accepts it, the same bytes inflated', async () => {
+    const app = mountConsole(appWithApi());
+    const plain = await app.request(`/assets/${script}`);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('accept-encoding');
+    const bytes = Buffer.from(await plain.arrayBuffer());
+    const br = await app.request(`/assets/${script}`, {
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    expect(brBytes.length).toBeLessThan(bytes.length / 2);
+    expect(brotliDecompressSync(brBytes).equals(bytes)).toBe(true);
+    const gzip = await app.request(`/assets/${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).equals(bytes)).toBe(true);
   });
 
   it("leaves every other path to the app: the API and the app's own 404s", async () => {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { STATIC_DIR, createStaticFiles } from './static-files';
+import { STATIC_DIR, createStaticFiles, encodingFor } from './static-files';
 
 /** Where the console is served and which API it talks to. */
 export interface ConsoleOptions {
@@ -64,9 +64,12 @@ export function mountConsole<A extends ConsoleRoutes>(app: A, options: ConsoleOp
     const name = folder ? c.req.param('file') : c.req.path.split('/').pop();
     const file = await files.get(name ?? '', folder);
     if (!file) return c.notFound();
-    return c.body(file.body, 200, {
+    const { body, encoding } = encodingFor(file, c.req.header('accept-encoding'));
+    return c.body(body, 200, {
       'content-type': file.type,
       'cache-control': folder ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      vary: 'accept-encoding',
+      ...(encoding ? { 'content-encoding': encoding } : {}),
     });
   };
 

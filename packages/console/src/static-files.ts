@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
  * The prebuilt single-page app: `static/` beside the module in the published package (`dist/static`,
@@ -23,10 +24,32 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** A file of the build: its bytes and content type. */
+/** A file of the build: its bytes and content type, and compressed copies of a text file. */
 export interface StaticFile {
   body: Uint8Array;
   type: string;
+  /** Brotli and gzip encodings of a compressible file (compressed once, when first read). */
+  encoded?: { br: Uint8Array; gzip: Uint8Array };
+}
+
+const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
+
+/** The body to send for an `Accept-Encoding` header: brotli, else gzip, else the plain bytes. */
+export function encodingFor(
+  file: StaticFile,
+  acceptEncoding: string | undefined,
+): { body: Uint8Array; encoding?: 'br' | 'gzip' } {
+  const accepted = (acceptEncoding ?? '').toLowerCase();
+  if (file.encoded && /\bbr\b/.test(accepted)) return { body: file.encoded.br, encoding: 'br' };
+  if (file.encoded && /\bgzip\b/.test(accepted)) return { body: file.encoded.gzip, encoding: 'gzip' };
+  return { body: file.body };
+}
+
+function compress(body: Uint8Array): StaticFile['encoded'] {
+  return {
+    br: new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })),
+    gzip: new Uint8Array(gzipSync(body, { level: 9 })),
+  };
 }
 
 /**
@@ -39,7 +62,8 @@ export function createStaticFiles(dir: string = STATIC_DIR) {
   async function load(relative: string): Promise<StaticFile | undefined> {
     try {
       const body = new Uint8Array(await readFile(`${dir}${relative}`));
-      return { body, type: TYPES[extname(relative)] ?? 'application/octet-stream' };
+      const type = TYPES[extname(relative)] ?? 'application/octet-stream';
+      return COMPRESSIBLE.test(type) ? { body, type, encoded: compress(body) } : { body, type };
     } catch {
       return undefined;
     }
