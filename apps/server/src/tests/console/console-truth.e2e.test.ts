@@ -37,7 +37,8 @@ async function ask(page: Page, text: string): Promise<void> {
 }
 
 const assistant = (page: Page) => page.getByTestId('message-assistant').last();
-const card = (page: Page, runId: string) => page.locator(`[data-testid="inbox-item"][data-run-id="${runId}"]`);
+const card = (page: Page, runId: string) =>
+  page.locator(`[data-testid="inbox-item"][data-run-id="${runId}"]`);
 
 describe('the inbox names every ticket by its run', () => {
   it('three runs wait on the same prompt: answering one leaves the other two, and an open edit stays with its own run', async () => {
@@ -45,7 +46,9 @@ describe('the inbox names every ticket by its run', () => {
     for (const n of [1, 2, 3]) runs.push(await submit('delete /tmp/same.txt', `same-prompt-${n}`));
     const [a, b, c] = runs as [string, string, string];
     for (const runId of runs) await settled(runId, 'waiting');
-    const ticketIds = new Set(await Promise.all(runs.map(async (id) => (await runOf(id)).waiting.ticketIds[0])));
+    const ticketIds = new Set(
+      await Promise.all(runs.map(async (id) => (await runOf(id)).waiting.ticketIds[0])),
+    );
     expect(ticketIds.size).toBe(1); // the same ticket id in three runs
 
     const page = await session.open('#/inbox');
@@ -171,7 +174,10 @@ describe('an open chat follows its waiting run', () => {
     const page = await session.open('#/chat/console-expiry');
     await ask(page, 'restart nginx');
     await page.getByRole('button', { name: 'Approve', exact: true }).waitFor(SEEN);
-    await page.getByTestId('approval').getByText(/expires in/).waitFor(SEEN);
+    await page
+      .getByTestId('approval')
+      .getByText(/expires in/)
+      .waitFor(SEEN);
     await assistant(page).getByText('Nobody approved restart_service in time').waitFor(SEEN);
     await expect(page.getByRole('button', { name: 'Approve', exact: true }).count()).resolves.toBe(0);
     await page.getByTestId('tool-call').getByText('expired', { exact: true }).waitFor(SEEN);
@@ -261,6 +267,10 @@ describe('the run page', () => {
     await expect
       .poll(() => tool.evaluateAll((all) => all.map((bar) => bar.getAttribute('data-state'))), SEEN)
       .toEqual(['running', 'expired']);
+    // drawn grey, not the blue of a running call
+    await expect(tool.last().evaluate((bar) => getComputedStyle(bar).backgroundColor)).resolves.toBe(
+      'rgb(156, 163, 175)',
+    );
     await session.screenshot(page, 'run-expired');
 
     const failed = await submit('fail permanently', 'run-page-failed');
