@@ -25,6 +25,9 @@ function newThreadId(): string {
   return id;
 }
 
+/** The events after which the chat shows a followed run again. */
+const MOVES = new Set(['run_start', 'tool_call_resumed', 'tool_call_done', 'step_end', 'run_finish']);
+
 /** A run that executes: the chat re-attaches to it (`resume`), which replays its answer whole. */
 const executing = (run: { status: string }) => run.status === 'running' || run.status === 'created';
 
@@ -151,7 +154,9 @@ function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) 
   const busy = status === 'submitted' || status === 'streaming';
   const last = messages.at(-1);
   const lastRun = last?.role === 'assistant' ? metadataOf(last) : undefined;
-  const waitingRunId = !busy && lastRun?.status === 'waiting' ? (lastRun.runId ?? last?.id) : undefined;
+  // a run the chat does not stream itself (it waits, or it went on after an answer made elsewhere)
+  const followed = lastRun?.status === 'waiting' || lastRun?.status === 'running';
+  const waitingRunId = !busy && followed ? (lastRun?.runId ?? last?.id) : undefined;
   const shownRef = useRef<string[]>([]);
   shownRef.current = openTicketIds(
     messages,
@@ -162,7 +167,7 @@ function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) 
     bottom.current?.scrollIntoView?.({ block: 'end' });
   }, [messages]);
 
-  // the waiting run, followed: its tickets loaded, and every change it goes through shown
+  // the waiting (or running on its own) run, followed: its tickets loaded, every change it goes through shown
   useEffect(() => {
     if (!waitingRunId) return;
     const controller = new AbortController();
@@ -183,6 +188,8 @@ function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) 
       (frame) => {
         const event = JSON.parse(frame.data) as { type: string; status?: string };
         if (event.type === 'run_finish' && event.status === 'done') finished = true;
+        // what changes the conversation (not each word of a streamed text)
+        if (!MOVES.has(event.type)) return;
         clearTimeout(timer);
         timer = setTimeout(() => void check(), 120);
       },
