@@ -109,6 +109,10 @@ describe('the indeterminate question, answered from the console', () => {
 
   it('fail with a message, from the run page: the model reads the message', async () => {
     const page = await session.open(`#/run/${runs.fail}`);
+    // the killed process's activation never finished: drawn interrupted (failed), not running for ever
+    const activations = page.locator('.lane[data-kind="activation"]');
+    await activations.first().getByText('interrupted (its process stopped)').waitFor(SEEN);
+    await expect(activations.first().locator('.bar').getAttribute('data-state')).resolves.toBe('failed');
     const waiting = page.getByTestId('run-waiting');
     await waiting.getByRole('button', { name: 'Fail…' }).click(SEEN);
     await waiting.getByLabel('Failure message').fill('the bank refused it');

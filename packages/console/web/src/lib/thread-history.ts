@@ -19,6 +19,8 @@ export interface ChatDecision {
   decidedBy?: string;
   channel?: string;
   approved?: boolean;
+  /** The approver replaced the call's arguments. */
+  edited?: boolean;
   reason?: string;
 }
 
@@ -161,7 +163,7 @@ export async function loadThread(
           ticketId?: string;
           decidedBy?: string;
           channel?: string;
-          answer: { approved?: boolean; reason?: string };
+          answer: { approved?: boolean; reason?: string; editedArguments?: unknown };
         }>;
       }>(`/v1/runs/${encodeURIComponent(runId)}/decisions`).catch(() => ({ decisions: [] }));
       const byCall: Record<string, ChatDecision> = {};
@@ -171,6 +173,7 @@ export async function loadThread(
           ...(entry.decidedBy ? { decidedBy: entry.decidedBy } : {}),
           ...(entry.channel ? { channel: entry.channel } : {}),
           ...(entry.answer.approved === undefined ? {} : { approved: entry.answer.approved }),
+          ...(entry.answer.editedArguments === undefined ? {} : { edited: true }),
           ...(entry.answer.reason ? { reason: entry.answer.reason } : {}),
         };
       }

@@ -91,6 +91,17 @@ export function buildTimeline(events: RunEvent[], now: number) {
   for (const event of events) {
     switch (event.type) {
       case 'run_start': {
+        // an activation still open when the next starts never finished: its process stopped
+        const previous = open.get('activation');
+        if (previous) {
+          close(previous, event.at, 'failed');
+          previous.detail = 'interrupted (its process stopped)';
+          for (const [key, lane] of open) {
+            if (!key.startsWith('step-')) continue;
+            close(lane, event.at, 'failed');
+            open.delete(key);
+          }
+        }
         activation += 1;
         const lane: Lane = {
           id: `act-${activation}`,

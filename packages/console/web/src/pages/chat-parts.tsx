@@ -105,8 +105,14 @@ export function ToolCallView(props: {
       ) : null}
       {decision && (decision.decidedBy || decision.channel) ? (
         <p className="muted small" data-testid="decided">
-          {decision.approved === false ? 'denied' : decision.approved === true ? 'approved' : 'answered'} by{' '}
-          {decision.decidedBy ?? 'someone'}
+          {decision.approved === false
+            ? 'denied'
+            : decision.approved === true
+              ? decision.edited
+                ? 'approved with edits'
+                : 'approved'
+              : 'answered'}{' '}
+          by {decision.decidedBy ?? 'someone'}
           {decision.channel ? ` via ${decision.channel}` : ''}
         </p>
       ) : null}
