@@ -114,6 +114,8 @@ export const appConfigSchema = z
     AWAKEN_MAX_STREAMS: int('AWAKEN_MAX_STREAMS', 100, 1, 100_000),
     AWAKEN_SHUTDOWN_GRACE_MS: int('AWAKEN_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     AWAKEN_DEMO_DELAY_MS: int('AWAKEN_DEMO_DELAY_MS', 40, 0, 10_000),
+    /** How long the demo's `restart_service` approval waits before it expires. */
+    AWAKEN_DEMO_APPROVAL_MS: int('AWAKEN_DEMO_APPROVAL_MS', 20_000, 100, 3_600_000),
     /** A remote A2A agent: adds the `delegate` demo agent, whose `ask_remote` tool calls it. */
     AWAKEN_A2A_REMOTE_URL: z
       .string()

@@ -43,6 +43,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const agents = createDemoAgents({
     model,
     deleted,
+    restartApprovalMs: config.AWAKEN_DEMO_APPROVAL_MS,
     ...(config.AWAKEN_A2A_REMOTE_URL
       ? {
           remote: {

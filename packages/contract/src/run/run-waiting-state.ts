@@ -14,6 +14,8 @@ export const runWaitingTicketSchema = z.object({
   resumeMode: toolCallResumeModeSchema,
   /** When the ticket stops taking answers (epoch ms); absent: it waits for ever. */
   expiresAt: z.number().optional(),
+  /** Four-eyes: whoever started the run cannot answer it (present, `true`, only on such tickets). */
+  requiresDistinctApprover: z.literal(true).optional(),
 });
 export type RunWaitingTicket = z.infer<typeof runWaitingTicketSchema>;
 

@@ -20,5 +20,6 @@ export function waitingTicketOf(call: ToolCallState): RunWaitingTicket | undefin
     ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
     resumeMode,
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(suspension.requiresDistinctApprover ? { requiresDistinctApprover: true as const } : {}),
   };
 }

@@ -85,14 +85,18 @@ describe('the console chat (useChat on the AI SDK route), in Chromium', () => {
     await session.screenshot(page, 'chat-client-tool');
   });
 
-  it('a reload while the run waits shows its approval, and approving it there finishes the run', async () => {
+  it('a reload while the run waits shows the conversation and its approval, and approving it there finishes the run in the conversation', async () => {
     const page = await session.open('#/chat/console-waiting-reload');
     await ask(page, 'delete /tmp/late.txt');
     await page.getByTestId('approval').waitFor(SEEN);
     await page.reload();
-    const banner = page.getByTestId('waiting-banner');
-    await banner.getByRole('button', { name: 'Approve', exact: true }).click(SEEN);
-    await page.getByText('Done: I deleted /tmp/late.txt.').waitFor(SEEN);
+    // the user's own message and the agent's words come back from the thread log
+    await page.getByTestId('message-user').getByText('delete /tmp/late.txt').waitFor(SEEN);
+    await assistant(page).getByText('I will delete /tmp/late.txt.').waitFor(SEEN);
+    await assistant(page).getByRole('button', { name: 'Approve', exact: true }).click(SEEN);
+    // the answer lands in the same assistant message, not under the empty-state chips
+    await assistant(page).getByText('Done: I deleted /tmp/late.txt.').waitFor(SEEN);
+    await expect(page.getByText('Ask the demo agent something').count()).resolves.toBe(0);
     expect(await succeededCalls(session.app.url, 'console-waiting-reload', 'delete_file')).toBe(1);
   });
 

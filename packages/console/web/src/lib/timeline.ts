@@ -5,7 +5,16 @@ export type RunEvent = { type: string; seq: number; at: number; [key: string]: a
 export interface Segment {
   from: number;
   to: number;
-  state: 'running' | 'suspended' | 'succeeded' | 'failed' | 'cancelled' | 'waiting' | 'done';
+  state:
+    | 'running'
+    | 'suspended'
+    | 'succeeded'
+    | 'failed'
+    | 'cancelled'
+    | 'denied'
+    | 'expired'
+    | 'waiting'
+    | 'done';
 }
 
 /** One row of the timeline. */
@@ -26,8 +35,24 @@ export interface DecisionMark {
   reason?: string;
 }
 
+/** True when a decision refused its call (a deny, or a cancel answering an approval). */
+function refuses(decision: any): boolean {
+  const result = decision?.result;
+  if (result && typeof result === 'object' && 'approved' in result) return !result.approved;
+  return decision?.action === 'cancel';
+}
+
+/** How an activation ended: waiting, done, or failed / cancelled (not the green of a natural end). */
+function activationState(event: RunEvent): Segment['state'] {
+  if (event.status === 'waiting') return 'waiting';
+  const type = event.termination?.type;
+  if (type === 'error' || type === 'blocked') return 'failed';
+  if (type === 'cancelled') return 'cancelled';
+  return 'done';
+}
+
 function verdictOf(decision: any): string {
-  if (decision?.action === 'cancel') return 'cancelled';
+  if (refuses(decision)) return 'denied';
   const result = decision?.result;
   if (result && typeof result === 'object' && 'approved' in result) {
     if (!result.approved) return 'denied';
@@ -55,6 +80,7 @@ export function buildTimeline(events: RunEvent[], now: number) {
   const lanes: Lane[] = [];
   const decisions: DecisionMark[] = [];
   const open = new Map<string, Lane>();
+  const denied = new Set<string>();
   let activation = 0;
   const close = (lane: Lane | undefined, at: number, state?: Segment['state']) => {
     const last = lane?.segments.at(-1);
@@ -65,6 +91,17 @@ export function buildTimeline(events: RunEvent[], now: number) {
   for (const event of events) {
     switch (event.type) {
       case 'run_start': {
+        // an activation still open when the next starts never finished: its process stopped
+        const previous = open.get('activation');
+        if (previous) {
+          close(previous, event.at, 'failed');
+          previous.detail = 'interrupted (its process stopped)';
+          for (const [key, lane] of open) {
+            if (!key.startsWith('step-')) continue;
+            close(lane, event.at, 'failed');
+            open.delete(key);
+          }
+        }
         activation += 1;
         const lane: Lane = {
           id: `act-${activation}`,
@@ -78,7 +115,7 @@ export function buildTimeline(events: RunEvent[], now: number) {
       }
       case 'run_finish': {
         const lane = open.get('activation');
-        close(lane, event.at, event.status === 'waiting' ? 'waiting' : 'done');
+        close(lane, event.at, activationState(event));
         if (lane)
           lane.detail = `${event.status}${event.termination?.type ? ` · ${event.termination.type}` : ''}`;
         open.delete('activation');
@@ -137,6 +174,7 @@ export function buildTimeline(events: RunEvent[], now: number) {
         const lane = open.get(`tool-${event.toolCallId}`);
         close(lane, event.at);
         lane?.segments.push({ from: event.at, to: now, state: 'running' });
+        if (refuses(event.decision)) denied.add(event.toolCallId);
         decisions.push({
           at: event.at,
           toolCallId: event.toolCallId,
@@ -148,8 +186,10 @@ export function buildTimeline(events: RunEvent[], now: number) {
       }
       case 'tool_call_done': {
         const lane = open.get(`tool-${event.toolCallId}`);
-        close(lane, event.at, event.status);
-        if (lane) lane.detail = event.status;
+        // a call a human refused ends `cancelled`: it is drawn (and named) denied
+        const state = event.status === 'cancelled' && denied.has(event.toolCallId) ? 'denied' : event.status;
+        close(lane, event.at, state);
+        if (lane) lane.detail = state;
         open.delete(`tool-${event.toolCallId}`);
         break;
       }

@@ -1,10 +1,12 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ApprovalAnswer } from '../components/approval-card';
-import { API_BASE, api, authHeaders } from '../lib/api';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type TicketAnswer, decisionResultOf } from '../components/ticket-form';
+import { API_BASE, api, authHeaders, followSse } from '../lib/api';
+import { decide, readableRefusal } from '../lib/decide';
+import { type ChatMetadata, type ThreadSnapshot, loadThread } from '../lib/thread-history';
+import type { Ticket } from '../lib/tickets';
 import { ToolCallView, type ToolPart } from './chat-parts';
-import { WaitingBanner } from './waiting-banner';
 
 const PROMPTS = [
   'delete /tmp/report.txt',
@@ -14,113 +16,46 @@ const PROMPTS = [
   'count to 20',
 ];
 
+/** Thread ids this tab made up for a new chat: nothing on the server to load yet. */
+const fresh = new Set<string>();
+
 function newThreadId(): string {
-  return `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const id = `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  fresh.add(id);
+  return id;
 }
 
-/** Waits (a few seconds at most) until `runId` no longer waits on any of `ticketIds`; returns the run. */
-async function afterDecision(runId: string, ticketIds: string[]): Promise<any> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const run = await api(`/v1/runs/${encodeURIComponent(runId)}`);
-    const waitsOnIt =
-      run.status === 'waiting' && ticketIds.some((ticketId) => run.waiting?.ticketIds?.includes(ticketId));
-    if (run.status === 'done' || (run.status === 'waiting' && !waitsOnIt)) return run;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return api(`/v1/runs/${encodeURIComponent(runId)}`);
-}
+/** The events after which the chat shows a followed run again. */
+const MOVES = new Set(['run_start', 'tool_call_resumed', 'tool_call_done', 'step_end', 'run_finish']);
+
+/** A run that executes: the chat re-attaches to it (`resume`), which replays its answer whole. */
+const executing = (run: { status: string }) => run.status === 'running' || run.status === 'created';
 
 /**
- * Chat with the agent through the server's AI SDK route (`useChat`): streaming text, tool calls with
- * their state, approvals answered in place (one by one), the client tool, stop, and a reload that
- * re-attaches to the running run (`resume`). The chat id is the thread id, kept in the URL.
+ * Chat with the agent through the server's AI SDK route (`useChat`). The chat id is the thread id,
+ * kept in the URL; opening a thread (a reload, a link from the inbox or a run page) shows its
+ * conversation from the server's thread log before anything else.
  */
 export function ChatPage({ threadId }: { threadId: string | undefined }) {
   const id = useMemo(() => threadId ?? newThreadId(), [threadId]);
   useEffect(() => {
     if (!threadId) window.history.replaceState(null, '', `#/chat/${encodeURIComponent(id)}`);
   }, [threadId, id]);
-  const transport = useMemo(
-    () => new DefaultChatTransport({ api: `${API_BASE}/v1/ai-sdk/chat`, headers: () => authHeaders() }),
-    [],
-  );
-  const chat = useChat({ id, transport, resume: true });
-  const { messages, status, error } = chat;
-  const [text, setText] = useState('');
-  const [notice, setNotice] = useState<string>();
-  const bottom = useRef<HTMLDivElement>(null);
-  const busy = status === 'submitted' || status === 'streaming';
+  const [loaded, setLoaded] = useState<{ id: string; snapshot?: ThreadSnapshot; error?: string }>();
 
   useEffect(() => {
-    bottom.current?.scrollIntoView?.({ block: 'end' });
-  }, [messages]);
-
-  async function onApproval(message: UIMessage, part: ToolPart, answer: ApprovalAnswer) {
-    const approvalId = part.approval?.id ?? '';
-    if (answer.editedArguments === undefined) {
-      await chat.addToolApprovalResponse({
-        id: approvalId,
-        approved: answer.approved,
-        ...(answer.reason ? { reason: answer.reason } : {}),
-      });
-      await chat.sendMessage();
+    if (fresh.has(id)) {
+      setLoaded({ id, snapshot: { messages: [] } });
       return;
     }
-    // the chat protocol has no edited arguments: decide over the API, then show the outcome here
-    const runId = (message.metadata as any)?.awaken?.runId ?? message.id;
-    await api(`/v1/runs/${encodeURIComponent(runId)}/decision`, {
-      body: {
-        ticketId: approvalId,
-        result: {
-          approved: true,
-          editedArguments: answer.editedArguments,
-          ...(answer.reason ? { reason: answer.reason } : {}),
-        },
-      },
-    });
-    const run = await afterDecision(runId, [approvalId]);
-    chat.setMessages((all) =>
-      all.map((entry) =>
-        entry.id !== message.id
-          ? entry
-          : {
-              ...entry,
-              parts: [
-                ...entry.parts.map((p: any) =>
-                  p.toolCallId === part.toolCallId
-                    ? {
-                        ...p,
-                        state: 'output-available',
-                        input: answer.editedArguments,
-                        output: 'approved with edited arguments',
-                      }
-                    : p,
-                ),
-                ...(run.status === 'done' && run.response
-                  ? [{ type: 'text' as const, text: run.response }]
-                  : []),
-              ],
-            },
-      ),
-    );
-  }
-
-  async function stop() {
-    await chat.stop();
-    try {
-      const result = await api(`/v1/ai-sdk/chat/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
-      setNotice(result.runId ? 'Stopped: the run was cancelled.' : 'Nothing was running.');
-    } catch (failure) {
-      setNotice((failure as Error).message);
-    }
-  }
-
-  function send(value: string) {
-    if (!value.trim() || busy) return;
-    setNotice(undefined);
-    void chat.sendMessage({ text: value.trim() });
-    setText('');
-  }
+    let live = true;
+    loadThread(id, { withoutRun: executing })
+      .then((snapshot) => live && setLoaded({ id, snapshot: snapshot ?? { messages: [] } }))
+      .catch((error: Error) => live && setLoaded({ id, error: error.message }));
+    return () => {
+      live = false;
+    };
+  }, [id]);
 
   return (
     <section className="chat" aria-label="Chat">
@@ -131,22 +66,187 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
             Thread <code>{id}</code> · agent <code>demo</code>
           </p>
         </div>
-        <a className="button ghost" href={`#/chat/${newThreadId()}`}>
+        <button
+          type="button"
+          className="ghost"
+          onClick={() => {
+            window.location.hash = `#/chat/${encodeURIComponent(newThreadId())}`;
+          }}
+        >
           New chat
-        </a>
+        </button>
       </div>
+      {loaded?.id !== id ? (
+        <p className="muted" data-testid="chat-loading">
+          Loading the conversation…
+        </p>
+      ) : loaded.error ? (
+        <p className="error" role="alert">
+          {loaded.error}
+        </p>
+      ) : (
+        <Conversation key={id} id={id} initial={loaded.snapshot ?? { messages: [] }} />
+      )}
+    </section>
+  );
+}
+
+function metadataOf(message: UIMessage | undefined): ChatMetadata['awaken'] {
+  return (message?.metadata as ChatMetadata | undefined)?.awaken;
+}
+
+/** The ticket ids the chat shows open (approval parts asking, tickets of the waiting run). */
+function openTicketIds(messages: UIMessage[], tickets: Ticket[]): string[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return [];
+  const ids = new Set<string>();
+  for (const part of last.parts as ToolPart[]) {
+    if (part.state === 'approval-requested' && part.approval) ids.add(part.approval.id);
+  }
+  for (const ticket of tickets) ids.add(ticket.ticketId);
+  return [...ids].sort();
+}
+
+/**
+ * The conversation of one thread: streaming text, tool calls as the server reports them, answer
+ * forms in place, the client tool, stop, and a reload that re-attaches to a running run (`resume`).
+ * While its last run waits, the chat follows that run's events: an answer made elsewhere (the API,
+ * the inbox, a link) or an expiry replaces the form with what happened.
+ */
+function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) {
+  const transport = useMemo(
+    () => new DefaultChatTransport({ api: `${API_BASE}/v1/ai-sdk/chat`, headers: () => authHeaders() }),
+    [],
+  );
+  const [tickets, setTickets] = useState<{ runId: string; tickets: Ticket[] } | undefined>(initial.waiting);
+  const syncing = useRef<Promise<void> | undefined>(undefined);
+  const chatRef = useRef<ReturnType<typeof useChat> | undefined>(undefined);
+
+  /** Shows the thread as the server has it now (after an answer made elsewhere, an error, an expiry). */
+  const sync = useCallback(async () => {
+    if (syncing.current) return syncing.current;
+    syncing.current = (async () => {
+      try {
+        const snapshot = await loadThread(id);
+        if (!snapshot) return;
+        chatRef.current?.setMessages(snapshot.messages);
+        setTickets(snapshot.waiting);
+      } finally {
+        syncing.current = undefined;
+      }
+    })();
+    return syncing.current;
+  }, [id]);
+
+  const chat = useChat({
+    id,
+    transport,
+    messages: initial.messages,
+    resume: true,
+    // a refused request (answered elsewhere, four-eyes, expired): the chat shows the server's state again
+    onError: () => void sync(),
+  });
+  chatRef.current = chat;
+  const { messages, status, error } = chat;
+  const [text, setText] = useState('');
+  const [notice, setNotice] = useState<string>();
+  const bottom = useRef<HTMLDivElement>(null);
+  const busy = status === 'submitted' || status === 'streaming';
+  const last = messages.at(-1);
+  const lastRun = last?.role === 'assistant' ? metadataOf(last) : undefined;
+  // a run the chat does not stream itself (it waits, or it went on after an answer made elsewhere)
+  const followed = lastRun?.status === 'waiting' || lastRun?.status === 'running';
+  const waitingRunId = !busy && followed ? (lastRun?.runId ?? last?.id) : undefined;
+  const shownRef = useRef<string[]>([]);
+  shownRef.current = openTicketIds(
+    messages,
+    tickets && tickets.runId === waitingRunId ? tickets.tickets : [],
+  );
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages]);
+
+  // the waiting (or running on its own) run, followed: its tickets loaded, every change it goes through shown
+  useEffect(() => {
+    if (!waitingRunId) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
+    const path = `/v1/runs/${encodeURIComponent(waitingRunId)}`;
+    async function check() {
+      const run = await api(path).catch(() => undefined);
+      if (!run || controller.signal.aborted) return;
+      const open = ((run.waiting?.tickets ?? []) as Ticket[]).map((ticket) => ticket.ticketId).sort();
+      if (run.status === 'waiting')
+        setTickets({ runId: waitingRunId as string, tickets: run.waiting.tickets });
+      if (run.status !== 'waiting' || open.join('\n') !== shownRef.current.join('\n')) await sync();
+    }
+    void check();
+    void followSse(
+      `${path}/events`,
+      (frame) => {
+        const event = JSON.parse(frame.data) as { type: string; status?: string };
+        if (event.type === 'run_finish' && event.status === 'done') finished = true;
+        // what changes the conversation (not each word of a streamed text)
+        if (!MOVES.has(event.type)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void check(), 120);
+      },
+      controller.signal,
+      { reconnect: true, again: () => !finished },
+    );
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [waitingRunId, sync]);
+
+  async function onAnswer(message: UIMessage, part: ToolPart, answer: TicketAnswer) {
+    setNotice(undefined);
+    if (answer.kind === 'approval' && answer.editedArguments === undefined && part.approval) {
+      // a plain approve / deny: the chat protocol answers it and streams the continuation
+      await chat.addToolApprovalResponse({
+        id: part.approval.id,
+        approved: answer.approved,
+        ...(answer.reason ? { reason: answer.reason } : {}),
+      });
+      await chat.sendMessage();
+      return;
+    }
+    // edited arguments and other answers (an indeterminate call) go over the decision API; the run's
+    // events then show what the server made of them (the followed run is synced)
+    const runId = metadataOf(message)?.runId ?? message.id;
+    const ticket =
+      tickets?.tickets.find((entry) => entry.toolCallId === part.toolCallId) ??
+      (part.approval ? { ticketId: part.approval.id } : undefined);
+    if (!ticket) throw new Error('this call waits on no question the server knows');
+    await decide(runId, ticket.ticketId, decisionResultOf(answer));
+  }
+
+  async function stop() {
+    await chat.stop();
+    try {
+      const result = await api(`/v1/ai-sdk/chat/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+      setNotice(result.runId ? 'Stopped: the run was cancelled.' : 'Nothing was running.');
+    } catch (failure) {
+      setNotice(readableRefusal(failure).message);
+    }
+  }
+
+  function send(value: string) {
+    if (!value.trim() || busy) return;
+    setNotice(undefined);
+    chat.clearError();
+    void chat.sendMessage({ text: value.trim() });
+    setText('');
+  }
+
+  const runTickets = (runId: string) => (tickets?.runId === runId ? tickets.tickets : []);
+
+  return (
+    <>
       <div className="messages" aria-live="polite">
-        {messages.length === 0 ? (
-          <WaitingBanner
-            key={id}
-            threadId={id}
-            onResumed={async (runId, ticketIds) => {
-              const run = await afterDecision(runId, ticketIds);
-              if (run.status === 'done') setNotice(run.response ?? 'The run finished.');
-              else await chat.resumeStream();
-            }}
-          />
-        ) : null}
         {messages.length === 0 ? (
           <div className="empty">
             <h2>Ask the demo agent something</h2>
@@ -160,47 +260,64 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
             </div>
           </div>
         ) : null}
-        {messages.map((message) => (
-          <div key={message.id} className={`message ${message.role}`} data-testid={`message-${message.role}`}>
-            <div className="avatar" aria-hidden="true">
-              {message.role === 'user' ? 'You' : 'AI'}
+        {messages.map((message) => {
+          const run = metadataOf(message);
+          return (
+            <div
+              key={message.id}
+              className={`message ${message.role}`}
+              data-testid={`message-${message.role}`}
+              data-run-id={message.role === 'assistant' ? (run?.runId ?? message.id) : undefined}
+            >
+              <div className="avatar" aria-hidden="true">
+                {message.role === 'user' ? 'You' : 'AI'}
+              </div>
+              <div className="bubble">
+                {message.parts.map((part: any, index) => {
+                  if (part.type === 'text') {
+                    return (
+                      <p key={`${message.id}-${index}`} className="text">
+                        {part.text}
+                      </p>
+                    );
+                  }
+                  if (typeof part.type === 'string' && part.type.startsWith('tool-')) {
+                    return (
+                      <ToolCallView
+                        key={`${message.id}-${part.toolCallId}`}
+                        part={part}
+                        ticket={runTickets(run?.runId ?? message.id).find(
+                          (ticket) => ticket.toolCallId === part.toolCallId,
+                        )}
+                        decision={run?.decisions?.[part.toolCallId]}
+                        onAnswer={(p, answer) => onAnswer(message, p, answer)}
+                        onClientOutput={(p, output) => {
+                          void Promise.resolve(
+                            chat.addToolOutput({
+                              tool: 'choose_color' as never,
+                              toolCallId: p.toolCallId,
+                              output: output as never,
+                            }),
+                          ).then(() => chat.sendMessage());
+                        }}
+                      />
+                    );
+                  }
+                  return null;
+                })}
+                {message.role === 'assistant' && run?.runId ? (
+                  <a className="small muted run-link" href={`#/run/${encodeURIComponent(run.runId)}`}>
+                    run {run.runId.slice(0, 8)}
+                  </a>
+                ) : null}
+              </div>
             </div>
-            <div className="bubble">
-              {message.parts.map((part: any, index) => {
-                if (part.type === 'text') {
-                  return (
-                    <p key={`${message.id}-${index}`} className="text">
-                      {part.text}
-                    </p>
-                  );
-                }
-                if (typeof part.type === 'string' && part.type.startsWith('tool-')) {
-                  return (
-                    <ToolCallView
-                      key={`${message.id}-${part.toolCallId}`}
-                      part={part}
-                      onApproval={(p, answer) => onApproval(message, p, answer)}
-                      onClientOutput={(p, output) => {
-                        void Promise.resolve(
-                          chat.addToolOutput({
-                            tool: 'choose_color' as never,
-                            toolCallId: p.toolCallId,
-                            output: output as never,
-                          }),
-                        ).then(() => chat.sendMessage());
-                      }}
-                    />
-                  );
-                }
-                return null;
-              })}
-            </div>
-          </div>
-        ))}
+          );
+        })}
         {status === 'submitted' ? <div className="typing muted small">thinking…</div> : null}
         {error ? (
           <p className="error" role="alert">
-            {error.message}
+            {readableRefusal(error).message}
           </p>
         ) : null}
         {notice ? <p className="notice">{notice}</p> : null}
@@ -233,6 +350,6 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
           </button>
         )}
       </form>
-    </section>
+    </>
   );
 }

@@ -1,17 +1,9 @@
 import { useEffect, useState } from 'react';
-import { ApprovalCard } from '../components/approval-card';
-import { api, followSse } from '../lib/api';
+import { TicketForm, decisionResultOf } from '../components/ticket-form';
+import { followSse } from '../lib/api';
+import { decide } from '../lib/decide';
 import { ago, useNow } from '../lib/hooks';
-
-interface Ticket {
-  ticketId: string;
-  toolCallId: string;
-  toolName: string;
-  action: string;
-  message: string;
-  arguments?: unknown;
-  expiresAt?: number;
-}
+import { type Ticket, ticketKey } from '../lib/tickets';
 interface InboxItem {
   runId: string;
   threadId: string;
@@ -22,7 +14,9 @@ interface InboxItem {
 
 /**
  * Every waiting ticket of the tenant, newest first, answerable here. Live: the server pushes the
- * inbox (`/v1/inbox/events`) whenever it changes.
+ * inbox (`/v1/inbox/events`) whenever it changes. A ticket is named by its run and its ticket id
+ * (ticket ids repeat across runs): answering one hides that run's card only, and an open form stays
+ * with its own run's card.
  */
 export function InboxPage() {
   const [items, setItems] = useState<InboxItem[] | undefined>();
@@ -46,15 +40,12 @@ export function InboxPage() {
   }, []);
 
   const tickets = (items ?? []).flatMap((item) =>
-    item.tickets.filter((ticket) => !answered.has(ticket.ticketId)).map((ticket) => ({ item, ticket })),
+    item.tickets
+      .filter((ticket) => !answered.has(ticketKey(item.runId, ticket.ticketId)))
+      .map((ticket) => ({ item, ticket })),
   );
-
-  async function decide(item: InboxItem, ticket: Ticket, result: unknown) {
-    await api(`/v1/runs/${encodeURIComponent(item.runId)}/decision`, {
-      body: { ticketId: ticket.ticketId, result },
-    });
-    setAnswered((previous) => new Set(previous).add(ticket.ticketId));
-  }
+  const hide = (item: InboxItem, ticket: Ticket) =>
+    setAnswered((previous) => new Set(previous).add(ticketKey(item.runId, ticket.ticketId)));
 
   return (
     <section aria-label="Approval inbox">
@@ -79,10 +70,12 @@ export function InboxPage() {
       <div className="inbox">
         {tickets.map(({ item, ticket }) => (
           <article
-            key={ticket.ticketId}
+            key={ticketKey(item.runId, ticket.ticketId)}
             className="card inbox-item"
             data-testid="inbox-item"
             data-run-id={item.runId}
+            data-ticket-id={ticket.ticketId}
+            aria-label={`${ticket.toolName} in run ${item.runId}`}
           >
             <header className="inbox-meta">
               <span>
@@ -92,10 +85,7 @@ export function InboxPage() {
                   <code>{item.runId.slice(0, 8)}</code>
                 </a>
               </span>
-              <span className="muted small">
-                waiting {ago(item.waitingSince, now)}
-                {ticket.expiresAt ? ` · expires in ${ago(now - (ticket.expiresAt - now), now)}` : ''}
-              </span>
+              <span className="muted small">waiting {ago(item.waitingSince, now)}</span>
             </header>
             {ticket.action === 'client_tool' ? (
               <div className="approval">
@@ -110,19 +100,12 @@ export function InboxPage() {
                 </p>
               </div>
             ) : (
-              <ApprovalCard
-                toolName={ticket.toolName}
-                args={ticket.arguments}
-                message={ticket.message}
-                onAnswer={(answer) =>
-                  decide(item, ticket, {
-                    approved: answer.approved,
-                    ...(answer.reason ? { reason: answer.reason } : {}),
-                    ...(answer.editedArguments !== undefined
-                      ? { editedArguments: answer.editedArguments }
-                      : {}),
-                  })
-                }
+              <TicketForm
+                ticket={ticket}
+                onAnswer={async (answer) => {
+                  await decide(item.runId, ticket.ticketId, decisionResultOf(answer));
+                  hide(item, ticket);
+                }}
               />
             )}
           </article>

@@ -1,15 +1,63 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { api, followSse } from '../lib/api';
+import { decide } from '../lib/decide';
 import { ago, useApi } from '../lib/hooks';
+import type { Ticket } from '../lib/tickets';
 import { type RunEvent, buildTimeline } from '../lib/timeline';
 import { StatusBadge } from './runs-page';
 
-/** A run: its record, a timeline of activations, steps, model and tool calls, decisions, raw events. */
+/** One applied decision of the run's audit trail (`GET /v1/runs/:id/decisions`). */
+interface DecisionRecord {
+  decisionId: string;
+  toolCallId: string;
+  ticketId?: string;
+  decidedBy?: string;
+  channel?: string;
+  decidedAt: number;
+  shown: { toolName: string; arguments?: unknown; action?: string };
+  answer: {
+    action: string;
+    approved?: boolean;
+    reason?: string;
+    editedArguments?: unknown;
+    result?: unknown;
+  };
+}
+
+function verdictOf(record: DecisionRecord): { label: string; tone: string } {
+  const { answer } = record;
+  if (answer.approved === false) return { label: 'denied', tone: 'failed' };
+  if (answer.approved === true)
+    return answer.editedArguments === undefined
+      ? { label: 'approved', tone: 'done' }
+      : { label: 'approved with edits', tone: 'done' };
+  if (answer.action === 'cancel') return { label: 'cancelled', tone: 'failed' };
+  const outcome = (answer.result as { outcome?: string } | undefined)?.outcome;
+  if (record.shown.action === 'indeterminate' && outcome)
+    return {
+      label: outcome === 'result' ? 'it happened' : outcome,
+      tone: outcome === 'fail' ? 'failed' : 'done',
+    };
+  return { label: 'answered', tone: 'done' };
+}
+
+/**
+ * A run: its record, the questions it waits on (answerable here), a timeline of activations, steps,
+ * model and tool calls (a denied call drawn denied, an expired wait expired, a failed activation
+ * red), the decisions with who made them, when and through which channel, and the raw events.
+ */
 export function RunPage({ runId }: { runId: string }) {
   const run = useApi<any>(`/v1/runs/${encodeURIComponent(runId)}`);
+  const trail = useApi<{ decisions: DecisionRecord[] }>(`/v1/runs/${encodeURIComponent(runId)}/decisions`);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [showRaw, setShowRaw] = useState(false);
-  const { reload } = run;
+  const reloadRun = run.reload;
+  const reloadTrail = trail.reload;
+  const reload = useCallback(() => {
+    reloadRun();
+    reloadTrail();
+  }, [reloadRun, reloadTrail]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -24,7 +72,13 @@ export function RunPage({ runId }: { runId: string }) {
         seen.add(event.seq);
         setEvents((all) => [...all, event]);
         finished = event.type === 'run_finish' && event.status === 'done';
-        if (event.type === 'run_finish' || event.type === 'run_start') reload();
+        if (
+          event.type === 'run_finish' ||
+          event.type === 'run_start' ||
+          event.type === 'tool_call_resumed' ||
+          event.type === 'decision_recorded'
+        )
+          reload();
       },
       controller.signal,
       { reconnect: true, again: () => !finished },
@@ -74,6 +128,30 @@ export function RunPage({ runId }: { runId: string }) {
         ) : null}
       </div>
 
+      {record?.status === 'waiting' && (record.waiting?.tickets ?? []).length > 0 ? (
+        <div className="card" data-testid="run-waiting">
+          <h2>Waiting for an answer</h2>
+          {(record.waiting.tickets as Ticket[]).map((ticket) =>
+            ticket.action === 'client_tool' ? (
+              <p key={ticket.ticketId} className="muted small">
+                <code>{ticket.toolName}</code> waits for its client — open the{' '}
+                <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>chat</a>.
+              </p>
+            ) : (
+              <TicketForm
+                key={`${runId}-${ticket.ticketId}`}
+                ticket={ticket}
+                onAnswer={async (answer) => {
+                  await decide(runId, ticket.ticketId, decisionResultOf(answer));
+                  reload();
+                }}
+                onStale={reload}
+              />
+            ),
+          )}
+        </div>
+      ) : null}
+
       <div className="card">
         <h2>Timeline {live ? <span className="live-dot" title="live" /> : null}</h2>
         {timeline.lanes.length === 0 ? (
@@ -106,22 +184,39 @@ export function RunPage({ runId }: { runId: string }) {
           </div>
         )}
         <div className="legend small muted">
-          <span className="key running" /> running <span className="key suspended" /> suspended{' '}
-          <span className="key succeeded" /> succeeded <span className="key failed" /> failed / cancelled
+          <span className="key running" /> running <span className="key suspended" /> waiting{' '}
+          <span className="key succeeded" /> succeeded <span className="key denied" /> denied{' '}
+          <span className="key expired" /> expired <span className="key failed" /> failed / cancelled
         </div>
       </div>
 
-      {timeline.decisions.length > 0 ? (
+      {(trail.data?.decisions ?? []).length > 0 ? (
         <div className="card">
           <h2>Decisions</h2>
-          <ul className="decisions">
-            {timeline.decisions.map((decision) => (
-              <li key={`${decision.toolCallId}-${decision.at}`}>
-                <strong>{decision.verdict}</strong> <code>{decision.toolCallId}</code>
-                {decision.by ? <> by {decision.by}</> : null}
-                {decision.reason ? <span className="muted"> — “{decision.reason}”</span> : null}
-              </li>
-            ))}
+          <ul className="decisions" data-testid="decisions">
+            {(trail.data?.decisions ?? []).map((decision) => {
+              const verdict = verdictOf(decision);
+              return (
+                <li key={decision.decisionId} data-testid="decision">
+                  <span className={`badge ${verdict.tone}`}>{verdict.label}</span>{' '}
+                  <code>{decision.shown.toolName}</code> by{' '}
+                  <strong data-testid="decided-by">{decision.decidedBy ?? 'someone unidentified'}</strong>
+                  {decision.channel ? <span className="muted"> via {decision.channel}</span> : null}{' '}
+                  <time className="muted small" dateTime={new Date(decision.decidedAt).toISOString()}>
+                    {new Date(decision.decidedAt).toLocaleString()}
+                  </time>
+                  {decision.answer.reason ? (
+                    <span className="muted"> — “{decision.answer.reason}”</span>
+                  ) : null}
+                  {decision.answer.editedArguments !== undefined ? (
+                    <span className="small">
+                      {' '}
+                      → <code>{JSON.stringify(decision.answer.editedArguments)}</code>
+                    </span>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         </div>
       ) : null}

@@ -1,0 +1,363 @@
+import { useId, useState } from 'react';
+import { AnswerRefused, readableRefusal } from '../lib/decide';
+import { ago, useNow } from '../lib/hooks';
+import { INDETERMINATE, type Ticket, allowsEditing, isApproval } from '../lib/tickets';
+
+/** What a human answered to one ticket. */
+export type TicketAnswer =
+  /** An approval: yes or no, a reason, and arguments to run the tool with instead (approve only). */
+  | { kind: 'approval'; approved: boolean; reason?: string; editedArguments?: unknown }
+  /** Any other question (an `indeterminate` call, a request for a value): the decision's result. */
+  | { kind: 'value'; result: unknown };
+
+/** The decision `result` an answer sends over the API. */
+export function decisionResultOf(answer: TicketAnswer): unknown {
+  if (answer.kind === 'value') return answer.result;
+  return {
+    approved: answer.approved,
+    ...(answer.reason ? { reason: answer.reason } : {}),
+    ...(answer.editedArguments !== undefined ? { editedArguments: answer.editedArguments } : {}),
+  };
+}
+
+/** The part of a ticket the form reads (a chat part may know less than the API's ticket). */
+export type TicketLike = Pick<Ticket, 'toolName' | 'action'> & Partial<Ticket>;
+
+/**
+ * The answer form of one ticket, built from what the ticket says: Approve / Deny / Edit arguments
+ * with a reason for an approval; Retry / "It happened" with the result / Fail with a message for an
+ * `indeterminate` call; a JSON answer for anything else. Four-eyes and expiry are shown up front. A
+ * refused answer is shown as a sentence and the form stays; `closed` replaces the buttons with why
+ * the question no longer waits. Every control is a real, labelled button or field.
+ */
+export function TicketForm(props: {
+  ticket: TicketLike;
+  onAnswer: (answer: TicketAnswer) => Promise<void> | void;
+  /** The question no longer waits ("answered elsewhere", "expired"): no buttons. */
+  closed?: string | undefined;
+  /** Told when an answer found the question gone (answered elsewhere or expired). */
+  onStale?: (refusal: AnswerRefused) => void;
+}) {
+  const { ticket } = props;
+  const id = useId();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [closed, setClosed] = useState<string>();
+  const shut = props.closed ?? closed;
+  const approval = isApproval(ticket);
+  const indeterminate = ticket.action === INDETERMINATE;
+
+  async function send(answer: TicketAnswer) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onAnswer(answer);
+    } catch (failure) {
+      const refusal = failure instanceof AnswerRefused ? failure : readableRefusal(failure);
+      setError(refusal.message);
+      if (refusal.stale) {
+        setClosed(refusal.kind === 'expired' ? 'expired' : 'answered elsewhere');
+        props.onStale?.(refusal);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const kind = indeterminate
+    ? 'did it happen?'
+    : approval
+      ? 'needs approval'
+      : ticket.action.replace(/_/g, ' ');
+  return (
+    <div
+      className={`approval${shut ? ' closed' : ''}`}
+      data-testid="approval"
+      data-action={ticket.action}
+      data-state={shut ? 'closed' : 'waiting'}
+    >
+      <div className="approval-head">
+        <span className={`badge ${shut ? 'cancelled' : 'waiting'}`}>{shut ?? kind}</span>
+        <code className="tool">{ticket.toolName}</code>
+        {ticket.requiresDistinctApprover ? (
+          <span className="badge four-eyes" title="Whoever started this run cannot answer it">
+            needs a second approver
+          </span>
+        ) : null}
+        {ticket.expiresAt && !shut ? <Expiry at={ticket.expiresAt} /> : null}
+      </div>
+      {ticket.message ? <p className="approval-message">{ticket.message}</p> : null}
+      {shut ? (
+        <>
+          <pre className="args">{JSON.stringify(ticket.arguments ?? {}, null, 2)}</pre>
+          {error ? <p className="muted small">{error}</p> : null}
+        </>
+      ) : indeterminate ? (
+        <IndeterminateForm id={id} args={ticket.arguments} busy={busy} onAnswer={send} />
+      ) : approval ? (
+        <ApprovalForm
+          id={id}
+          args={ticket.arguments}
+          canEdit={allowsEditing(ticket)}
+          busy={busy}
+          onAnswer={send}
+        />
+      ) : (
+        <ValueForm id={id} busy={busy} onAnswer={send} />
+      )}
+      {error && !shut ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Expiry({ at }: { at: number }) {
+  const now = useNow(1000);
+  return (
+    <span className="muted small expiry" title={new Date(at).toLocaleString()}>
+      {at > now ? `expires in ${ago(now - (at - now), now)}` : 'expiring…'}
+    </span>
+  );
+}
+
+function parseJson(text: string): { value?: unknown; error?: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { error: 'not valid JSON' };
+  }
+}
+
+function ApprovalForm(props: {
+  id: string;
+  args: unknown;
+  canEdit: boolean;
+  busy: boolean;
+  onAnswer: (answer: TicketAnswer) => void;
+}) {
+  const { id, busy } = props;
+  const [reason, setReason] = useState('');
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(() => JSON.stringify(props.args ?? {}, null, 2));
+  const [invalid, setInvalid] = useState<string>();
+  const why = reason.trim() ? { reason: reason.trim() } : {};
+  return (
+    <>
+      {editing ? (
+        <>
+          <label htmlFor={`${id}-args`} className="field-label">
+            Arguments (JSON)
+          </label>
+          <textarea
+            id={`${id}-args`}
+            className="args-editor"
+            value={draft}
+            rows={Math.min(10, draft.split('\n').length + 1)}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        </>
+      ) : (
+        <pre className="args">{JSON.stringify(props.args ?? {}, null, 2)}</pre>
+      )}
+      <label htmlFor={`${id}-reason`} className="sr-only">
+        Reason
+      </label>
+      <input
+        id={`${id}-reason`}
+        className="reason"
+        placeholder="Reason (optional)"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <div className="actions">
+        {editing ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => {
+              const parsed = parseJson(draft);
+              setInvalid(parsed.error ? `The arguments are ${parsed.error}.` : undefined);
+              if (!parsed.error)
+                props.onAnswer({ kind: 'approval', approved: true, editedArguments: parsed.value, ...why });
+            }}
+          >
+            Approve with edits
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => props.onAnswer({ kind: 'approval', approved: true, ...why })}
+          >
+            Approve
+          </button>
+        )}
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => props.onAnswer({ kind: 'approval', approved: false, ...why })}
+        >
+          Deny
+        </button>
+        {props.canEdit ? (
+          <button type="button" className="ghost" disabled={busy} onClick={() => setEditing(!editing)}>
+            {editing ? 'Cancel edit' : 'Edit arguments'}
+          </button>
+        ) : null}
+      </div>
+      {invalid ? (
+        <p className="error" role="alert">
+          {invalid}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** retry / "it happened: here is the result" / fail: the three answers of an `indeterminate` call. */
+function IndeterminateForm(props: {
+  id: string;
+  args: unknown;
+  busy: boolean;
+  onAnswer: (answer: TicketAnswer) => void;
+}) {
+  const { id, busy } = props;
+  const [mode, setMode] = useState<'result' | 'fail'>();
+  const [draft, setDraft] = useState('{}');
+  const [message, setMessage] = useState('');
+  const [invalid, setInvalid] = useState<string>();
+  return (
+    <>
+      <pre className="args">{JSON.stringify(props.args ?? {}, null, 2)}</pre>
+      <div className="actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          onClick={() => props.onAnswer({ kind: 'value', result: { outcome: 'retry' } })}
+        >
+          Retry
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          disabled={busy}
+          aria-expanded={mode === 'result'}
+          onClick={() => setMode(mode === 'result' ? undefined : 'result')}
+        >
+          It happened…
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          disabled={busy}
+          aria-expanded={mode === 'fail'}
+          onClick={() => setMode(mode === 'fail' ? undefined : 'fail')}
+        >
+          Fail…
+        </button>
+      </div>
+      {mode === 'result' ? (
+        <div className="answer-detail">
+          <label htmlFor={`${id}-result`} className="field-label">
+            Result (JSON)
+          </label>
+          <textarea
+            id={`${id}-result`}
+            className="args-editor"
+            value={draft}
+            rows={Math.min(10, draft.split('\n').length + 1)}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => {
+              const parsed = parseJson(draft);
+              setInvalid(parsed.error ? `The result is ${parsed.error}.` : undefined);
+              if (!parsed.error)
+                props.onAnswer({ kind: 'value', result: { outcome: 'result', result: parsed.value } });
+            }}
+          >
+            Record the result
+          </button>
+        </div>
+      ) : null}
+      {mode === 'fail' ? (
+        <div className="answer-detail">
+          <label htmlFor={`${id}-fail`} className="field-label">
+            Failure message
+          </label>
+          <input
+            id={`${id}-fail`}
+            className="reason"
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+          />
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() =>
+              props.onAnswer({
+                kind: 'value',
+                result: { outcome: 'fail', ...(message.trim() ? { reason: message.trim() } : {}) },
+              })
+            }
+          >
+            Fail the call
+          </button>
+        </div>
+      ) : null}
+      {invalid ? (
+        <p className="error" role="alert">
+          {invalid}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** Any other question: its answer as JSON. */
+function ValueForm(props: { id: string; busy: boolean; onAnswer: (answer: TicketAnswer) => void }) {
+  const [draft, setDraft] = useState('{}');
+  const [invalid, setInvalid] = useState<string>();
+  return (
+    <div className="answer-detail">
+      <label htmlFor={`${props.id}-value`} className="field-label">
+        Answer (JSON)
+      </label>
+      <textarea
+        id={`${props.id}-value`}
+        className="args-editor"
+        value={draft}
+        rows={4}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <button
+        type="button"
+        className="primary"
+        disabled={props.busy}
+        onClick={() => {
+          const parsed = parseJson(draft);
+          setInvalid(parsed.error ? `The answer is ${parsed.error}.` : undefined);
+          if (!parsed.error) props.onAnswer({ kind: 'value', result: parsed.value });
+        }}
+      >
+        Send answer
+      </button>
+      {invalid ? (
+        <p className="error" role="alert">
+          {invalid}
+        </p>
+      ) : null}
+    </div>
+  );
+}
