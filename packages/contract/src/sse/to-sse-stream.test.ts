@@ -91,6 +91,33 @@ describe('toSseStream', () => {
     expect(await read(reader)).toBe(frame(2));
   });
 
+  it('with readAhead: false reads the source only while a reader waits, and queues one keep-alive at most', async () => {
+    vi.useFakeTimers();
+    const source = feed<number>();
+    source.push(1);
+    source.push(2);
+    const reader = toSseStream(source.source, {
+      encode: (item) => frame(item),
+      keepAliveMs: 1_000,
+      readAhead: false,
+    }).getReader();
+    expect(await read(reader)).toBe(frame(1));
+    // nobody reads for ten intervals: the next item is there, but the source is not asked for it
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(source.state.nexts).toBe(1);
+    expect(await read(reader)).toBe(frame(2));
+    expect(source.state.nexts).toBe(2);
+    const quiet = reader.read();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(decoder.decode((await quiet).value)).toBe(SSE_KEEP_ALIVE);
+    // the source still waits and nobody reads: one keep-alive is queued, not ten
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await read(reader)).toBe(SSE_KEEP_ALIVE);
+    source.push(3);
+    expect(await read(reader)).toBe(frame(3));
+    expect(source.state.nexts).toBe(3);
+  });
+
   it('on cancel aborts the source signal and returns the source iterator, even while it waits', async () => {
     const source = feed<number>();
     const reader = toSseStream(source.source, { encode: (item) => frame(item) }).getReader();

@@ -19,6 +19,12 @@ export interface SseStreamOptions<T> {
   tail?: string;
   /** A keep-alive comment after this many milliseconds of silence while a reader waits (none by default). */
   keepAliveMs?: number;
+  /**
+   * `false`: the source is read only while a reader waits for a chunk — nothing is read ahead, so a
+   * client that stops reading stops the source too (for a source that works to make each item, e.g.
+   * one that re-reads a store on a timer). Default `true`: one item is read ahead.
+   */
+  readAhead?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -27,8 +33,8 @@ const KEEP_ALIVE = encoder.encode(SSE_KEEP_ALIVE);
 /**
  * A web-standard `ReadableStream` of UTF-8 SSE text over an async iterable. Guarantees:
  * - pull-driven: the source is read only when the stream's reader wants more, one item per chunk
- *   (plus the one item a `ReadableStream` reads ahead), so a client that stops reading holds one
- *   item's text — the source's own paging bounds what an item is;
+ *   (plus the one item a `ReadableStream` reads ahead, unless `readAhead: false`), so a client that
+ *   stops reading holds one item's text — the source's own paging bounds what an item is;
  * - at most one `next()` of the source is pending at any time, also across keep-alives;
  * - `keepAliveMs`: when the stream has waited that long for the source since its last write,
  *   `: keep-alive` is written; at most one is queued while nobody reads;
@@ -43,6 +49,8 @@ export function toSseStream<T>(
   options: SseStreamOptions<T>,
 ): ReadableStream<Uint8Array> {
   const { keepAliveMs } = options;
+  // how many chunks the stream queues before it stops reading the source
+  const highWaterMark = options.readAhead === false ? 0 : 1;
   if (keepAliveMs !== undefined && !(keepAliveMs > 0))
     throw new RangeError(`keepAliveMs must be a positive number, got ${keepAliveMs}`);
   const cancelled = new AbortController();
@@ -60,7 +68,8 @@ export function toSseStream<T>(
       if (ended || waitingSince === undefined || keepAliveMs === undefined) return;
       const quiet = Date.now() - waitingSince;
       if (quiet < keepAliveMs) return keepAlive(controller, keepAliveMs - quiet);
-      if ((controller.desiredSize ?? 0) > 0) {
+      // only into an empty queue: at most one keep-alive waits for a reader that does not read
+      if ((controller.desiredSize ?? 0) >= highWaterMark) {
         controller.enqueue(KEEP_ALIVE);
         waitingSince = Date.now();
       }
@@ -73,39 +82,42 @@ export function toSseStream<T>(
     clearTimeout(timer);
   }
 
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (options.head) controller.enqueue(encoder.encode(options.head));
-    },
-    async pull(controller) {
-      try {
-        for (;;) {
-          if (keepAliveMs !== undefined) {
-            waitingSince = Date.now();
-            if (timer === undefined) keepAlive(controller, keepAliveMs);
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (options.head) controller.enqueue(encoder.encode(options.head));
+      },
+      async pull(controller) {
+        try {
+          for (;;) {
+            if (keepAliveMs !== undefined) {
+              waitingSince = Date.now();
+              if (timer === undefined) keepAlive(controller, keepAliveMs);
+            }
+            const next = await iterator.next();
+            waitingSince = undefined;
+            if (ended) return;
+            if (next.done) {
+              end();
+              if (options.tail) controller.enqueue(encoder.encode(options.tail));
+              return controller.close();
+            }
+            const text = options.encode(next.value);
+            if (text !== '') return controller.enqueue(encoder.encode(text));
           }
-          const next = await iterator.next();
-          waitingSince = undefined;
+        } catch (error) {
           if (ended) return;
-          if (next.done) {
-            end();
-            if (options.tail) controller.enqueue(encoder.encode(options.tail));
-            return controller.close();
-          }
-          const text = options.encode(next.value);
-          if (text !== '') return controller.enqueue(encoder.encode(text));
+          end();
+          void Promise.resolve(iterator.return?.()).catch(() => undefined);
+          controller.error(error);
         }
-      } catch (error) {
-        if (ended) return;
+      },
+      async cancel() {
         end();
-        void Promise.resolve(iterator.return?.()).catch(() => undefined);
-        controller.error(error);
-      }
+        cancelled.abort();
+        await iterator.return?.();
+      },
     },
-    async cancel() {
-      end();
-      cancelled.abort();
-      await iterator.return?.();
-    },
-  });
+    { highWaterMark },
+  );
 }

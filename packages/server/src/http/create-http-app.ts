@@ -10,7 +10,7 @@ import { type HttpMetrics, createHttpMetrics } from './http-metrics';
 import type { HttpAppOptions, HttpEnv } from './http-types';
 import { authenticate } from './middleware/authenticate';
 import { type DeepJson, checkJsonBody } from './middleware/check-json-body';
-import { capStreams, startsStream } from './middleware/cap-streams';
+import { capStreams, countEveryStream, startsStream } from './middleware/cap-streams';
 import { limitBody } from './middleware/limit-body';
 import { metricsAccess } from './middleware/metrics-access';
 import { requestLog } from './middleware/request-log';
@@ -173,6 +173,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // before any route's (recursive) validation sees the body; no stored JSON value nests deeper
   app.use('/v1/*', checkJsonBody(MAX_JSON_DEPTH, tooDeep));
   const slots = new StreamSlots(options.maxStreamsPerTenant ?? 100);
+  // outermost: an event stream no capStreams below counted still takes a slot when it is answered
+  app.use('/v1/*', countEveryStream(slots));
   app.use('/v1/runs', capStreams(slots, startsStream));
   for (const path of [
     '/v1/runs/:runId/events',

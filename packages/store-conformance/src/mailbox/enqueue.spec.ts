@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAwakenError, expectValid } from '../internal/expectations';
 import { uniqueId } from '../internal/ids';
 import type { SuiteContext } from '../suite-context';
-import { dispatchInput } from './fixtures';
+import { claimOne, dispatchInput, proofOf } from './fixtures';
 
 export function enqueueSpec(ctx: SuiteContext<MailboxStore>): void {
   describe('enqueue', () => {
@@ -32,6 +32,19 @@ export function enqueueSpec(ctx: SuiteContext<MailboxStore>): void {
       const dispatch = await ctx.store.enqueue(dispatchInput({ dispatchId }));
       expect(dispatch.dispatchId).toBe(dispatchId);
       await expectAwakenError(ctx.store.enqueue(dispatchInput({ dispatchId })), 'conflict');
+    });
+
+    it('rejects the id of a dispatch that ended, also once its dedupe key is free again', async () => {
+      // a caller may name a dispatch after the work it does, so late copies of a request make none
+      const threadId = uniqueId('thread');
+      const dispatchId = uniqueId('dispatch');
+      const first = await ctx.store.enqueue(dispatchInput({ threadId, dispatchId, dedupeKey: 'k' }));
+      await ctx.store.ack(proofOf(await claimOne(ctx.store, first, ctx.shortLeaseMs)));
+      await expectAwakenError(
+        ctx.store.enqueue(dispatchInput({ threadId, dispatchId, dedupeKey: 'k' })),
+        'conflict',
+      );
+      expect((await ctx.store.listDispatches(threadId)).items).toHaveLength(1);
     });
 
     it('stamps the thread current epoch', async () => {

@@ -155,9 +155,23 @@ async function rpcResponse(
   }
 }
 
-/** An A2A request that answers with a stream (the SDK asks for one with `Accept: text/event-stream`). */
-async function asksForStream(c: Context<HttpEnv>): Promise<boolean> {
-  return c.req.method === 'POST' && (c.req.header('accept') ?? '').includes('text/event-stream');
+/**
+ * An A2A request that answers with a stream: `SendStreamingMessage` or `SubscribeToTask` (v0.3
+ * `message/stream`, `tasks/resubscribe`), whatever its `Accept` header says — the method makes the
+ * stream, so a client that leaves the header out takes a slot like the SDK does. The parsed body is
+ * cached for the route; a body that is no JSON-RPC request is left to the route to refuse.
+ */
+async function streamsByMethod(c: Context<HttpEnv>): Promise<boolean> {
+  if (c.req.method !== 'POST') return false;
+  try {
+    const { operation } = readRpcRequest(
+      await c.req.json(),
+      readA2aVersion(c.req.header(A2A_VERSION_HEADER)),
+    );
+    return operation === 'stream' || operation === 'subscribe';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -172,7 +186,7 @@ async function asksForStream(c: Context<HttpEnv>): Promise<boolean> {
 export function registerA2aRoutes(app: OpenAPIHono<HttpEnv>, options: A2aRouteOptions): void {
   const bearer = true;
   for (const path of ['/v1/a2a', '/v1/a2a/agents/:agentId'])
-    app.use(path, varyOnA2aVersion, capStreams(options.slots, asksForStream));
+    app.use(path, varyOnA2aVersion, capStreams(options.slots, streamsByMethod));
   for (const file of CARD_PATHS) {
     app.use(`/.well-known/${file}`, varyOnA2aVersion);
     app.use(`/v1/a2a/agents/:agentId/.well-known/${file}`, varyOnA2aVersion);

@@ -20,15 +20,7 @@ export function capStreams(
   return async (c, next) => {
     if (!(await streams(c))) return next();
     const release = slots.acquire(c.var.caller.tenant);
-    if (!release) {
-      c.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return c.json(
-        errorBody('too_many_streams', 'this tenant has too many event streams open; retry later', {
-          retryAfterSeconds: RETRY_AFTER_SECONDS,
-        }),
-        429,
-      );
-    }
+    if (!release) return tooManyStreams(c);
     try {
       await next();
     } catch (error) {
@@ -43,14 +35,64 @@ export function capStreams(
       await body?.cancel().catch(() => undefined);
       return;
     }
-    const isStream =
-      c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('text/event-stream');
-    if (!body || !isStream) {
+    if (!body || !isEventStream(c.res)) {
       release();
       return;
     }
-    c.res = new Response(releasingOnEnd(body, release), c.res);
+    const counted = releasingOnEnd(body, release);
+    countedBodies.add(counted);
+    c.res = new Response(counted, c.res);
   };
+}
+
+/**
+ * The net under {@link capStreams}, on every `/v1` route: an event stream that no `capStreams`
+ * counted before its route ran (a route left off the list, a request the list's test did not
+ * recognise) takes a slot when it is answered — refused with the same 429 at the cap (its body
+ * cancelled), given back when it ends — so every SSE response counts, whatever the request's
+ * headers. Routes that start something (a run) belong on the list, where a refusal comes first.
+ */
+export function countEveryStream(slots: StreamSlots): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    await next();
+    const body = c.res.body;
+    if (!body || c.req.method === 'HEAD' || !isEventStream(c.res) || countedBodies.has(body)) return;
+    const release = slots.acquire(c.var.caller.tenant);
+    if (!release) {
+      await body.cancel().catch(() => undefined);
+      // the stream's own headers (its ids, no-cache) do not belong on the refusal: a new response
+      c.res = undefined;
+      c.res = new Response(JSON.stringify(TOO_MANY_STREAMS), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
+      return;
+    }
+    const counted = releasingOnEnd(body, release);
+    countedBodies.add(counted);
+    c.res = new Response(counted, c.res);
+  };
+}
+
+/** The bodies a slot is held for. */
+const countedBodies = new WeakSet<ReadableStream<Uint8Array>>();
+
+function isEventStream(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    (response.headers.get('content-type')?.startsWith('text/event-stream') ?? false)
+  );
+}
+
+const TOO_MANY_STREAMS = errorBody(
+  'too_many_streams',
+  'this tenant has too many event streams open; retry later',
+  { retryAfterSeconds: RETRY_AFTER_SECONDS },
+);
+
+function tooManyStreams(c: Context<HttpEnv>): Response {
+  c.header('retry-after', String(RETRY_AFTER_SECONDS));
+  return c.json(TOO_MANY_STREAMS, 429);
 }
 
 /** A body that gives the slot back when it ends, fails or is cancelled; it reads only when read. */

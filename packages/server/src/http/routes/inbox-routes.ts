@@ -1,4 +1,4 @@
-import { type RunRecord, type RunStatus, formatSseFrame, toSseStream } from '@awaken/contract';
+import { DEFAULT_PAGE_LIMIT, type RunRecord, type RunStatus } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
@@ -6,9 +6,17 @@ import { toRunView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
 import { eventStream, json, pageQuerySchema } from '../schemas/common-schemas';
 import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
+import { DEFAULT_PAGE_BYTES } from '../sse/page-size';
+import { fittedPage, pageChangesStream } from '../sse/page-changes-stream';
 import { sseResponse } from '../sse/sse-response';
 
 const RUN_STATUSES = ['created', 'running', 'waiting', 'done'] as const;
+
+/**
+ * The most an `event: inbox` frame holds: whole items up to about 64 KiB (at least one), like a page
+ * of a run event stream; a first page larger than that is sent short, with `nextCursor`.
+ */
+export const INBOX_FRAME_BYTES = DEFAULT_PAGE_BYTES;
 
 /** One waiting run of the inbox: who waits, since when, and the tickets a human may answer. */
 const inboxItemSchema = z
@@ -41,7 +49,8 @@ const listInbox = inbox.get('/v1/inbox', {
 
 const inboxEvents = inbox.get('/v1/inbox/events', {
   summary:
-    'Server-sent events: `event: inbox` with the first page of the inbox at once and whenever it changes',
+    'Server-sent events: `event: inbox` with the first page of the inbox at once and whenever it changes; ' +
+    'a page holds at most about 64 KiB of items (a longer one is sent short, with `nextCursor`)',
   request: { query: inboxQuerySchema },
   responses: { 200: eventStream('SSE') },
 });
@@ -83,7 +92,9 @@ export interface InboxRouteOptions {
  * The console's tenant-wide views: the approval inbox (every waiting run and its tickets, read from
  * the store's status index, never by scanning runs), its live stream, and the runs of one status.
  * The inbox stream re-reads one indexed page per `checkMs` on the server (whichever process moved
- * a run) and sends it only when it changed; clients never poll.
+ * a run) and sends it only when it changed; clients never poll. It is bounded like a run event
+ * stream ({@link pageChangesStream}): a frame of at most {@link INBOX_FRAME_BYTES}, re-read only once
+ * the client's socket took the last one, so a client that stops reading costs one frame and no reads.
  */
 export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRouteOptions): void {
   app.openapi(listInbox, async (c) => {
@@ -99,54 +110,25 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
 
   app.openapi(inboxEvents, async (c) => {
     const query = c.req.valid('query');
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const read = async (pageLimit: number) => {
+      const page = await runsOf(c, 'waiting', { ...query, limit: pageLimit });
+      return { ...page, items: page.items.map(toInboxItem) };
+    };
     // read the first page before the stream starts: a bad query (a cursor no listing returned) is
     // a 422 through the error handler, not a stream that fails after its 200
-    const first = await runsOf(c, 'waiting', query);
-    const changes = (cancelled: AbortSignal) =>
-      inboxChanges(first, () => runsOf(c, 'waiting', query), {
-        checkMs: options.checkMs ?? 1000,
-        signal: AbortSignal.any([cancelled, c.req.raw.signal]),
-      });
-    const body = toSseStream(changes, {
-      head: formatSseFrame({ retry: 2000, comment: 'awaken inbox stream' }),
-      encode: (page) => formatSseFrame({ event: 'inbox', data: JSON.stringify(page) }),
+    const first = await fittedPage(read, { limit, maxBytes: INBOX_FRAME_BYTES });
+    const body = pageChangesStream({
+      first,
+      read,
+      limit,
+      event: 'inbox',
+      comment: 'awaken inbox stream',
+      checkMs: options.checkMs ?? 1000,
       keepAliveMs: options.keepAliveMs,
+      signal: c.req.raw.signal,
+      maxBytes: INBOX_FRAME_BYTES,
     });
     return sseResponse(body) as never;
-  });
-}
-
-type InboxPage = { items: InboxItem[]; nextCursor?: string };
-
-/** The first page of the inbox at once, then again each time a re-read every `checkMs` differs. */
-async function* inboxChanges(
-  first: Awaited<ReturnType<typeof runsOf>>,
-  read: () => ReturnType<typeof runsOf>,
-  options: { checkMs: number; signal: AbortSignal },
-): AsyncGenerator<InboxPage> {
-  let last = '';
-  let page = first;
-  while (!options.signal.aborted) {
-    const items = page.items.map(toInboxItem);
-    const key = JSON.stringify(items);
-    if (key !== last) {
-      last = key;
-      yield { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    }
-    await delay(options.checkMs, options.signal);
-    if (options.signal.aborted) return;
-    page = await read();
-  }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
   });
 }
