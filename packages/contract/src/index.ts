@@ -130,6 +130,7 @@ export type { OpenTicket } from './hitl/open-tickets';
 export { answerDecisionId, answerDigest } from './hitl/answer-digest';
 export type { DecisionJudgement } from './hitl/judge-decision';
 export { decisionViewOf } from './hitl/decision-view';
+export { runAskersOf } from './hitl/run-askers';
 export type { DecisionView } from './hitl/decision-view';
 export { decisionNames, duplicateReceipt, rejectedReceipt } from './hitl/decision-receipts';
 export {
@@ -273,6 +274,7 @@ export { defineStoreInput } from './stores/inputs/store-input';
 export type { StoreInput } from './stores/inputs/store-input';
 export { offerTrustedView, trustedStoreInputs, trustedViewOf } from './stores/inputs/trusted-inputs';
 export { jsonCopy } from './json/json-copy';
+export { sameJson } from './json/same-json';
 export { DEFAULT_RECLAIM_LIMIT, mailboxStoreInputs } from './stores/inputs/mailbox-inputs';
 export {
   checkpointSchema,

@@ -6,6 +6,7 @@ import {
   type ToolGateDecision,
   callInstanceKey,
   assertNever,
+  sameJson,
 } from '@awaken/contract';
 import {
   type PermissionDecision,
@@ -14,8 +15,9 @@ import {
   createPermissionPolicy,
 } from './create-permission-policy';
 import {
-  approvalTicketId,
   buildApprovalSuspension,
+  editedApprovalTicketId,
+  isApprovalTicketOf,
   permissionApprovalSchema,
   refusalReason,
 } from './permission-approval';
@@ -74,8 +76,10 @@ function runtimeRulesOf(state: PluginStateAccess): PermissionRuntimeRules {
  *
  * - ToolGate: allow → `allow`; deny → `block` naming the rule (the model is told and the run goes on,
  *   unless `denyEndsRun`); ask → `suspend` with a `confirm` ticket replayed on approval.
- * - On replay after its own ticket: approved → the rules are checked again (a deny added meanwhile
- *   still wins), else allow; declined or cancelled → `cancel` with the refusal and the human's reason;
+ * - On replay after its own ticket: approved → the rules are checked again on the call as it will run
+ *   (a deny added meanwhile, or one the edited arguments fall under, still wins); arguments edited
+ *   into a four-eyes rule (`requireDistinctApprover`) ask again, with a new ticket for the edited call
+ *   that its editor cannot answer (the runtime counts them among the run's askers); else allow; declined or cancelled → `cancel` with the refusal and the human's reason;
  *   `remember: 'always'` keeps an allow for that tool (thread or run scope, see `rememberScope`), which
  *   turns later asks for it into allows but never overrides a deny.
  * - BeforeInference: tools every call of which would be denied are removed from the model's tool list.
@@ -105,6 +109,24 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
       return { type: 'cancel', reason: refusalReason(call.name, approval.data.reason ?? resume.reason) };
     const decision = policy.evaluate(asExecuted(call), runtimeRulesOf(context.state));
     if (decision.behavior === 'deny') return block(decision);
+    // Edited into a four-eyes rule: whoever edited asked for the edited call (the runtime counts them
+    // among the run's askers), so it is a new question that only someone else may answer.
+    const edited = approval.data.editedArguments;
+    const ticket = context.ticket!;
+    if (
+      decision.behavior === 'ask' &&
+      decision.requireDistinctApprover &&
+      edited !== undefined &&
+      !sameJson(edited, ticket.pending.arguments)
+    ) {
+      const ticketId = editedApprovalTicketId(context.step, call, ticket.suspension.id);
+      return {
+        type: 'suspend',
+        suspension: buildApprovalSuspension(context.step, call, decision, { ticketId }),
+        resumeMode: 'replay_tool_call',
+        ...(decision.approvalTimeout === undefined ? {} : { approvalTimeout: decision.approvalTimeout }),
+      };
+    }
     // The only state this gate writes records the human's answer; both writes are idempotent, so
     // re-evaluating the same replay gives the same decision and the same state.
     addUnique(context.state, permissionApprovedCallsKey, callInstanceKey(context));
@@ -117,7 +139,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
     if (
       context.resume !== undefined &&
       ticket?.suspension.action === 'confirm' &&
-      ticket.suspension.id === approvalTicketId(context.step, context.call)
+      isApprovalTicketOf(ticket.suspension.id, context.step, context.call)
     )
       return replayOwnTicket(context);
     const decision = policy.evaluate(asExecuted(context.call), runtimeRulesOf(context.state));

@@ -54,16 +54,46 @@ export function approvalTicketId(step: number, call: Pick<ToolCall, 'id'>): stri
   return `${PERMISSION_SUSPENSION_PREFIX}${callInstanceKey({ step, call })}`;
 }
 
-/** The suspension of an `ask`: what a frontend shows and which answer it accepts. */
+const EDITED = '#edited-';
+
+/**
+ * The ticket id of the ask for a call whose arguments a human edited into a four-eyes rule while
+ * approving `previous` (one of this call instance's tickets): `<approvalTicketId>#edited-<n>`, a new
+ * question each time, never the id of one already answered.
+ */
+export function editedApprovalTicketId(step: number, call: Pick<ToolCall, 'id'>, previous: string): string {
+  const base = approvalTicketId(step, call);
+  const count = previous.startsWith(`${base}${EDITED}`)
+    ? Number(previous.slice(base.length + EDITED.length))
+    : 0;
+  return `${base}${EDITED}${(Number.isSafeInteger(count) ? count : 0) + 1}`;
+}
+
+/** True when `ticketId` is one of the asks of this call instance (the first, or one after an edit). */
+export function isApprovalTicketOf(ticketId: string, step: number, call: Pick<ToolCall, 'id'>): boolean {
+  const base = approvalTicketId(step, call);
+  return (
+    ticketId === base ||
+    (ticketId.startsWith(`${base}${EDITED}`) && /^\d+$/.test(ticketId.slice(base.length + EDITED.length)))
+  );
+}
+
+/**
+ * The suspension of an `ask`: what a frontend shows and which answer it accepts. `edited`: the ask
+ * again for arguments a human edited while approving (its own ticket id, see
+ * {@link editedApprovalTicketId}).
+ */
 export function buildApprovalSuspension(
   step: number,
   call: ToolCall,
   decision: PermissionDecision,
+  edited?: { ticketId: string },
 ): Suspension {
+  const what = edited ? 'edited arguments' : 'arguments';
   return {
-    id: approvalTicketId(step, call),
+    id: edited?.ticketId ?? approvalTicketId(step, call),
     action: 'confirm',
-    message: `Allow tool "${call.name}" with arguments ${previewArguments(call.arguments)}? (${decision.reason})`,
+    message: `Allow tool "${call.name}" with ${what} ${previewArguments(call.arguments)}? (${decision.reason})`,
     parameters: {
       toolName: call.name,
       arguments: call.arguments,

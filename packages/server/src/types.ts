@@ -163,6 +163,13 @@ export interface InjectRequest {
   mode: InjectMode;
   /** The agent of a new run (`queue`, `interrupt`); default the agent of the thread's latest run. */
   agentId?: string;
+  /**
+   * Who sends the input (`caller`: the HTTP routes set it from the bearer token). It is the context
+   * of the run the input starts (`queue`, `interrupt`: its sender is that run's starter), or travels
+   * with the input into the run it steers or resumes (`steer`, `resume`), whose sender becomes an
+   * asker of what follows: a four-eyes ticket refuses their approval (`runAskersOf`).
+   */
+  context?: RunContext;
 }
 
 /** Where injected input went: the run that takes it, and the dispatch that will execute it, if one was enqueued. */

@@ -18,6 +18,8 @@ export const decisionRecordSchema = z.object({
   ticketId: z.string().optional(),
   /** The authenticated subject (or link identity) that decided; absent when nobody was identified. */
   decidedBy: z.string().optional(),
+  /** Who issued the approval link the decision came through (`decidedBy` is the approver it names). */
+  issuedBy: z.string().optional(),
   channel: decisionChannelSchema.optional(),
   /** When the decision was made (its `updatedAt`, set by whoever received it). */
   decidedAt: z.number().int().nonnegative(),
@@ -60,6 +62,7 @@ export function decisionRecordOf(
     toolCallId: decision.toolCallId,
     ...(decision.ticketId === undefined ? {} : { ticketId: decision.ticketId }),
     ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
+    ...(decision.issuedBy === undefined ? {} : { issuedBy: decision.issuedBy }),
     ...(decision.channel === undefined ? {} : { channel: decision.channel }),
     decidedAt: decision.updatedAt,
     appliedAt,

@@ -9,6 +9,7 @@ import type { RunStatus } from '../run/run-status';
 import type { ToolCallState } from '../tool/tool-call-state';
 import type { ToolCallDecision } from './decision';
 import { runStarterOf } from './decision-record';
+import { runAskersOf } from './run-askers';
 
 /**
  * What {@link judgeDecision} needs to know of a run: the same small view whether it comes from the
@@ -33,6 +34,12 @@ export interface DecisionView {
   /** The subject who started the run, when known: a four-eyes ticket refuses an answer from them. */
   startedBy?: string;
   /**
+   * Everyone who asked for what the run does ({@link runAskersOf}: its starter, who steered or
+   * resumed it with input, who edited a call's arguments): a four-eyes ticket refuses an answer from
+   * any of them, and one through an approval link any of them issued.
+   */
+  askers?: ReadonlySet<string>;
+  /**
    * The time the answer is judged at (epoch ms). With it, an answer for a ticket whose `expiresAt`
    * has passed is refused `ticket_expired`. Left out only where the answer was already accepted
    * before (a run applying the decisions its inbox holds): an accepted receipt is always honoured.
@@ -54,6 +61,7 @@ export function decisionViewOf(
   const startedBy = runStarterOf(record);
   return {
     ...(startedBy === undefined ? {} : { startedBy }),
+    askers: new Set(runAskersOf(record)),
     ...(now === undefined ? {} : { now }),
     runId: record.runId,
     status: record.status,

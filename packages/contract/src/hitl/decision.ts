@@ -30,9 +30,16 @@ export const toolCallResumeSchema = z.object({
   /**
    * Who decided: the authenticated subject of the sender (the server sets it from the bearer token,
    * a client cannot claim it), or the identity an approval link was issued for. A ticket that requires
-   * an approver other than the run's starter refuses a decision without one.
+   * an approver other than the people who asked for the run's actions refuses a decision without one.
    */
   decidedBy: z.string().min(1).max(256).optional(),
+  /**
+   * Who vouched for `decidedBy` when it is not the sender's own token: the authenticated subject that
+   * issued the approval link the decision came through (`decidedBy` is the approver the link names).
+   * Set by the server, recorded in the audit trail; a four-eyes ticket refuses a decision whose issuer
+   * asked for the run's actions, as it refuses one decided by them.
+   */
+  issuedBy: z.string().min(1).max(256).optional(),
   /** How the decision arrived; recorded in the audit trail. */
   channel: decisionChannelSchema.optional(),
 });
@@ -71,9 +78,9 @@ export type ToolCallDecisionInput = z.infer<typeof toolCallDecisionInputSchema>;
  * Why a decision was not applied; returned to the sender, never applied to another call.
  * `not_live`: the run is waiting but has no live activation on this handle (deliver the decision
  * with a resume instead). `self_approval_forbidden`: the ticket requires an approver other than the
- * subject who started the run (four-eyes), and the decision came from that subject or from nobody
- * identified.
- * with a resume instead). `ticket_expired`: the ticket's `expiresAt` has passed (the call resolves,
+ * people who asked for the run's actions (four-eyes: its starter, who steered or resumed it with
+ * input, who edited a call's arguments), and the decision came from one of them, through a link one
+ * of them issued, or from nobody identified. `ticket_expired`: the ticket's `expiresAt` has passed (the call resolves,
  * or resolved, as expired); the answer is never applied.
  */
 export const decisionRejectionReasonSchema = z.enum([

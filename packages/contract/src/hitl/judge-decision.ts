@@ -103,21 +103,41 @@ function refusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCal
   );
 }
 
-/** A four-eyes ticket takes an answer only from an identified approver other than the run's starter. */
+/** Why a subject counts as an asker of the run, for the refusal message. */
+function askerRole(view: DecisionView, subject: string): string | undefined {
+  if (view.startedBy === subject) return 'started the run';
+  if (view.askers?.has(subject)) return "asked for the run's actions";
+  return undefined;
+}
+
+/**
+ * A four-eyes ticket takes an answer only from an identified approver who asked for none of the
+ * run's actions (its starter, who steered or resumed it, who edited a call's arguments), through a
+ * link none of them issued.
+ */
 function fourEyesRefusal(view: DecisionView, input: ToolCallDecisionInput, call: ToolCallState) {
   const named = { ...input, toolCallId: call.callId };
   if (input.decidedBy === undefined) {
     return refuse(
       named,
       'self_approval_forbidden',
-      `tool call ${call.callId} needs an approver other than the one who started the run, and this decision names no approver`,
+      `tool call ${call.callId} needs an approver other than those who asked for it, and this decision names no approver`,
     );
   }
-  if (view.startedBy !== undefined && input.decidedBy === view.startedBy) {
+  const decider = askerRole(view, input.decidedBy);
+  if (decider !== undefined) {
     return refuse(
       named,
       'self_approval_forbidden',
-      `tool call ${call.callId} needs an approver other than ${input.decidedBy}, who started the run`,
+      `tool call ${call.callId} needs an approver other than ${input.decidedBy}, who ${decider}`,
+    );
+  }
+  const issuer = input.issuedBy === undefined ? undefined : askerRole(view, input.issuedBy);
+  if (issuer !== undefined) {
+    return refuse(
+      named,
+      'self_approval_forbidden',
+      `tool call ${call.callId} needs an approver other than those who asked for it: this link was issued by ${input.issuedBy}, who ${issuer}`,
     );
   }
   return undefined;
@@ -141,8 +161,10 @@ function duplicate(input: unknown, toolCallId?: string) {
  *   whatever arrives later);
  * - the call is not suspended (never asked yet, or already answered) → `not_suspended`; a call that
  *   already has an accepted decision not yet applied → `duplicate_conflict`;
- * - a ticket with `requiresDistinctApprover` answered by nobody identified or by the run's starter
- *   (`view.startedBy`) → `self_approval_forbidden` (a cancel too: the starter cannot veto either);
+ * - a ticket with `requiresDistinctApprover` answered by nobody identified, by the run's starter
+ *   (`view.startedBy`) or by anyone else who asked for its actions (`view.askers`), or through a link
+ *   one of them issued (`issuedBy`) → `self_approval_forbidden` (a cancel too: an asker cannot veto
+ *   either);
  * - a `resume` result that fails the ticket's response schema → `invalid_payload`;
  * - otherwise `accepted`, addressed to the call and bound to its current ticket.
  * It never redirects a decision to a call other than the one it names, and it accepts an answer only

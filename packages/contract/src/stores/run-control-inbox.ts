@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ToolCallDecisionInput, toolCallDecisionInputSchema } from '../hitl/decision';
 import { userMessageSchema } from '../messages/message';
+import { runContextSchema } from '../run/run-context';
 
 const controlId = z.string().min(1);
 const at = z.number().int().nonnegative();
@@ -16,7 +17,17 @@ export const runControlSchema = z
   .discriminatedUnion('kind', [
     z.object({ kind: z.literal('decision'), id: controlId, decision: toolCallDecisionInputSchema }),
     z.object({ kind: z.literal('cancel'), id: controlId, reason: z.string().optional(), at }),
-    z.object({ kind: z.literal('input'), id: controlId, messages: z.array(userMessageSchema).min(1), at }),
+    z.object({
+      kind: z.literal('input'),
+      id: controlId,
+      messages: z.array(userMessageSchema).min(1),
+      at,
+      /**
+       * Who sent the input (`caller`, set by the server from the sender's token): the run counts its
+       * subject as an asker of what follows (`runAskersOf`).
+       */
+      context: runContextSchema.optional(),
+    }),
   ])
   .superRefine((control, context) => {
     if (control.kind === 'decision' && control.id !== control.decision.decisionId) {

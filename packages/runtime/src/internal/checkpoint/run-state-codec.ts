@@ -53,6 +53,7 @@ export function decodeRunState(record: RunRecord): DecodedRunState {
       consecutiveErrors: raw.consecutiveErrors ?? 0,
       recentCalls: raw.recentCalls ?? [],
       ...(raw.expiredTicketIds ? { expiredTicketIds: raw.expiredTicketIds } : {}),
+      ...(raw.askers ? { askers: raw.askers } : {}),
     },
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
 import { putDecision } from './put-decision';
+import { liveAskers } from './run-askers';
 
 /**
  * The run as the judge sees it now: this session's calls, applied ids and accepted decisions. With
@@ -19,6 +20,7 @@ function liveView(session: RunSession, clock: boolean): DecisionView {
   const startedBy = runStarterOf(session.run.record);
   return {
     ...(startedBy === undefined ? {} : { startedBy }),
+    askers: liveAskers(session),
     ...(clock ? { now: session.now() } : {}),
     expired: new Set(session.run.bookkeeping.expiredTicketIds ?? []),
     runId: session.runId,

@@ -5,8 +5,10 @@ import {
   declinedCallMessage,
   decisionRecordOf,
   readApproval,
+  sameJson,
   ticketExpired,
 } from '@awaken/contract';
+import { addAsker } from './run-askers';
 import { validateDecision } from './accept-decisions';
 import { cancelCall, expireCall } from '../tools/call-outcome';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
@@ -20,7 +22,8 @@ import { applyIndeterminateAnswer } from '../tools/indeterminate-calls';
  * checkpoint that records the decision as applied, announced by `decision_recorded`): `cancel` cancels it (the model reads the
  * reason); `resume` moves it to `resuming`, so the next tool round replays it. The contract's
  * approval payload holds for every plugin's replayed ticket: a refusal never runs the call, and
- * edited arguments replace the model's for this and every later execution.
+ * edited arguments replace the model's for this and every later execution, and make whoever
+ * approved them an asker of the run (they asked for the edited call).
  */
 async function apply(session: RunSession, state: ToolCallState, decision: ToolCallDecision): Promise<void> {
   const { toolCallId, ticketId: _ticketId, ...resume } = decision;
@@ -43,7 +46,12 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
     await cancelCall(session, state, declinedCallMessage(state.toolName, approval.reason ?? decision.reason));
     return;
   }
-  if (approval?.editedArguments !== undefined) state.editedArguments = approval.editedArguments;
+  if (approval?.editedArguments !== undefined) {
+    // arguments of one's own ask for the edited call: its approver becomes an asker of the run
+    const shown = state.ticket?.pending.arguments ?? state.editedArguments ?? state.arguments;
+    if (!sameJson(approval.editedArguments, shown)) addAsker(session, decision.decidedBy);
+    state.editedArguments = approval.editedArguments;
+  }
   moveCall(session, state, 'resuming');
 }
 

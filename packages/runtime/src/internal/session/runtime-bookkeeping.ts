@@ -22,4 +22,10 @@ export interface RuntimeBookkeeping {
    * refused `ticket_expired` even once the run has moved past its call (`readExpiredTicketIds`).
    */
   expiredTicketIds?: string[];
+  /**
+   * Subjects who asked for what the run does besides its starter: who sent it input (a steer, a
+   * resume) and who approved a call with arguments of their own. A four-eyes ticket refuses their
+   * answers (`runAskersOf`).
+   */
+  askers?: string[];
 }

@@ -100,7 +100,13 @@ export async function applyResult(
     const expiresAt = expiryOf(session, state, result, options.approvalTimeout);
     const ticket: SuspendTicket = {
       suspension: result.suspension,
-      pending: { id: state.callId, name: state.toolName, arguments: state.arguments },
+      // the call as it would run: arguments a human edited when approving an earlier ticket, else
+      // the model's — what every door shows the next approver
+      pending: {
+        id: state.callId,
+        name: state.toolName,
+        arguments: state.editedArguments !== undefined ? state.editedArguments : state.arguments,
+      },
       resumeMode: result.resumeMode ?? 'replay_tool_call',
       ...(expiresAt === undefined ? {} : { expiresAt }),
     };

@@ -1,4 +1,4 @@
-import { AwakenError, runStarterOf, validateJsonSchema } from '@awaken/contract';
+import { AwakenError, type RunRecord, runAskersOf, runStarterOf, validateJsonSchema } from '@awaken/contract';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { errorBody } from '../error-table';
 import type { HttpEnv } from '../http-types';
@@ -54,6 +54,26 @@ const issueLink = createRoute({
   responses: { 201: json(issuedSchema, 'The link'), ...commonErrors, ...conflictError },
 });
 
+/** What an asker did, for the refusal message. */
+function role(record: RunRecord, subject: string): string {
+  return subject === runStarterOf(record) ? 'started the run' : "asked for the run's actions";
+}
+
+/**
+ * Why a link for a four-eyes ticket may not be issued: its issuer, or the approver it names, asked
+ * for what the run does (`runAskersOf`: the starter, who steered or resumed it with input, who
+ * edited a call's arguments). The link's approver is a name the issuer vouches for, so the issuer
+ * must be a second person too.
+ */
+function fourEyesRefusal(record: RunRecord, ticketId: string, issuer: string, identity: string) {
+  const askers = runAskersOf(record);
+  if (askers.includes(issuer))
+    return `ticket ${ticketId} needs an approver other than those who asked for it, and ${issuer} ${role(record, issuer)}: a link for it must be issued by someone else`;
+  if (askers.includes(identity))
+    return `ticket ${ticketId} needs an approver other than ${identity}, who ${role(record, identity)}: name another approver`;
+  return undefined;
+}
+
 export interface LinkOptions {
   signer: LinkSigner;
   /** Base of the absolute URL (`https://agents.example.com`); default: the request's origin. */
@@ -63,8 +83,10 @@ export interface LinkOptions {
 /**
  * `POST /v1/runs/:runId/tickets/:ticketId/links`: a link that answers this ticket, signed over the
  * tenant, run, ticket, expiry, approver and issuer — never a token in the URL. Unknown run or ticket
- * → 404; a ticket that no longer waits, or that is not an approval (a client tool's output) → 409; a link a four-eyes ticket would refuse (its identity is
- * the run's starter) → 403 `self_approval_forbidden`.
+ * → 404; a ticket that no longer waits, or that is not an approval (a client tool's output) → 409;
+ * for a four-eyes ticket, a link issued by one who asked for the run's actions, or naming one of them
+ * as its approver → 403 `self_approval_forbidden` (the answer is judged again at click time, with the
+ * issuer, against the askers the run has then).
  */
 export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkOptions): void {
   app.openapi(issueLink, async (c) => {
@@ -88,11 +110,11 @@ export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkO
     const { caller } = c.var;
     const approver = body.approver;
     const identity = approver ?? caller.subject;
-    if (ticket.suspension.requiresDistinctApprover && identity === runStarterOf(record)) {
-      const message = `ticket ${ticketId} needs an approver other than ${identity}, who started the run: name another approver`;
-      // an error response the route's typed 201 does not describe (listed in commonErrors)
-      return c.json(errorBody('self_approval_forbidden', message), 403) as never;
-    }
+    const refused = ticket.suspension.requiresDistinctApprover
+      ? fourEyesRefusal(record, ticketId, caller.subject, identity)
+      : undefined;
+    // an error response the route's typed 201 does not describe (listed in commonErrors)
+    if (refused) return c.json(errorBody('self_approval_forbidden', refused), 403) as never;
     const ttlMs = (body.ttlSeconds ?? DAY_SECONDS) * 1000;
     const ticketExpiry = ticket.expiresAt;
     const expiresAt = Math.min(Date.now() + ttlMs, ticketExpiry ?? Number.POSITIVE_INFINITY);

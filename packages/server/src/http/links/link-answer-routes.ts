@@ -87,7 +87,13 @@ function decisionOf(claims: LinkClaims, signature: string, answer: 'approve' | '
     answer === 'approve'
       ? approve(claims.ticketId, { ...options, ...(reason ? { reason } : {}) })
       : deny(claims.ticketId, reason, options);
-  return { ...decision, decidedBy: claims.approver ?? claims.issuedBy, channel: 'link' as const };
+  // the approver the link names, vouched for by its issuer: both are recorded, both judged (four-eyes)
+  return {
+    ...decision,
+    decidedBy: claims.approver ?? claims.issuedBy,
+    ...(claims.issuedBy === '' ? {} : { issuedBy: claims.issuedBy }),
+    channel: 'link' as const,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 // The OpenAPI tag keeps its published name, 'Run control'.
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
+import { callerOf } from '../internal/run-context';
 import { toRunView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
 import {
@@ -86,6 +87,8 @@ export function registerCommandRoutes(app: OpenAPIHono<HttpEnv>): void {
       input: body.input,
       mode: body.mode,
       ...(body.agentId ? { agentId: body.agentId } : {}),
+      // who sends it: the starter of the run it starts, or an asker of the run it steers or resumes
+      context: { caller: callerOf(c) },
     });
     c.var.ids.runId = result.runId;
     if (result.dispatchId) c.var.ids.dispatchId = result.dispatchId;

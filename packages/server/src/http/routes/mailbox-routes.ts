@@ -1,4 +1,4 @@
-import type { RunDispatch, RunDispatchStatus } from '@awaken/contract';
+import { type RunDispatch, type RunDispatchStatus, runAskersOf, runStarterOf } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
@@ -115,8 +115,15 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
   app.openapi(requeue, async (c) => {
     const dead = await requireDispatch(c, c.req.valid('param').dispatchId);
     const record = await c.var.service.stores.threadRuns.getRun(dead.runId);
-    // the original caller's context, and who requeued it; a repeated requeue answers the same run
-    const context = { ...record?.context, requeuedBy: callerOf(c) };
+    // the original caller's context (its starter stays the starter), everyone else who asked for
+    // what the dead run did (they stay askers: the new run reads the same thread), and who requeued
+    // it; a repeated requeue answers the same run
+    const askers = record ? runAskersOf(record).filter((subject) => subject !== runStarterOf(record)) : [];
+    const context = {
+      ...record?.context,
+      ...(askers.length === 0 ? {} : { askers }),
+      requeuedBy: callerOf(c),
+    };
     const run = await c.var.service.requeueDeadLetter(dead.dispatchId, { context });
     Object.assign(c.var.ids, { runId: run.runId, dispatchId: run.dispatchId });
     return c.json(run, 202);

@@ -5,6 +5,7 @@ import {
   type UserMessage,
   decisionControl,
   parseWith,
+  runContextSchema,
   userMessageSchema,
 } from '@awaken/contract';
 import { z } from 'zod';
@@ -18,6 +19,7 @@ const injectRequestSchema = z.object({
   input: z.union([z.string().min(1), z.array(userMessageSchema).min(1)]),
   mode: z.enum(['queue', 'steer', 'interrupt', 'resume']),
   agentId: z.string().min(1).optional(),
+  context: runContextSchema.optional(),
 });
 
 const messagesOf = (input: string | UserMessage[]): UserMessage[] =>
@@ -28,7 +30,9 @@ const messagesOf = (input: string | UserMessage[]): UserMessage[] =>
  * latest wins, then the input runs; `steer` — the thread's executing run reads it at its next step
  * (if it ends first, the input becomes the thread's next run);
  * `resume` — the thread's waiting run continues with it: its open tool calls are cancelled as
- * superseded, the input joins its history, and the same run resumes.
+ * superseded, the input joins its history, and the same run resumes. `context` says who sent it:
+ * the context of the new run (`queue`, `interrupt`: the sender starts it), or carried with the input
+ * (`steer`, `resume`), so the run counts the sender among the askers of what follows.
  */
 export async function injectInput(
   context: ServiceContext,
@@ -40,6 +44,7 @@ export async function injectInput(
   const thread = await threadRuns.getThread(request.threadId);
   if (!thread) throw notFound(`thread ${request.threadId}`);
   const id = `input:${context.config.createId()}`;
+  const sender = request.context === undefined ? {} : { context: request.context };
   switch (request.mode) {
     case 'queue':
     case 'interrupt': {
@@ -53,6 +58,7 @@ export async function injectInput(
         input: request.input,
         mode: request.mode === 'queue' ? 'background' : 'foreground',
         ifBusy: request.mode === 'queue' ? 'queue' : 'interrupt',
+        ...sender,
       });
       return { mode: request.mode, runId: submitted.runId, dispatchId: submitted.dispatchId };
     }
@@ -63,7 +69,13 @@ export async function injectInput(
           details: { threadId: request.threadId },
         });
       }
-      await inbox.put(view.runId, { kind: 'input', id, messages: messagesOf(request.input), at: Date.now() });
+      await inbox.put(view.runId, {
+        kind: 'input',
+        id,
+        messages: messagesOf(request.input),
+        at: Date.now(),
+        ...sender,
+      });
       // the run may have ended meanwhile: a dispatch for it makes a worker turn the input into the next run
       const after = await threadRuns.getRun(view.runId);
       const followUp = after?.status === 'done' ? await enqueueResume(context, after) : null;
@@ -86,7 +98,13 @@ export async function injectInput(
         };
         await inbox.put(view.runId, decisionControl(decision));
       }
-      await inbox.put(view.runId, { kind: 'input', id, messages: messagesOf(request.input), at: Date.now() });
+      await inbox.put(view.runId, {
+        kind: 'input',
+        id,
+        messages: messagesOf(request.input),
+        at: Date.now(),
+        ...sender,
+      });
       const resume = await enqueueResume(context, view.record);
       return { mode: 'resume', runId: view.runId, ...(resume ? { dispatchId: resume.dispatchId } : {}) };
     }

@@ -1,4 +1,4 @@
-import { AwakenError, type RunRecord } from '@awaken/contract';
+import { AwakenError, type RunContext, type RunRecord, runStarterOf } from '@awaken/contract';
 import type { ServiceContext } from '../service/service-context';
 
 function ignore(code: 'conflict' | 'dedupe_conflict') {
@@ -8,9 +8,26 @@ function ignore(code: 'conflict' | 'dedupe_conflict') {
 }
 
 /**
+ * Who the follow-up run is for: the first input's sender starts it, the senders of the others are
+ * its askers (a four-eyes ticket refuses every one of them).
+ */
+function followUpContext(inputs: ReadonlyArray<{ context?: RunContext }>): RunContext | undefined {
+  const [first] = inputs;
+  const starter = first?.context === undefined ? undefined : runStarterOf({ context: first.context });
+  const others = inputs.flatMap((input) => {
+    const sender = input.context === undefined ? undefined : runStarterOf({ context: input.context });
+    return sender === undefined || sender === starter ? [] : [sender];
+  });
+  const askers = [...new Set(others)];
+  if (first?.context === undefined && askers.length === 0) return undefined;
+  return { ...(first?.context ?? {}), ...(askers.length === 0 ? {} : { askers }) };
+}
+
+/**
  * Input injected into a run that ended before it read it (a steer racing the run's last step)
  * becomes the thread's next run, so injected input is never dropped. Runs under the ended run's
  * claim; the follow-up's id derives from the input, so a repeat after a crash creates nothing new.
+ * Its starter is the first input's sender, never the ended run's (see {@link followUpContext}).
  */
 export async function adoptLeftoverInput(context: ServiceContext, record: RunRecord): Promise<void> {
   const { inbox, mailbox } = context.stores;
@@ -20,12 +37,14 @@ export async function adoptLeftoverInput(context: ServiceContext, record: RunRec
   const [first] = pending;
   if (!first) return;
   const runId = `${record.runId}:after:${first.id}`;
+  const askedBy = followUpContext(pending);
   await context.runtime
     .createRun({
       agentId: record.agentId,
       threadId: record.threadId,
       runId,
       input: pending.flatMap((control) => control.messages),
+      ...(askedBy === undefined ? {} : { context: askedBy }),
     })
     .catch(ignore('conflict'));
   await mailbox
