@@ -277,14 +277,18 @@ describe('judgeAnswers', () => {
       ]) {
         const judged = judge({ kind: 'output', output });
         expect(judged.refused).toEqual([]);
-        expect(judged.decisions).toMatchObject([{ ticketId, toolCallId: 'i', action: 'resume', result: output }]);
+        expect(judged.decisions).toMatchObject([
+          { ticketId, toolCallId: 'i', action: 'resume', result: output },
+        ]);
       }
     });
 
     it('refuses an approval (it waits for an outcome) and a value its schema refuses', () => {
       const approved = judge({ kind: 'approval', approved: true });
       expect(approved.refused).toMatchObject([{ reason: 'wrong_kind' }]);
-      expect(approved.refused[0]?.message).toMatch(/waits for an answer \{outcome: "retry" \| "result" \| "fail"\}/);
+      expect(approved.refused[0]?.message).toMatch(
+        /waits for an answer \{outcome: "retry" \| "result" \| "fail"\}/,
+      );
       for (const output of [{ outcome: 'maybe' }, { approved: true }, { outcome: 'fail', reason: 7 }]) {
         expect(judge({ kind: 'output', output }).refused).toMatchObject([{ reason: 'invalid_payload' }]);
       }
@@ -299,7 +303,8 @@ describe('judgeAnswers', () => {
       ]);
       // the client-tool failure elsewhere is unchanged: a cancel the model reads
       expect(
-        judgeAnswers(view(), [{ toolCallId: 'c', answer: { kind: 'failure', reason: 'x' } }], options).decisions,
+        judgeAnswers(view(), [{ toolCallId: 'c', answer: { kind: 'failure', reason: 'x' } }], options)
+          .decisions,
       ).toMatchObject([{ action: 'cancel', reason: 'x' }]);
     });
   });

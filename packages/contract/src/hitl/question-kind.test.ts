@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { INDETERMINATE_ANSWER_JSON_SCHEMA, indeterminateQuestionOf, indeterminateSuspension } from './indeterminate';
+import {
+  INDETERMINATE_ANSWER_JSON_SCHEMA,
+  indeterminateQuestionOf,
+  indeterminateSuspension,
+} from './indeterminate';
 import { isApprovalTicket } from './open-tickets';
 import { isIndeterminateTicket, questionKindOf } from './question-kind';
 
