@@ -44,6 +44,8 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     model,
     deleted,
     restartApprovalMs: config.AWAKEN_DEMO_APPROVAL_MS,
+    // what a kill -9 in the middle of it would leave in doubt (an `indeterminate` ticket)
+    onSendInvoice: (invoice) => logger.info({ invoice }, 'demo: sending invoice'),
     ...(config.AWAKEN_A2A_REMOTE_URL
       ? {
           remote: {

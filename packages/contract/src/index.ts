@@ -126,6 +126,8 @@ export type {
   TicketAnswer,
 } from './hitl/ticket-answer';
 export { allowsEditing, isApprovalTicket, openTicketsOf } from './hitl/open-tickets';
+export { isIndeterminateTicket, questionKindOf } from './hitl/question-kind';
+export type { KindedTicket, QuestionKind } from './hitl/question-kind';
 export type { OpenTicket } from './hitl/open-tickets';
 export { answerDecisionId, answerDigest } from './hitl/answer-digest';
 export type { DecisionJudgement } from './hitl/judge-decision';
@@ -162,12 +164,14 @@ export { expiredCallMessage, ticketExpired, ticketExpiresAt } from './hitl/ticke
 export {
   INDETERMINATE_ACTION,
   INDETERMINATE_ANSWER_JSON_SCHEMA,
+  INDETERMINATE_OUTCOMES,
   indeterminateAnswerSchema,
+  indeterminateQuestionOf,
   indeterminateSuspension,
   readIndeterminateAnswer,
   resolveIndeterminate,
 } from './hitl/indeterminate';
-export type { IndeterminateAnswer } from './hitl/indeterminate';
+export type { IndeterminateAnswer, IndeterminateOutcome } from './hitl/indeterminate';
 export { compileJsonSchema, validateJsonSchema } from './json-schema/validate-json-schema';
 export type { JsonSchemaCheck, JsonSchemaIssue } from './json-schema/validate-json-schema';
 

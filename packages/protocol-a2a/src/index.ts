@@ -39,7 +39,9 @@ export type { OpenTicket } from './answers/open-tickets';
 export {
   APPROVAL_ANSWER_SCHEMA,
   APPROVAL_REQUEST_TYPE,
+  INDETERMINATE_REQUEST_TYPE,
   INPUT_REQUEST_TYPE,
+  indeterminateAnswerSchema,
   inputRequiredMessage,
   ticketDataPart,
 } from './encode/input-required-message';

@@ -1,4 +1,10 @@
-import { RUN_STATE_PATHS, type RunRecord, type SuspendTicket, type ToolCallState } from '@awaken/contract';
+import {
+  RUN_STATE_PATHS,
+  type RunRecord,
+  type SuspendTicket,
+  type ToolCallState,
+  indeterminateSuspension,
+} from '@awaken/contract';
 
 /** A suspended call asking for approval of `delete_file({path})`, its ticket expiring at `expiresAt`. */
 export function approvalCall(callId: string, path: string, index: number, expiresAt?: number): ToolCallState {
@@ -18,6 +24,30 @@ export function approvalCall(callId: string, path: string, index: number, expire
     ticket,
     resultCommitted: false,
     executions: 0,
+    updatedAt: 1,
+  };
+}
+
+/**
+ * A call of `send_invoice({invoice})` found running after its process died: its `indeterminate`
+ * ticket (`indeterminate:1:<callId>`) asks whether the invoice went out.
+ */
+export function indeterminateCall(callId: string, invoice: string, index: number): ToolCallState {
+  const args = { invoice };
+  return {
+    callId,
+    toolName: 'send_invoice',
+    arguments: args,
+    status: 'suspended',
+    step: 1,
+    index,
+    ticket: {
+      suspension: indeterminateSuspension({ callId, toolName: 'send_invoice', step: 1, arguments: args }),
+      pending: { id: callId, name: 'send_invoice', arguments: args },
+      resumeMode: 'replay_tool_call',
+    },
+    resultCommitted: false,
+    executions: 1,
     updatedAt: 1,
   };
 }

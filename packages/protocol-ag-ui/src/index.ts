@@ -24,7 +24,12 @@ export { isFrontendTicket } from './answers/open-tickets';
 // the shared answer rules' ticket helpers, re-exported where adapters' users found them
 export { allowsEditing, isApprovalTicket, openTicketsOf } from '@awaken/contract';
 export type { OpenTicket } from '@awaken/contract';
-export { responseSchemaOf, toInterrupt } from './encode/interrupts';
+export {
+  INDETERMINATE_INTERRUPT_REASON,
+  TOOL_CALL_INTERRUPT_REASON,
+  responseSchemaOf,
+  toInterrupt,
+} from './encode/interrupts';
 export { diffJson } from './encode/json-patch-diff';
 export { judgeResume } from './answers/judge-resume';
 export type { JudgeResumeOptions, JudgedResume, ResumeError, ResumeErrorCode } from './answers/judge-resume';

@@ -3,8 +3,10 @@ export type { UiMessageEncoder, UiMessageEncoderOptions } from './encode/create-
 export { encodeUiMessageStream } from './encode/encode-ui-message-stream';
 export type { EncodeUiMessageStreamOptions } from './encode/encode-ui-message-stream';
 export { finishReasonOf } from './encode/finish-reason';
+export { AWAKEN_QUESTION_PART } from './wire/ui-message-chunk';
 export type {
   AwakenMessageMetadata,
+  AwakenQuestionData,
   UiFinishReason,
   UiMessageChunk,
   UiMessageChunkType,

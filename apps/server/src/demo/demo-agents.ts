@@ -19,6 +19,8 @@ export function createDemoAgents(options: {
   model: ModelExecutor;
   deleted: string[];
   sent?: string[];
+  /** Hears each start of `send_invoice`'s body, with the invoice. */
+  onSendInvoice?: (invoice: string) => void;
   restartApprovalMs?: number;
   remote?: { url: string; token?: string };
 }): AgentDefinition[] {
@@ -69,7 +71,7 @@ export function createDemoAgents(options: {
         createDeleteFile(options.deleted),
         chooseColor,
         restartService,
-        createSendInvoice(options.sent ?? []),
+        createSendInvoice(options.sent ?? [], options.onSendInvoice),
       ],
       plugins: [createTracingPlugin(), permissions],
       // parallel calls (two deletions) each wait for their own approval and resolve independently

@@ -83,14 +83,16 @@ export const SEND_INVOICE_MS = 3_000;
 /**
  * A tool that must never run twice (`idempotent: false`): if the process dies while it "sends", the
  * resumed run does not send again but asks a human whether it was sent (an `indeterminate` ticket).
+ * `onSending` hears each start of its body (the reference server logs it: `demo: sending invoice`).
  */
-export function createSendInvoice(sent: string[]) {
+export function createSendInvoice(sent: string[], onSending?: (invoice: string) => void) {
   return defineTool({
     name: 'send_invoice',
     description: 'Sends an invoice to the customer (in this demo, only pretends to)',
     parameters: z.object({ invoice: z.string().min(1).max(40) }),
     idempotent: false,
     execute: async ({ invoice }, context) => {
+      onSending?.(invoice);
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, SEND_INVOICE_MS);
         context.signal.addEventListener(

@@ -24,11 +24,15 @@ export const indeterminateAnswerSchema = z.discriminatedUnion('outcome', [
 ]);
 export type IndeterminateAnswer = z.infer<typeof indeterminateAnswerSchema>;
 
+/** The outcomes an `indeterminate` ticket takes, in the order every door lists them. */
+export const INDETERMINATE_OUTCOMES = ['retry', 'result', 'fail'] as const;
+export type IndeterminateOutcome = (typeof INDETERMINATE_OUTCOMES)[number];
+
 /** {@link indeterminateAnswerSchema} as the ticket's `responseSchema`: the judge refuses anything else. */
 export const INDETERMINATE_ANSWER_JSON_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
-    outcome: { enum: ['retry', 'result', 'fail'] },
+    outcome: { enum: [...INDETERMINATE_OUTCOMES] },
     result: {},
     reason: { type: 'string' },
   },
@@ -48,6 +52,22 @@ export function indeterminateSuspension(call: {
     message: `"${call.toolName}" was running when its process stopped and it may not be safe to run twice: did it happen? Answer retry, result (with the value it returned) or fail.`,
     parameters: { toolName: call.toolName, arguments: call.arguments },
     responseSchema: INDETERMINATE_ANSWER_JSON_SCHEMA,
+  };
+}
+
+/**
+ * What a door shows of an `indeterminate` question: the answer shape, read from the ticket's own
+ * `responseSchema` (the one the judge checks answers against; the contract's schema when a ticket
+ * was stored without one), and the outcomes it takes. AG-UI puts it in its interrupt, A2A in its
+ * `tool-indeterminate-request` data part, the AI SDK in its `data-awaken-question` part.
+ */
+export function indeterminateQuestionOf(ticket: { responseSchema?: JsonSchema | undefined }): {
+  responseSchema: JsonSchema;
+  outcomes: IndeterminateOutcome[];
+} {
+  return {
+    responseSchema: ticket.responseSchema ?? INDETERMINATE_ANSWER_JSON_SCHEMA,
+    outcomes: [...INDETERMINATE_OUTCOMES],
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCallState } from '../tool/tool-call-state';
 import { APPROVAL_PAYLOAD_JSON_SCHEMA } from './approval';
+import { indeterminateSuspension } from './indeterminate';
 import type { ToolCallDecision } from './decision';
 import type { DecisionView } from './decision-view';
 import { judgeAnswers } from './judge-answers';
@@ -40,6 +41,19 @@ function clientTool(callId: string): ToolCallState {
       suspension: { id: `client:${callId}`, action: 'client_tool', message: 'Pick' },
       pending: { id: callId, name: 'choose_color', arguments: {} },
       resumeMode: 'use_decision_as_tool_result',
+    },
+  };
+}
+
+function inDoubt(callId: string): ToolCallState {
+  return {
+    ...approval(callId),
+    toolName: 'send_invoice',
+    arguments: { invoice: '7' },
+    ticket: {
+      suspension: indeterminateSuspension({ callId, toolName: 'send_invoice', step: 1 }),
+      pending: { id: callId, name: 'send_invoice', arguments: { invoice: '7' } },
+      resumeMode: 'replay_tool_call',
     },
   };
 }
@@ -248,5 +262,50 @@ describe('judgeAnswers', () => {
       options,
     );
     expect(other.decisions).toHaveLength(1);
+  });
+
+  describe('an indeterminate question (did a call that must never run twice happen?)', () => {
+    const ticketId = 'indeterminate:1:i';
+    const doubt = () => view({ calls: [inDoubt('i')] });
+    const judge = (answer: TicketAnswer['answer']) => judgeAnswers(doubt(), [{ ticketId, answer }], options);
+
+    it('takes each outcome of its own response schema as the decision result', () => {
+      for (const output of [
+        { outcome: 'retry' },
+        { outcome: 'result', result: { sent: '7' } },
+        { outcome: 'fail', reason: 'the bank says no' },
+      ]) {
+        const judged = judge({ kind: 'output', output });
+        expect(judged.refused).toEqual([]);
+        expect(judged.decisions).toMatchObject([
+          { ticketId, toolCallId: 'i', action: 'resume', result: output },
+        ]);
+      }
+    });
+
+    it('refuses an approval (it waits for an outcome) and a value its schema refuses', () => {
+      const approved = judge({ kind: 'approval', approved: true });
+      expect(approved.refused).toMatchObject([{ reason: 'wrong_kind' }]);
+      expect(approved.refused[0]?.message).toMatch(
+        /waits for an answer \{outcome: "retry" \| "result" \| "fail"\}/,
+      );
+      for (const output of [{ outcome: 'maybe' }, { approved: true }, { outcome: 'fail', reason: 7 }]) {
+        expect(judge({ kind: 'output', output }).refused).toMatchObject([{ reason: 'invalid_payload' }]);
+      }
+    });
+
+    it('a failure answer is its fail outcome (the call fails, no approval is declined); a cancel cancels', () => {
+      expect(judge({ kind: 'failure', reason: 'never sent' }).decisions).toMatchObject([
+        { action: 'resume', result: { outcome: 'fail', reason: 'never sent' } },
+      ]);
+      expect(judge({ kind: 'cancel', reason: 'stop' }).decisions).toMatchObject([
+        { action: 'cancel', reason: 'stop' },
+      ]);
+      // the client-tool failure elsewhere is unchanged: a cancel the model reads
+      expect(
+        judgeAnswers(view(), [{ toolCallId: 'c', answer: { kind: 'failure', reason: 'x' } }], options)
+          .decisions,
+      ).toMatchObject([{ action: 'cancel', reason: 'x' }]);
+    });
   });
 });

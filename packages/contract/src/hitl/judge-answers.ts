@@ -5,7 +5,8 @@ import { answerContent, answerDecisionId, answerDigest } from './answer-digest';
 import type { DecisionChannel, ToolCallDecisionInput } from './decision';
 import type { DecisionView } from './decision-view';
 import { judgeDecision } from './judge-decision';
-import { type OpenTicket, allowsEditing, isApprovalTicket, openTicketsOf } from './open-tickets';
+import { type OpenTicket, allowsEditing, openTicketsOf } from './open-tickets';
+import { type QuestionKind, questionKindOf } from './question-kind';
 import type { AnswerRefusalReason, JudgedAnswer, JudgedAnswers, TicketAnswer } from './ticket-answer';
 
 /** Who answers, through which door, and when. */
@@ -33,6 +34,14 @@ function findTicket(answer: TicketAnswer, open: readonly OpenTicket[]): OpenTick
   return open.find((ticket) => ticket.toolCallId === answer.toolCallId);
 }
 
+/** What each kind of question waits for, as a refusal names it. */
+const EXPECTED: Record<QuestionKind, string> = {
+  approval: 'an approval',
+  indeterminate: 'an answer {outcome: "retry" | "result" | "fail"} (did the call happen?)',
+  client_tool: 'a value',
+  value: 'a value',
+};
+
 /** Does the answer fit the open ticket it names (call, tool, kind, arguments, editing)? */
 function misfit(answer: TicketAnswer, ticket: OpenTicket): Refusal | undefined {
   const { toolCallId, toolName } = answer;
@@ -47,10 +56,9 @@ function misfit(answer: TicketAnswer, ticket: OpenTicket): Refusal | undefined {
       message: `${what(answer)} is a call to "${ticket.toolName}", not "${toolName}"`,
     };
   const given = answer.answer;
-  if (given.kind !== 'cancel' && (given.kind === 'approval') !== isApprovalTicket(ticket)) {
-    const expected = isApprovalTicket(ticket) ? 'an approval' : 'a value';
-    return { reason: 'wrong_kind', message: `${what(answer)} waits for ${expected}` };
-  }
+  const kind = questionKindOf(ticket);
+  if (given.kind !== 'cancel' && (given.kind === 'approval') !== (kind === 'approval'))
+    return { reason: 'wrong_kind', message: `${what(answer)} waits for ${EXPECTED[kind]}` };
   if (given.kind === 'approval' && given.editedArguments !== undefined) {
     if (!allowsEditing(ticket))
       return { reason: 'not_editable', message: `${what(answer)} does not take edited arguments` };
@@ -69,7 +77,9 @@ function misfit(answer: TicketAnswer, ticket: OpenTicket): Refusal | undefined {
 }
 
 /** The decision an answer asks for, addressed as the answer (or its open ticket) names its call. */
-function draftOf(answer: TicketAnswer, ticket: OpenTicket | undefined, now: number) {
+type Draft = Omit<ToolCallDecisionInput, 'decisionId'>;
+
+function draftOf(answer: TicketAnswer, ticket: OpenTicket | undefined, now: number): Draft {
   const ticketId = ticket?.ticketId ?? answer.ticketId;
   const toolCallId = ticket?.toolCallId ?? answer.toolCallId;
   const ids = {
@@ -93,6 +103,22 @@ function draftOf(answer: TicketAnswer, ticket: OpenTicket | undefined, now: numb
     case 'output':
       return { ...ids, action: 'resume' as const, result: given.output as never, updatedAt: now };
     case 'failure':
+      // "it did not complete" to an indeterminate question is its `fail` outcome: the call fails
+      // with the reason (the tool does not run), never reads as a declined approval
+      if (ticket && questionKindOf(ticket) === 'indeterminate')
+        return {
+          ...ids,
+          action: 'resume' as const,
+          result: { outcome: 'fail' as const, ...withReason(given.reason) },
+          updatedAt: now,
+        };
+      return {
+        ...ids,
+        action: 'cancel' as const,
+        result: { approved: false, ...withReason(given.reason) },
+        ...withReason(given.reason),
+        updatedAt: now,
+      };
     case 'cancel':
       return {
         ...ids,
@@ -138,7 +164,9 @@ function alreadyAnswered(view: DecisionView, decision: ToolCallDecisionInput): b
  * 2. an answer naming an open ticket must fit it: the same call and tool (`wrong_call`), the kind it
  *    waits for (`wrong_kind`: an approval for a value, or the reverse; `cancel` fits every ticket),
  *    the arguments the human saw (`input_changed`), editing only where the ticket takes it
- *    (`not_editable`) and only as an object (`invalid_payload`);
+ *    (`not_editable`) and only as an object (`invalid_payload`). An `indeterminate` ticket
+ *    (`questionKindOf`) takes a value — its own `responseSchema`, `{outcome: 'retry' | 'result' |
+ *    'fail', …}`, checked by the judge — and a `failure` answer to it is its `fail` outcome;
  * 3. the answer must be JSON the store can hold (`invalid_payload`, naming the member);
  * 4. its decision id is `<channel>:<ticket>:<digest of the answer>`: the same answer sent again is the
  *    same decision (applied once), another answer to the same ticket is another decision;

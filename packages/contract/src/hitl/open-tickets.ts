@@ -1,6 +1,7 @@
 import type { RunWaitingTicket } from '../run/run-waiting-state';
 import { waitingTicketOf } from '../run/waiting-ticket-of';
 import type { ToolCallState } from '../tool/tool-call-state';
+import { type KindedTicket, questionKindOf } from './question-kind';
 
 /**
  * A question a run waits on now, as every door shows it: the waiting ticket of one suspended call
@@ -23,12 +24,13 @@ export function openTicketsOf(view: { calls: Iterable<ToolCallState> }): OpenTic
 }
 
 /**
- * True when a ticket asks a yes/no approval of its call: the call re-runs once approved
- * (`replay_tool_call`), and is answered `{approved, reason?, editedArguments?}`. Every other ticket
- * (a client tool, a request for a value, an indeterminate call) is answered with a value.
+ * True when a ticket asks a yes/no approval of its call (`questionKindOf` says `approval`): the call
+ * re-runs once approved (`replay_tool_call`), and is answered `{approved, reason?, editedArguments?}`.
+ * Every other ticket (a client tool, a request for a value, an `indeterminate` call — which replays
+ * on `retry` but is no approval) is answered with a value.
  */
-export function isApprovalTicket(ticket: Pick<RunWaitingTicket, 'resumeMode'>): boolean {
-  return ticket.resumeMode === 'replay_tool_call';
+export function isApprovalTicket(ticket: KindedTicket): boolean {
+  return questionKindOf(ticket) === 'approval';
 }
 
 /** True when the ticket's own response schema lets a human replace the call's arguments. */

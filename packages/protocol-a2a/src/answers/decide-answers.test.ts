@@ -1,6 +1,8 @@
 import { decisionViewOf } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
-import { approvalCall, waitingRun } from '../../test-support/waiting-run';
+import { approvalCall, indeterminateCall, waitingRun } from '../../test-support/waiting-run';
+import { ticketDataPart } from '../encode/input-required-message';
+import { openTicketsOf } from './open-tickets';
 import { decideAnswers } from './decide-answers';
 import { readAnswers } from '../request/read-answers';
 
@@ -71,5 +73,71 @@ describe('decideAnswers', () => {
         run: decisionViewOf(done),
       }),
     ).toThrow(/run run-1 is finished/);
+  });
+
+  describe('an indeterminate ticket (did a call that must never run twice happen?)', () => {
+    const run = waitingRun([indeterminateCall('call-i', '77', 0), approvalCall('call-a', '/tmp/a', 1)]);
+    const answer = (data: Record<string, unknown>) =>
+      decideAnswers({
+        answers: readAnswers({ messageId: 'm', role: 'ROLE_USER', parts: [{ data }] }),
+        run: decisionViewOf(run),
+      });
+    const approvalId = 'indeterminate:1:call-i';
+
+    it('is asked with a tool-indeterminate-request carrying its own answer shape and the outcomes', () => {
+      const [asked, approval] = openTicketsOf(run).map(
+        (ticket) => (ticketDataPart(ticket) as { data: any }).data,
+      );
+      expect(asked).toMatchObject({
+        type: 'tool-indeterminate-request',
+        approvalId,
+        toolCallId: 'call-i',
+        toolName: 'send_invoice',
+        input: { invoice: '77' },
+        outcomes: ['retry', 'result', 'fail'],
+        responseSchema: {
+          properties: {
+            approvalId: {},
+            outcome: { enum: ['retry', 'result', 'fail'] },
+            result: {},
+            reason: {},
+          },
+          required: ['approvalId', 'outcome'],
+        },
+      });
+      expect(asked.responseSchema.properties).not.toHaveProperty('approved');
+      // approvals are asked as before
+      expect(approval).toMatchObject({ type: 'tool-approval-request', approvalId: 'ticket-call-a' });
+      expect(approval).not.toHaveProperty('outcomes');
+    });
+
+    it('takes each outcome, as a flat data part or as an output value', () => {
+      for (const [data, result] of [
+        [{ outcome: 'retry' }, { outcome: 'retry' }],
+        [
+          { outcome: 'result', result: { sent: '77' } },
+          { outcome: 'result', result: { sent: '77' } },
+        ],
+        [
+          { outcome: 'fail', reason: 'bounced', note: 'x' },
+          { outcome: 'fail', reason: 'bounced' },
+        ],
+        [{ output: { outcome: 'retry' } }, { outcome: 'retry' }],
+      ] as const) {
+        expect(answer({ approvalId, ...data })).toEqual([
+          expect.objectContaining({ ticketId: approvalId, toolCallId: 'call-i', action: 'resume', result }),
+        ]);
+      }
+    });
+
+    it('refuses an approval and an unknown outcome with -32602 naming the data part and the shape', () => {
+      expect(() => answer({ approvalId, approved: true })).toThrow(
+        /parts\.0\.data: approval indeterminate:1:call-i is answered with \{approvalId, outcome/,
+      );
+      expect(() => answer({ approvalId, outcome: 'maybe' })).toThrow(/parts\.0\.data: .*response schema/);
+      expect(() => answer({ approvalId: 'ticket-call-a', outcome: 'retry' })).toThrow(
+        /answered with \{approved, approvalId\}/,
+      );
+    });
   });
 });

@@ -1,10 +1,12 @@
 import {
   type DecisionView,
   type JudgedAnswer,
+  type OpenTicket,
   type RunContext,
   type TicketAnswer as Answer,
   type ToolCallDecisionInput,
   judgeAnswers,
+  questionKindOf,
 } from '@awaken/contract';
 import { A2aError } from '../wire/a2a-errors';
 import type { TicketAnswer } from '../request/read-answers';
@@ -27,6 +29,14 @@ function answerOf(given: TicketAnswer): Answer {
   };
 }
 
+/** The data part a ticket waits for, as a wrong-kind refusal names it. */
+function expectedShape(ticket: OpenTicket | undefined, given: TicketAnswer): string {
+  const kind = ticket ? questionKindOf(ticket) : given.kind === 'output' ? 'approval' : 'value';
+  if (kind === 'approval') return '{approved, approvalId}';
+  if (kind === 'indeterminate') return '{approvalId, outcome: "retry" | "result" | "fail"}';
+  return '{approvalId, output}';
+}
+
 /** The `-32602` message of a refused answer, naming the data part. */
 function refusalMessage(judged: Extract<JudgedAnswer, { status: 'refused' }>, given: TicketAnswer): string {
   const what = given.approvalId !== undefined ? `approval ${given.approvalId}` : `call ${given.toolCallId}`;
@@ -34,7 +44,7 @@ function refusalMessage(judged: Extract<JudgedAnswer, { status: 'refused' }>, gi
     case 'conflicting':
       return `${what} is answered twice`;
     case 'wrong_kind':
-      return `${what} is answered with ${given.kind === 'output' ? '{approved, approvalId}' : '{approvalId, output}'}`;
+      return `${what} is answered with ${expectedShape(judged.ticket, given)}`;
     case 'unknown_tool_call':
     case 'not_suspended':
       if (!judged.ticket) return `no open ticket of the task is ${what}`;

@@ -2,6 +2,7 @@ import type { A2aVersion } from '../wire/a2a-types';
 import {
   APPROVAL_ANSWER_SCHEMA,
   APPROVAL_REQUEST_TYPE,
+  INDETERMINATE_REQUEST_TYPE,
   INPUT_REQUEST_TYPE,
 } from '../encode/input-required-message';
 
@@ -36,9 +37,9 @@ const APPROVALS_EXTENSION = {
   uri: APPROVALS_EXTENSION_URI,
   description:
     `Human-in-the-loop on the same task: an input-required status carries a text part and one data part per open ticket, ` +
-    `{type:"${APPROVAL_REQUEST_TYPE}"|"${INPUT_REQUEST_TYPE}", approvalId, toolCallId, toolName, input, responseSchema, expiresAt?}. ` +
-    'Continue the same taskId/contextId with one data part per answer: {approved, approvalId, toolCallId?, reason?, editedArguments?} ' +
-    'or {approvalId, toolCallId?, output}. Unanswered tickets keep the task input-required; free text is not read as a decision. ' +
+    `{type:"${APPROVAL_REQUEST_TYPE}"|"${INDETERMINATE_REQUEST_TYPE}"|"${INPUT_REQUEST_TYPE}", approvalId, toolCallId, toolName, input, responseSchema, outcomes?, expiresAt?}. ` +
+    'Continue the same taskId/contextId with one data part per answer: {approved, approvalId, toolCallId?, reason?, editedArguments?}, ' +
+    '{approvalId, toolCallId?, outcome: "retry"|"result"|"fail", result?, reason?} or {approvalId, toolCallId?, output}. Unanswered tickets keep the task input-required; free text is not read as a decision. ' +
     'Each tool result is an artifact tool-result-<toolCallId>.',
   required: false,
   params: { approvalAnswerSchema: APPROVAL_ANSWER_SCHEMA },

@@ -1,10 +1,21 @@
 import type { A2aMessage, A2aPart } from '../wire/a2a-types';
-import { type OpenTicket, isApprovalTicket } from '@awaken/contract';
+import {
+  type JsonSchema,
+  type OpenTicket,
+  indeterminateQuestionOf,
+  isApprovalTicket,
+  questionKindOf,
+} from '@awaken/contract';
 
 /** The `type` of the data part that asks for an approval (yes/no, optionally with edited arguments). */
 export const APPROVAL_REQUEST_TYPE = 'tool-approval-request';
 /** The `type` of the data part that asks for a value (a client tool's output, a human's input). */
 export const INPUT_REQUEST_TYPE = 'tool-input-request';
+/**
+ * The `type` of the data part that asks whether a call that must never run twice happened before its
+ * process died (an `indeterminate` ticket): answered `retry`, `result` or `fail`.
+ */
+export const INDETERMINATE_REQUEST_TYPE = 'tool-indeterminate-request';
 
 /** JSON Schema of the data part that answers an approval request. */
 export const APPROVAL_ANSWER_SCHEMA = {
@@ -28,17 +39,54 @@ export function inputAnswerSchema(output: unknown) {
   };
 }
 
-/** The data part of one ticket: what is asked, of which call, how to answer, until when. */
+/**
+ * JSON Schema of the data part that answers an indeterminate request: the ticket's own answer
+ * schema (`{outcome: 'retry'}`, `{outcome: 'result', result?}`, `{outcome: 'fail', reason?}`), its
+ * members beside `approvalId` and `toolCallId?`.
+ */
+export function indeterminateAnswerSchema(answer: JsonSchema) {
+  const properties = (answer.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(answer.required) ? (answer.required as string[]) : [];
+  return {
+    type: 'object',
+    properties: { approvalId: { type: 'string' }, toolCallId: { type: 'string' }, ...properties },
+    required: ['approvalId', ...required],
+  };
+}
+
+/** The `type` and answer schema of a ticket's data part, by the kind of question it asks. */
+function requestOf(ticket: OpenTicket) {
+  switch (questionKindOf(ticket)) {
+    case 'approval':
+      return { type: APPROVAL_REQUEST_TYPE, responseSchema: APPROVAL_ANSWER_SCHEMA };
+    case 'indeterminate': {
+      const { responseSchema, outcomes } = indeterminateQuestionOf(ticket);
+      return {
+        type: INDETERMINATE_REQUEST_TYPE,
+        responseSchema: indeterminateAnswerSchema(responseSchema),
+        outcomes,
+      };
+    }
+    default:
+      return { type: INPUT_REQUEST_TYPE, responseSchema: inputAnswerSchema(ticket.responseSchema) };
+  }
+}
+
+/**
+ * The data part of one ticket: what is asked, of which call, how to answer, until when. An
+ * indeterminate ticket's part also lists its `outcomes`.
+ */
 export function ticketDataPart(ticket: OpenTicket): A2aPart {
-  const approval = isApprovalTicket(ticket);
+  const { type, responseSchema, ...more } = requestOf(ticket);
   const data = {
-    type: approval ? APPROVAL_REQUEST_TYPE : INPUT_REQUEST_TYPE,
+    type,
     approvalId: ticket.ticketId,
     toolCallId: ticket.toolCallId,
     toolName: ticket.toolName,
     input: ticket.arguments ?? null,
     ...(ticket.message ? { message: ticket.message } : {}),
-    responseSchema: approval ? APPROVAL_ANSWER_SCHEMA : inputAnswerSchema(ticket.responseSchema),
+    responseSchema,
+    ...more,
     ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
   };
   return { data, mediaType: 'application/json' };

@@ -16,6 +16,9 @@ export type TicketAnswer =
     }
   | { kind: 'output'; approvalId?: string; toolCallId?: string; output: unknown; field: string };
 
+/** The members of an indeterminate answer a data part carries beside the ticket's ids. */
+const INDETERMINATE_MEMBERS = ['outcome', 'result', 'reason'] as const;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -53,10 +56,17 @@ function readAnswer(data: unknown, field: string): TicketAnswer {
       ...(data.editedArguments === undefined ? {} : { editedArguments: data.editedArguments }),
     };
   }
+  // the answer to a tool-indeterminate-request: the outcome and its members are the value given
+  if ('outcome' in data) {
+    const answer = Object.fromEntries(
+      INDETERMINATE_MEMBERS.flatMap((key) => (data[key] === undefined ? [] : [[key, data[key]]])),
+    );
+    return { kind: 'output', ...ids, output: answer };
+  }
   if ('output' in data) return { kind: 'output', ...ids, output: data.output };
   throw new A2aError(
     'invalid_params',
-    `invalid params: ${field}: expected "approved" (an approval) or "output" (a value)`,
+    `invalid params: ${field}: expected "approved" (an approval), "outcome" (retry, result or fail) or "output" (a value)`,
     {
       field,
     },
@@ -65,7 +75,9 @@ function readAnswer(data: unknown, field: string): TicketAnswer {
 
 /**
  * The answers of a message that continues a waiting task: one data part per answered ticket,
- * `{approved, approvalId, toolCallId?, reason?, editedArguments?}` or `{approvalId, toolCallId?, output}`;
+ * `{approved, approvalId, toolCallId?, reason?, editedArguments?}`, `{approvalId, toolCallId?,
+ * outcome: 'retry' | 'result' | 'fail', result?, reason?}` (an indeterminate request: read as the value
+ * `{outcome, result?, reason?}`) or `{approvalId, toolCallId?, output}`;
  * text parts beside them are a comment. A message with no data part is refused (`-32602`): free text
  * is never read as a decision.
  */
@@ -77,7 +89,7 @@ export function readAnswers(message: A2aMessage): TicketAnswer[] {
   if (answers.length === 0)
     throw new A2aError(
       'invalid_params',
-      'invalid params: params.message.parts: the task waits for answers to its tickets: send one data part per answer ({approved, approvalId} or {approvalId, output}); free text is not read as a decision',
+      'invalid params: params.message.parts: the task waits for answers to its tickets: send one data part per answer ({approved, approvalId}, {approvalId, outcome} or {approvalId, output}); free text is not read as a decision',
       { field: 'params.message.parts' },
     );
   return answers;

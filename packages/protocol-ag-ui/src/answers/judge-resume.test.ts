@@ -1,4 +1,10 @@
-import { APPROVAL_PAYLOAD_JSON_SCHEMA, type DecisionView, type ToolCallState } from '@awaken/contract';
+import { EventSchema } from '@ag-ui/core/schemas';
+import {
+  APPROVAL_PAYLOAD_JSON_SCHEMA,
+  type DecisionView,
+  type ToolCallState,
+  indeterminateSuspension,
+} from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { openTicketsOf } from '@awaken/contract';
 import { toInterrupt } from '../encode/interrupts';
@@ -33,6 +39,23 @@ function call(
     resultCommitted: false,
     executions: 0,
     updatedAt: NOW,
+  };
+}
+
+/** A call of `send_invoice` found running after a crash: it asks whether the invoice went out. */
+function inDoubt(id: string): ToolCallState {
+  const args = { invoice: id };
+  return {
+    ...call(id),
+    toolName: 'send_invoice',
+    arguments: args,
+    status: 'suspended',
+    executions: 1,
+    ticket: {
+      suspension: indeterminateSuspension({ callId: id, toolName: 'send_invoice', step: 1, arguments: args }),
+      pending: { id, name: 'send_invoice', arguments: args },
+      resumeMode: 'replay_tool_call',
+    },
   };
 }
 
@@ -159,5 +182,56 @@ describe('toInterrupt', () => {
     };
     expect(toInterrupt(fixed).responseSchema?.properties).not.toHaveProperty('editedArgs');
     expect(toInterrupt(openTicketsOf(view([call('b')]))[0]!)).not.toHaveProperty('expiresAt');
+  });
+});
+
+describe('an indeterminate interrupt (did a call that must never run twice happen?)', () => {
+  const ticketId = 'indeterminate:1:i';
+  const run = view([inDoubt('i')]);
+  const resolved = (payload: unknown) => ({ interruptId: ticketId, status: 'resolved' as const, payload });
+
+  it('carries its own answer shape, a reason of its own and the outcomes, valid AG-UI 1.0', () => {
+    const interrupt = toInterrupt(openTicketsOf(run)[0]!);
+    expect(interrupt).toMatchObject({
+      id: ticketId,
+      reason: 'awaken:indeterminate',
+      toolCallId: 'i',
+      responseSchema: {
+        properties: { outcome: { enum: ['retry', 'result', 'fail'] } },
+        required: ['outcome'],
+      },
+      metadata: { toolName: 'send_invoice', action: 'indeterminate', outcomes: ['retry', 'result', 'fail'] },
+    });
+    expect(interrupt.responseSchema?.properties).not.toHaveProperty('approved');
+    const finished = {
+      type: 'RUN_FINISHED',
+      threadId: 't',
+      runId: 'r',
+      outcome: { type: 'interrupt', interrupts: [interrupt] },
+    };
+    expect(EventSchema.safeParse(finished).success).toBe(true);
+  });
+
+  it('takes each outcome as the decision result; cancelled stays a cancel', () => {
+    for (const payload of [
+      { outcome: 'retry' },
+      { outcome: 'result', result: { sent: 'i' } },
+      { outcome: 'fail', reason: 'the mail bounced' },
+    ]) {
+      expect(judgeResume({ run, resume: [resolved(payload)], now: NOW })).toMatchObject({
+        decisions: [{ ticketId, toolCallId: 'i', action: 'resume', result: payload }],
+      });
+    }
+    expect(
+      judgeResume({ run, resume: [{ interruptId: ticketId, status: 'cancelled' }], now: NOW }),
+    ).toMatchObject({ decisions: [{ ticketId, action: 'cancel' }] });
+  });
+
+  it('refuses an approval payload and an outcome it does not know: invalid_payload, nothing applied', () => {
+    for (const payload of [{ approved: true }, { outcome: 'maybe' }, { outcome: 'fail', reason: 1 }]) {
+      expect(judgeResume({ run, resume: [resolved(payload)], now: NOW })).toMatchObject({
+        error: { code: 'invalid_payload' },
+      });
+    }
   });
 });

@@ -8,7 +8,7 @@
 export interface AgUiInterrupt {
   /** The ticket id: what `resume[].interruptId` names. */
   id: string;
-  /** `tool_call` for every Awaken ticket (each is bound to a tool call). */
+  /** `tool_call` for every Awaken ticket (each is bound to a tool call), `awaken:indeterminate` for an indeterminate one. */
   reason: string;
   message?: string;
   toolCallId?: string;

@@ -2,12 +2,13 @@ import {
   type AnswerRefusalReason,
   type DecisionView,
   type JudgedAnswer,
+  type QuestionKind,
   type RunContext,
   type TicketAnswer,
   type ToolCallDecisionInput,
   assertNever,
-  isApprovalTicket,
   judgeAnswers,
+  questionKindOf,
 } from '@awaken/contract';
 import type { ProposedDecision } from '../request/read-chat-turn';
 
@@ -117,6 +118,14 @@ const REFUSED: Record<AnswerRefusalReason, ProposalRejectionReason> = {
   conflicting: 'conflicting',
 };
 
+/** What each kind of question waits for, in this door's words. */
+const WAITS_FOR: Record<QuestionKind, string> = {
+  approval: 'an approval response',
+  indeterminate: 'a tool output {outcome: "retry" | "result" | "fail"} (addToolOutput)',
+  client_tool: 'a tool output',
+  value: 'a tool output',
+};
+
 function describe(proposal: ProposedDecision): string {
   return proposal.kind === 'approval' ? `approval "${proposal.approvalId}"` : `call "${proposal.toolCallId}"`;
 }
@@ -138,7 +147,7 @@ function refusalMessage(
         ? `${what} belongs to call "${ticket.toolCallId}"`
         : `${what} is a call to "${ticket.toolName}", not "${proposal.toolName}"`;
     case 'wrong_kind':
-      return `${what} waits for ${isApprovalTicket(ticket) ? 'an approval response' : 'a tool output'}`;
+      return `${what} waits for ${WAITS_FOR[questionKindOf(ticket)]}`;
     case 'input_changed':
       return `${what}: the input differs from the call the server holds`;
     default:

@@ -1,5 +1,11 @@
-import { type AgentEventOf, assertNever, isApprovalTicket } from '@awaken/contract';
-import type { UiMessageChunk } from '../wire/ui-message-chunk';
+import {
+  type AgentEventOf,
+  assertNever,
+  indeterminateQuestionOf,
+  isApprovalTicket,
+  questionKindOf,
+} from '@awaken/contract';
+import { AWAKEN_QUESTION_PART, type UiMessageChunk } from '../wire/ui-message-chunk';
 import type { EncoderState, ToolPart } from './encoder-state';
 
 /** How tool parts are typed on the client: `tool-<name>` (static) or `dynamic-tool`. */
@@ -85,7 +91,28 @@ export function toolReady(
   out.push(inputAvailable(options, { toolCallId, toolName, input }));
 }
 
-/** An approval asks (after the part exists); a client tool or a value request leaves it input-available. */
+/** The part that says what an `indeterminate` call waits for: its ticket, answer shape and outcomes. */
+function indeterminateQuestion(event: AgentEventOf<'tool_call_suspended'>): UiMessageChunk {
+  const { suspension } = event.ticket;
+  return {
+    type: AWAKEN_QUESTION_PART,
+    id: suspension.id,
+    data: {
+      kind: 'indeterminate',
+      ticketId: suspension.id,
+      toolCallId: event.toolCallId,
+      toolName: event.toolName,
+      message: suspension.message,
+      ...indeterminateQuestionOf(suspension),
+    },
+  };
+}
+
+/**
+ * An approval asks (after the part exists); a client tool or a value request leaves it
+ * input-available; so does an indeterminate call, with a `data-awaken-question` part saying what it
+ * waits for (`addToolOutput` answers it).
+ */
 export function toolSuspended(
   state: EncoderState,
   options: ToolChunkOptions,
@@ -102,8 +129,10 @@ export function toolSuspended(
   part.ticket = ticket;
   part.declined = false;
   state.waiting.set(ticket.suspension.id, event.toolCallId);
-  if (!isApprovalTicket(ticket)) {
+  const kind = questionKindOf(ticket);
+  if (kind !== 'approval') {
     part.phase = 'input';
+    if (kind === 'indeterminate') out.push(indeterminateQuestion(event));
     return;
   }
   part.phase = 'asked';

@@ -1,3 +1,5 @@
+import type { IndeterminateOutcome, JsonSchema } from '@awaken/contract';
+
 /**
  * The AI SDK v6 UI message stream chunks this package emits: a subset of `ai`'s `UIMessageChunk`
  * (a test assigns every variant to that type). Only v6 types and values: a v6 client rejects any
@@ -26,6 +28,7 @@ export type UiMessageChunk =
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; dynamic?: boolean }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic?: boolean }
   | { type: 'tool-output-denied'; toolCallId: string }
+  | { type: typeof AWAKEN_QUESTION_PART; id: string; data: AwakenQuestionData }
   | { type: 'message-metadata'; messageMetadata: UiMessageMetadata }
   | { type: 'error'; errorText: string }
   | { type: 'finish'; finishReason: UiFinishReason; messageMetadata?: UiMessageMetadata };
@@ -57,4 +60,30 @@ export interface AwakenMessageMetadata {
    * approval's `approvalId`). A ticket not listed never expires. An answer after it is refused.
    */
   expiresAt?: Record<string, string>;
+}
+
+/**
+ * The `type` of the data part (`data-<name>`, kept in the message's parts) that says what a tool part
+ * left `input-available` waits for when it is not a client tool: today an `indeterminate` question.
+ * Its `id` is the ticket id, so a replay replaces it instead of adding a second one.
+ */
+export const AWAKEN_QUESTION_PART = 'data-awaken-question';
+
+/**
+ * What a `data-awaken-question` part carries: an `indeterminate` question — a tool that must never run
+ * twice was running when its process died, with no result recorded: did it happen? Answer it with
+ * `addToolOutput({ tool, toolCallId, output })`, `output` one of `{outcome: 'retry'}`,
+ * `{outcome: 'result', result}` or `{outcome: 'fail', reason?}` (`responseSchema`, the ticket's own);
+ * an `output-error` is `fail` with its text as the reason.
+ */
+export interface AwakenQuestionData {
+  kind: 'indeterminate';
+  /** The ticket id (what `metadata.awaken.waitingFor` lists). */
+  ticketId: string;
+  toolCallId: string;
+  toolName: string;
+  message: string;
+  /** The answer's JSON Schema: the ticket's own, as the server checks it. */
+  responseSchema: JsonSchema;
+  outcomes: IndeterminateOutcome[];
 }
