@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonSchemaSchema, toolCallResumeModeSchema } from '../hitl/suspension';
+import { nestedQuestionSchema } from '../subagents/nested-question';
 
 /** One open question of a waiting run, as shown to whoever must decide. */
 export const runWaitingTicketSchema = z.object({
@@ -14,6 +15,10 @@ export const runWaitingTicketSchema = z.object({
   resumeMode: toolCallResumeModeSchema,
   /** When the ticket stops taking answers (epoch ms); absent: it waits for ever. */
   expiresAt: z.number().optional(),
+  /** Four-eyes: only an identified approver other than the run's starter may answer (see `Suspension`). */
+  requiresDistinctApprover: z.boolean().optional(),
+  /** The question of a child run this ticket mirrors, with the agent path (see `NestedQuestion`). */
+  nested: nestedQuestionSchema.optional(),
 });
 export type RunWaitingTicket = z.infer<typeof runWaitingTicketSchema>;
 

@@ -20,5 +20,7 @@ export function waitingTicketOf(call: ToolCallState): RunWaitingTicket | undefin
     ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
     resumeMode,
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(suspension.requiresDistinctApprover ? { requiresDistinctApprover: true } : {}),
+    ...(suspension.nested ? { nested: suspension.nested } : {}),
   };
 }

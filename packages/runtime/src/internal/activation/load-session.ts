@@ -80,6 +80,10 @@ export interface NewRunInput {
   origin: RunRequestOrigin;
   clientTools?: StoredClientTool[];
   context?: RunContext;
+  /** A child run: the parent run and call that start it, and its agent path (its agent last). */
+  parentRunId?: string;
+  parentCallId?: string;
+  agentPath?: string[];
 }
 
 /**
@@ -110,6 +114,9 @@ export async function createRunRecord(
     threadId: request.threadId,
     agentId: agent.id,
     origin: request.origin,
+    ...(request.parentRunId === undefined ? {} : { parentRunId: request.parentRunId }),
+    ...(request.parentCallId === undefined ? {} : { parentCallId: request.parentCallId }),
+    ...(request.agentPath === undefined ? {} : { agentPath: request.agentPath }),
     ...(request.context ? { context: request.context } : {}),
     ...(request.clientTools ? { clientTools: request.clientTools } : {}),
     status: 'created',
@@ -157,7 +164,7 @@ export async function createSession(
  */
 export async function loadSession(
   plumbing: SessionPlumbing,
-  agentFor: (agentId: string) => ResolvedAgent,
+  agentFor: (agentId: string, agentPath?: readonly string[]) => ResolvedAgent,
   runId: string,
 ): Promise<RunSession | RunRecord> {
   const { store } = plumbing.services;
@@ -169,7 +176,7 @@ export async function loadSession(
     await repairFinishedLog(plumbing.services, found, plumbing.ownership);
     return found;
   }
-  const agent = agentFor(found.agentId);
+  const agent = agentFor(found.agentId, found.agentPath);
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
   const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);
