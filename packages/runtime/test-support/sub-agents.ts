@@ -5,10 +5,11 @@ import {
   type RunControlInbox,
   type RunEventLog,
   type ThreadRunStore,
+  type Tool,
   type ToolMessage,
   callInstanceKey,
 } from '@awaken/contract';
-import { type ScriptedTurn, createScriptedModel } from '@awaken/testing';
+import { type ScriptedModel, type ScriptedTurn, createScriptedModel } from '@awaken/testing';
 import { agentTool } from '../src/agent-tool';
 import { createAgentRuntime } from '../src/create-agent-runtime';
 import type { AgentDefinition, AgentRuntimeOptions } from '../src/types';
@@ -72,32 +73,45 @@ export function askPlugin(
 
 /**
  * The janitor's scripted model: lists the files, deletes each path of its task (one call per path,
- * all in one turn when `parallelDeletes`), then reports what happened to each.
+ * all in one turn), then reports what happened to each.
  */
-export function janitorModel(options: { name?: string } = {}) {
+export function janitorModel(
+  options: {
+    name?: string;
+    /** Delays the turn of this model call (1-based) by `ms`, honouring aborts; `onCall` sees it start. */
+    slowCall?: { call: number; ms: number };
+    onCall?: (call: number) => void;
+  } = {},
+) {
   const name = options.name ?? 'janitor';
-  return createScriptedModel((request: InferenceRequest): ScriptedTurn => {
-    const messages = request.messages;
-    const task = messages.find((message) => message.role === 'user');
-    const paths = (task?.role === 'user' ? task.content : '').match(/\/\S+/g) ?? [];
-    const results = latestToolMessages(messages);
-    const round = messages.filter((message) => message.role === 'assistant').length;
-    if (round === 0) return { toolCalls: [{ id: 'list', name: 'list_files', arguments: {} }] };
-    if (round === 1)
-      return {
-        toolCalls: paths.map((path, index) => ({
-          id: `del_${index}`,
-          name: 'delete_file',
-          arguments: { path },
-        })),
-      };
-    const report = results.map((result) => {
-      const path = (result.content as { args?: { path?: string } } | undefined)?.args?.path;
-      if (result.outcome === 'succeeded') return `${name} deleted ${path}.`;
-      return `${name} did not delete (${result.outcome}: ${JSON.stringify(result.content)}).`;
-    });
-    return { text: report.join(' ') };
+  return createScriptedModel((request: InferenceRequest, index: number): ScriptedTurn => {
+    options.onCall?.(index + 1);
+    const slow = options.slowCall?.call === index + 1 ? { delayMs: options.slowCall.ms } : {};
+    return { ...janitorTurn(name, request), ...slow };
   });
+}
+
+function janitorTurn(name: string, request: InferenceRequest): ScriptedTurn {
+  const messages = request.messages;
+  const task = messages.find((message) => message.role === 'user');
+  const paths = (task?.role === 'user' ? task.content : '').match(/\/\S+/g) ?? [];
+  const results = latestToolMessages(messages);
+  const round = messages.filter((message) => message.role === 'assistant').length;
+  if (round === 0) return { toolCalls: [{ id: 'list', name: 'list_files', arguments: {} }] };
+  if (round === 1)
+    return {
+      toolCalls: paths.map((path, index) => ({
+        id: `del_${index}`,
+        name: 'delete_file',
+        arguments: { path },
+      })),
+    };
+  const report = results.map((result) => {
+    const path = (result.content as { args?: { path?: string } } | undefined)?.args?.path;
+    if (result.outcome === 'succeeded') return `${name} deleted ${path}.`;
+    return `${name} did not delete (${result.outcome}: ${JSON.stringify(result.content)}).`;
+  });
+  return { text: report.join(' ') };
 }
 
 /** The parent's scripted model: delegates each `[tool, task]` in one turn, then quotes the answers. */
@@ -130,6 +144,13 @@ export interface SubAgentSetup {
   store?: ThreadRunStore;
   eventLog?: RunEventLog;
   inbox?: RunControlInbox;
+  /** The parent's tools; default agent tools of `janitor` and `archivist`. */
+  parentTools?: Tool[];
+  /** Replaces the children's counted `delete_file`. */
+  deleteTool?: Tool;
+  /** The janitor's model (default `janitorModel()`) and more fields of its definition. */
+  janitor?: ScriptedModel;
+  janitorAgent?: Partial<AgentDefinition>;
   /** Extra agents (e.g. a middle agent for depth 2). */
   agents?: AgentDefinition[];
   runtime?: Partial<Omit<AgentRuntimeOptions, 'agents' | 'stores'>>;
@@ -144,7 +165,7 @@ export function subAgentHarness(setup: SubAgentSetup = {}) {
   const listFiles = recordingTool('list_files');
   const deleteFile = recordingTool('delete_file');
   const parentModel = delegatingModel(setup.delegations ?? [['janitor', 'delete /tmp/report.txt']]);
-  const janitor = janitorModel();
+  const janitor = setup.janitor ?? janitorModel();
   const archivist = janitorModel({ name: 'archivist' });
   const childPlugins = setup.janitorPlugins ?? [askPlugin(['delete_file'])];
   let counter = 0;
@@ -154,11 +175,17 @@ export function subAgentHarness(setup: SubAgentSetup = {}) {
       {
         id: 'assistant',
         model: parentModel,
-        tools: [agentTool('janitor'), agentTool('archivist')],
+        tools: setup.parentTools ?? [agentTool('janitor'), agentTool('archivist')],
         plugins: setup.parentPlugins ?? [],
         toolExecution: setup.toolExecution ?? 'sequential',
       },
-      { id: 'janitor', model: janitor, tools: [listFiles.tool, deleteFile.tool], plugins: childPlugins },
+      {
+        id: 'janitor',
+        model: janitor,
+        tools: [listFiles.tool, setup.deleteTool ?? deleteFile.tool],
+        plugins: childPlugins,
+        ...setup.janitorAgent,
+      },
       { id: 'archivist', model: archivist, tools: [listFiles.tool, deleteFile.tool], plugins: childPlugins },
       ...(setup.agents ?? []),
     ],
