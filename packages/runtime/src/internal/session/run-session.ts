@@ -23,7 +23,7 @@ import type { RuntimeBookkeeping } from './runtime-bookkeeping';
 import { ToolBatch } from './tool-batch';
 import type { WakeSignal } from './activation';
 import type { ThreadMemory } from './thread-memory';
-import type { ChildRunner } from '../subagents/child-runner';
+import type { ChildRunner } from './child-runner';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {

@@ -3,7 +3,7 @@ import { createSession } from '../activation/load-session';
 import { type LiveRun, startActivation } from '../activation/start-activation';
 import type { ResolvedAgent } from '../runtime/resolve-agents';
 import type { RuntimeServices } from '../session/run-session';
-import type { ChildRunner } from './child-runner';
+import type { ChildRunner } from '../session/child-runner';
 
 export interface ChildRunnerParts {
   services: RuntimeServices;

@@ -10,7 +10,7 @@ import {
 import type { RunHandle, RunResult } from '../../types';
 import type { RunSession } from '../session/run-session';
 import { childIdsOf } from './child-ids';
-import type { ChildRunner } from './child-runner';
+import type { ChildRunner } from '../session/child-runner';
 
 /** The agent path of a session's run: stored for a child run, the run's agent alone otherwise. */
 export function agentPathOf(session: RunSession): string[] {
