@@ -54,7 +54,8 @@ export interface SubRunOutcome {
  * claimed would deadlock a pool whose every worker holds a parent. Cancelling the parent (or its
  * timeout) cancels the child; a parent that detaches or loses its lease detaches the child (the call
  * then throws the parent's `detached` error and is executed again by the next activation, which
- * finds the child). The parent's stream gets `subagent_start` / `subagent_finish` around each inline
+ * finds the child). A child still held by another activation (a crashed process's lease that has not
+ * lapsed yet) is waited for, up to twice the run lease, before the call fails. The parent's stream gets `subagent_start` / `subagent_finish` around each inline
  * activation of the child.
  */
 export interface SubRuns {

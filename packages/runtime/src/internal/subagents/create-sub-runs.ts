@@ -64,11 +64,24 @@ function linkToParent(session: RunSession) {
 
 type Attempt = { result: RunResult } | { error: unknown };
 
-async function attempt(start: () => RunHandle): Promise<Attempt> {
-  try {
-    return { result: await start().result };
-  } catch (error) {
-    return { error };
+/**
+ * Runs one activation of the child. A child held by another activation (`run_busy`) is tried again:
+ * after a crash the dead process's lease on the child lapses a little after the parent's, and the
+ * parent's call executed again must continue the child, not fail. It gives up after twice the lease
+ * (plus a second), or at once when the parent stops.
+ */
+async function attempt(session: RunSession, start: () => RunHandle): Promise<Attempt> {
+  const deadline = Date.now() + 2 * session.services.lease.leaseMs + 1_000;
+  while (true) {
+    try {
+      return { result: await start().result };
+    } catch (error) {
+      const { activation } = session;
+      const stopped = activation.signal.aborted || activation.halt !== undefined;
+      if (!AwakenError.hasCode(error, 'run_busy') || stopped || Date.now() >= deadline) return { error };
+      const wait = Math.min(200, Math.max(10, error.retryAfterMs ?? 50));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }
 
@@ -100,7 +113,7 @@ export function createSubRuns(session: RunSession, state: ToolCallState, childre
       try {
         if (decisions.length === 0) {
           const context = session.run.record.context;
-          outcome = await attempt(() =>
+          outcome = await attempt(session, () =>
             link.follow(
               children.start({
                 ...ids,
@@ -119,7 +132,7 @@ export function createSubRuns(session: RunSession, state: ToolCallState, childre
         }
         if (outcome === undefined) {
           let handle: RunHandle | undefined;
-          outcome = await attempt(() => {
+          outcome = await attempt(session, () => {
             handle = link.follow(children.resume(ids.runId, { decisions, signal: link.signal }));
             return handle;
           });

@@ -44,6 +44,28 @@ describe('a child run under its parent', () => {
     expect(other.deleteFile.count()).toBe(1);
   });
 
+  it("waits for a crashed process's lease on the child to lapse instead of failing the call", async () => {
+    const store = createTestStore();
+    let secondTurn = false;
+    const first = subAgentHarness({
+      store,
+      janitor: janitorModel({ slowCall: { call: 2, ms: 50 }, onCall: (call) => (secondTurn ||= call === 2) }),
+    });
+    const handle = first.runtime.run({ agentId: 'assistant', input: 'delete /tmp/report.txt' });
+    await until(() => secondTurn);
+    handle.detach('simulated crash');
+    await expect(handle.result).rejects.toMatchObject({ code: 'detached' });
+    const childId = janitorRunOf(handle.runId);
+    // a process that died holding the child: its lease lapses only after a while
+    await store.acquireRun(childId, { owner: 'dead-process', leaseMs: 300 });
+    const other = subAgentHarness({ store });
+    const started = Date.now();
+    const resumed = await other.runtime.resumeRun(handle.runId).result;
+    expect(resumed.status).toBe('waiting');
+    expect(resumed.waiting!.tickets[0]?.nested?.runId).toBe(childId);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
   it('cancelling a waiting parent cancels the child it waits on, at any depth', async () => {
     const manager = delegatingModel([['janitor', 'delete /tmp/deep.txt']]);
     const { runtime, store } = subAgentHarness({
