@@ -13,6 +13,7 @@ import {
   toolWarning,
 } from '@awaken/contract';
 import { z } from 'zod';
+import { AGENT_TOOL_TARGET } from './internal/subagents/agent-tool-target';
 
 const taskParameters = z.object({
   task: z.string().min(1).describe('The task for the agent, stated completely: it sees nothing else'),
@@ -90,6 +91,7 @@ function callResult(
  * presented one after another; parallel children are separate calls, each with its own ticket). A
  * nested ticket expires with the child's ticket, and the child resolves its call as expired by its own
  * rules. The child runs under its ancestors' inheritable plugins (e.g. permission rules) plus its own.
+ * `agentId` must be an agent of the runtime (`invalid_config` when the runtime is created otherwise).
  */
 export function agentTool<S extends z.ZodType | ToolInputSchema = typeof taskParameters>(
   agentId: string,
@@ -98,7 +100,7 @@ export function agentTool<S extends z.ZodType | ToolInputSchema = typeof taskPar
   const name = options.name ?? agentId;
   const toInput = options.input ?? defaultInput;
   const mapResult = options.mapResult ?? ((outcome: SubRunOutcome) => outcome.response ?? '');
-  return {
+  const tool: Tool<InferToolInput<S>> = {
     name,
     description:
       options.description ??
@@ -114,4 +116,7 @@ export function agentTool<S extends z.ZodType | ToolInputSchema = typeof taskPar
       return callResult(agentId, outcome, mapResult);
     },
   };
+  // checked when the runtime is created: the agent must be one of its agents
+  Object.defineProperty(tool, AGENT_TOOL_TARGET, { value: agentId, enumerable: false });
+  return tool;
 }

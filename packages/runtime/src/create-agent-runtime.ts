@@ -17,6 +17,7 @@ import { checkFailure } from './internal/runtime/run-failure';
 import { registerInternals } from './internal/runtime/runtime-internals';
 import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/session/thread-memory';
 import { resolveStores } from './internal/runtime/resolve-stores';
+import { checkAgentTools } from './internal/subagents/agent-tool-target';
 import { createAgentLookup } from './internal/subagents/inherit-plugins';
 import { createChildRunner } from './internal/subagents/create-child-runner';
 import { parseRequestExtras } from './internal/runtime/run-request';
@@ -59,6 +60,7 @@ function threadMemoryLimit(value: number | undefined): number {
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const agents = resolveAgents(options.agents, options.model);
+  checkAgentTools(agents);
   const agentFor = createAgentLookup((agentId) => requireAgent(agents, agentId));
   const stores = resolveStores(options);
   const leaseMs = positiveMs(

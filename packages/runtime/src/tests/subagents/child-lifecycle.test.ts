@@ -123,12 +123,9 @@ describe('a child run under its parent', () => {
     expect(done.response).toContain('the \\"janitor\\" agent failed: no such model');
   });
 
-  it('an unknown agent fails the call naming it', async () => {
-    const { runtime } = subAgentHarness({
-      delegations: [['ghost', 'boo']],
-      parentTools: [agentTool('ghost')],
-    });
-    const done = await runtime.runToCompletion({ agentId: 'assistant', input: 'boo' });
-    expect(done.response).toContain('unknown agent \\"ghost\\"');
+  it('an agent tool naming an agent the runtime does not have is refused when the runtime is created', () => {
+    expect(() => subAgentHarness({ parentTools: [agentTool('ghost')] })).toThrow(
+      /agent "assistant" tool "ghost" runs agent "ghost", which the runtime does not have/,
+    );
   });
 });

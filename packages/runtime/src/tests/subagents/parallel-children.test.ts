@@ -1,5 +1,6 @@
 import { type RunWaitingTicket, approve, deny } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
+import { until } from '../../../test-support/harness';
 import { subAgentHarness } from '../../../test-support/sub-agents';
 
 const delegations = [
@@ -56,6 +57,26 @@ describe('two sub-agents at once', () => {
       expect((await store.listRunsByStatus('waiting')).items).toEqual([]);
     });
   }
+
+  it('parallel and live: answers through the handle of the waiting parent, one at a time, each reaches its own child', async () => {
+    const { runtime, store, janitor, archivist, deleteFile } = subAgentHarness({
+      toolExecution: 'parallel',
+      delegations,
+    });
+    const handle = runtime.run({ agentId: 'assistant', input: 'clean both', onSuspend: 'wait' });
+    const stored = async () => await store.getRun(handle.runId);
+    await until(async () => (await stored())?.waiting?.tickets.length === 2);
+    const tickets = (await stored())!.waiting!.tickets;
+    expect(await handle.decide(approve(byAgent(tickets, 'archivist')))).toMatchObject([
+      { status: 'accepted' },
+    ]);
+    await until(async () => (await stored())?.waiting?.tickets.length === 1 && archivist.callCount === 3);
+    expect(janitor.callCount).toBe(2);
+    expect(await handle.decide(approve(byAgent(tickets, 'janitor')))).toMatchObject([{ status: 'accepted' }]);
+    const done = await handle.result;
+    expect(done.status).toBe('done');
+    expect([janitor.callCount, archivist.callCount, deleteFile.count()]).toEqual([3, 3, 2]);
+  });
 
   it('sequential: the second child starts only once the first one is answered, and asks in turn', async () => {
     const { runtime, janitor, archivist, listFiles, deleteFile } = subAgentHarness({ delegations });
