@@ -34,7 +34,8 @@ const tenantRunsQuerySchema = inboxQuerySchema.extend({
 const inbox = apiRoutes(['Inbox']);
 
 const listInbox = inbox.get('/v1/inbox', {
-  summary: 'Every waiting run of the tenant (across threads), newest first, with the tickets it waits on',
+  summary:
+    "Every waiting top-level run of the tenant (across threads), newest first, with the tickets it waits on (a sub-agent's question is its top-level run's nested ticket)",
   request: { query: inboxQuerySchema },
   responses: { 200: json(inboxPage, 'A page of waiting runs') },
 });
@@ -66,10 +67,23 @@ function toInboxItem(run: RunRecord): InboxItem {
 
 type Query = { cursor?: string | undefined; limit?: number | undefined; agentId?: string | undefined };
 
-/** One page of runs of `status`; the agent filter applies to the page read (a page may come back short). */
-async function runsOf(c: { var: HttpEnv['Variables'] }, status: RunStatus, query: Query) {
+/**
+ * One page of runs of `status`; the agent filter applies to the page read (a page may come back
+ * short). `topLevel` leaves out child runs (sub-agents): their questions are asked — and answered —
+ * through the nested tickets of their top-level run, so the inbox lists each question once.
+ */
+async function runsOf(
+  c: { var: HttpEnv['Variables'] },
+  status: RunStatus,
+  query: Query,
+  options: { topLevel?: boolean } = {},
+) {
   const page = await c.var.service.stores.threadRuns.listRunsByStatus(status, pageRequestOf(query));
-  const items = query.agentId ? page.items.filter((run) => run.agentId === query.agentId) : page.items;
+  const items = page.items.filter(
+    (run) =>
+      (!query.agentId || run.agentId === query.agentId) &&
+      (!options.topLevel || run.parentRunId === undefined),
+  );
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
@@ -87,7 +101,7 @@ export interface InboxRouteOptions {
  */
 export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRouteOptions): void {
   app.openapi(listInbox, async (c) => {
-    const page = await runsOf(c, 'waiting', c.req.valid('query'));
+    const page = await runsOf(c, 'waiting', c.req.valid('query'), { topLevel: true });
     return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
   });
 
@@ -101,9 +115,9 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
     const query = c.req.valid('query');
     // read the first page before the stream starts: a bad query (a cursor no listing returned) is
     // a 422 through the error handler, not a stream that fails after its 200
-    const first = await runsOf(c, 'waiting', query);
+    const first = await runsOf(c, 'waiting', query, { topLevel: true });
     const changes = (cancelled: AbortSignal) =>
-      inboxChanges(first, () => runsOf(c, 'waiting', query), {
+      inboxChanges(first, () => runsOf(c, 'waiting', query, { topLevel: true }), {
         checkMs: options.checkMs ?? 1000,
         signal: AbortSignal.any([cancelled, c.req.raw.signal]),
       });
