@@ -84,6 +84,11 @@ export interface NewRunInput {
   parentRunId?: string;
   parentCallId?: string;
   agentPath?: string[];
+  /**
+   * The thread is new for this run (a child run's derived thread): it is created first, and when that
+   * succeeds nothing is read back from it (it holds no message and no state yet).
+   */
+  freshThread?: boolean;
 }
 
 /**
@@ -97,6 +102,15 @@ export async function createRunRecord(
   agent: ResolvedAgent,
   request: NewRunInput,
 ): Promise<RunRecord> {
+  return (await writeRunRecord(services, agent, request)).record;
+}
+
+/** {@link createRunRecord}, saying whether it created the run's thread too (then known empty). */
+async function writeRunRecord(
+  services: RuntimeServices,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): Promise<{ record: RunRecord; threadCreated: boolean }> {
   const { store, now } = services;
   const at = now();
   const bookkeeping = {
@@ -133,13 +147,26 @@ export async function createRunRecord(
     createdAt: at,
     updatedAt: at,
   };
+  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
+    return { record: await store.createRun(record), threadCreated: true };
   try {
-    return await store.createRun(record);
+    return { record: await store.createRun(record), threadCreated: false };
   } catch (error) {
     if (!AwakenError.hasCode(error, 'not_found')) throw error;
   }
   await store.createThread({ id: request.threadId });
-  return store.createRun(record);
+  return { record: await store.createRun(record), threadCreated: true };
+}
+
+/** Creates the thread; false when it exists already. */
+async function createThreadIfNew(services: RuntimeServices, threadId: string): Promise<boolean> {
+  try {
+    await services.store.createThread({ id: threadId });
+    return true;
+  } catch (error) {
+    if (AwakenError.hasCode(error, 'conflict')) return false;
+    throw error;
+  }
 }
 
 /** Creates the run (see {@link createRunRecord}) under its lease and the session that executes it. */
@@ -149,12 +176,16 @@ export async function createSession(
   request: NewRunInput,
 ): Promise<RunSession> {
   const { store } = plumbing.services;
-  const record = await createRunRecord(plumbing.services, agent, request);
+  const { record, threadCreated } = await writeRunRecord(plumbing.services, agent, request);
   const owned = await own(plumbing, request.runId);
-  const [messages, threadState] = await Promise.all([
-    readHistory(plumbing.services, request.threadId),
-    store.getThreadState(request.threadId),
-  ]);
+  // a thread created for this run's own use holds nothing yet: no need to read it back
+  const fresh = threadCreated && request.freshThread === true;
+  const [messages, threadState] = fresh
+    ? [[], {}]
+    : await Promise.all([
+        readHistory(plumbing.services, request.threadId),
+        store.getThreadState(request.threadId),
+      ]);
   return build(plumbing, agent, record, messages, threadState, owned);
 }
 

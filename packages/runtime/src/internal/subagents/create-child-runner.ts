@@ -38,6 +38,7 @@ export function createChildRunner(parts: ChildRunnerParts): ChildRunner {
             parentRunId: child.parentRunId,
             parentCallId: child.parentCallId,
             agentPath: child.agentPath,
+            freshThread: true,
             ...(child.context ? { context: child.context } : {}),
           }),
         { resumed: false, onSuspend: 'return', signal: child.signal },
