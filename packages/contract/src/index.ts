@@ -196,6 +196,17 @@ export type {
 export { messageRecordSchema, newMessageSchema } from './messages/message-record';
 export type { MessageRecord, NewMessage } from './messages/message-record';
 
+export { nestedQuestionSchema } from './subagents/nested-question';
+export type { NestedQuestion } from './subagents/nested-question';
+export {
+  AGENT_PATH_SEPARATOR,
+  forwardDecision,
+  forwardedDecisionId,
+  nestQuestion,
+  nestedTicketId,
+} from './subagents/nest-question';
+export type { NestedSuspension } from './subagents/nest-question';
+export type { SubRunOutcome, SubRunRequest, SubRuns } from './subagents/sub-runs';
 export { agentEventSchema } from './events/agent-event';
 export type { AgentEvent, AgentEventInput, AgentEventOf, AgentEventType } from './events/agent-event';
 

@@ -167,6 +167,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
   return {
     id: PERMISSION_PLUGIN_ID,
     stateKeys: PERMISSION_STATE_KEYS,
+    inheritable: policy.config.inherit,
     policy,
     hooks: {
       beforeInference(context) {

@@ -46,6 +46,10 @@ export type PermissionRuleConfig = z.infer<typeof permissionRuleConfigSchema>;
  *   `{ Bash: 'command', Edit: 'file.path' }`.
  * - `rememberScope`: where a `remember: 'always'` approval is kept — the `thread` (default: later runs
  *   of the thread are not asked again) or only the current `run`.
+ * - `inherit`: the rules also govern the sub-agents the agent delegates to (`agentTool`), at any
+ *   depth (default true): a child runs under these rules plus its own and may tighten, never loosen
+ *   them — a `deny` or `ask` here is never an `allow` in the child, and `defaultBehavior` applies to
+ *   the child's tools that no rule here names. `false` leaves the children to their own rules.
  */
 export const permissionConfigSchema = z
   .object({
@@ -54,6 +58,7 @@ export const permissionConfigSchema = z
     denyEndsRun: z.boolean().default(false),
     primaryArguments: z.record(z.string(), z.string().min(1)).default({}),
     rememberScope: z.enum(['run', 'thread']).default('thread'),
+    inherit: z.boolean().default(true),
   })
   .strict();
 export type PermissionConfig = z.infer<typeof permissionConfigSchema>;

@@ -17,6 +17,9 @@ import { checkFailure } from './internal/runtime/run-failure';
 import { registerInternals } from './internal/runtime/runtime-internals';
 import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/session/thread-memory';
 import { resolveStores } from './internal/runtime/resolve-stores';
+import { checkAgentTools } from './internal/subagents/agent-tool-target';
+import { createAgentLookup } from './internal/subagents/inherit-plugins';
+import { createChildRunner } from './internal/subagents/create-child-runner';
 import { parseRequestExtras } from './internal/runtime/run-request';
 import type { RuntimeServices } from './internal/session/run-session';
 import { type LiveRun, startActivation } from './internal/activation/start-activation';
@@ -57,6 +60,8 @@ function threadMemoryLimit(value: number | undefined): number {
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const agents = resolveAgents(options.agents, options.model);
+  checkAgentTools(agents);
+  const agentFor = createAgentLookup((agentId) => requireAgent(agents, agentId));
   const stores = resolveStores(options);
   const leaseMs = positiveMs(
     'runLease.leaseMs',
@@ -155,7 +160,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         services,
         live,
         { runId, threadId: '' },
-        (plumbing) => loadSession(plumbing, (agentId) => requireAgent(agents, agentId), runId),
+        (plumbing) => loadSession(plumbing, agentFor, runId),
         {
           resumed: true,
           onSuspend: resumeOptions.onSuspend ?? 'return',
@@ -188,6 +193,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(running.map((entry) => entry.idle));
     },
   };
+  services.children = createChildRunner({
+    services,
+    live,
+    agentFor,
+    resume: (runId, given) => runtime.resumeRun(runId, given),
+    cancel: (runId, reason) => runtime.cancelRun(runId, reason),
+  });
   registerInternals(runtime, {
     liveRuns: () => live.size,
     threadMemory: () => services.threadMemory.size,

@@ -23,3 +23,5 @@ export type {
   RunResult,
   RunStateSnapshot,
 } from './types';
+export { agentTool } from './agent-tool';
+export type { AgentToolOptions } from './agent-tool';

@@ -7,6 +7,7 @@ import { type Counters, memoryCounters, redisCounters } from './counters';
 import { countingMailbox } from './counting-mailbox';
 import { forkService } from './fork-service';
 import { scenarioAgent } from './scenario-agent';
+import { subAgentScenario } from './sub-agent-scenario';
 import { STEADY, type WorkerConfig } from './worker-config';
 
 /** A worker "process": a separate Node process on Redis, a separate service in this process on memory. */
@@ -46,7 +47,7 @@ function memoryWorker(
   errors: Errors,
 ): MailboxService {
   return createMailboxService({
-    agents: [scenarioAgent(counters)],
+    agents: [scenarioAgent(counters), ...subAgentScenario(counters)],
     stores: { ...stores, mailbox: countingMailbox(stores.mailbox, counters) },
     workerId,
     ...config,

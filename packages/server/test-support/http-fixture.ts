@@ -7,6 +7,7 @@ import { createMailboxService } from '../src/create-mailbox-service';
 import type { MailboxService, ServiceStores } from '../src/types';
 import { type Counters, memoryCounters } from './counters';
 import { AGENT_ID, scenarioAgent } from './scenario-agent';
+import { subAgentScenario } from './sub-agent-scenario';
 
 export { AGENT_ID };
 
@@ -54,7 +55,7 @@ export async function createHttpFixture(
   const counters = memoryCounters();
   const make = (tenant: 'acme' | 'globex') =>
     createMailboxService({
-      agents: [scenarioAgent(counters)],
+      agents: [scenarioAgent(counters), ...subAgentScenario(counters)],
       concurrency: 2,
       leaseMs: 2_000,
       idleWaitMs: 100,

@@ -9,6 +9,7 @@ import { createMailboxService } from '../src/create-mailbox-service';
 import { redisCounters } from './counters';
 import { countingMailbox } from './counting-mailbox';
 import { scenarioAgent } from './scenario-agent';
+import { subAgentScenario } from './sub-agent-scenario';
 import type { WorkerConfig } from './worker-config';
 
 interface Job {
@@ -24,7 +25,7 @@ async function main(job: Job): Promise<void> {
   const redis = createRedisStores({ redis: job.url, prefix: job.prefix });
   const counters = redisCounters(redis.redis, `${redis.prefix}test:counters`);
   const service = createMailboxService({
-    agents: [scenarioAgent(counters)],
+    agents: [scenarioAgent(counters), ...subAgentScenario(counters)],
     stores: {
       threadRuns: redis.threadRuns,
       mailbox: countingMailbox(redis.mailbox, counters),

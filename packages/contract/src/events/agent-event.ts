@@ -81,6 +81,32 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     usage: tokenUsageSchema,
   }),
   event('error', { code: z.string(), message: z.string() }),
+  /**
+   * A tool call of this run starts (or continues) its child run inline (a sub-agent, `agentTool`):
+   * the child's own events are in the child's stream and log, under `childRunId`. Always followed by the call's `subagent_finish` before the
+   * call's `tool_call_done` / `tool_call_suspended`.
+   */
+  event('subagent_start', {
+    toolCallId: z.string(),
+    childRunId: z.string(),
+    childThreadId: z.string(),
+    agentId: z.string(),
+    /** Agent ids from the top-level run's agent to the child's. */
+    agentPath: z.array(z.string()),
+  }),
+  /**
+   * The child's inline activation ended: `done` (its `termination` says how) or `waiting` on
+   * `waitingTicketIds` (the call then suspends mirroring the first of them), `detached` (the
+   * parent stopped without an outcome; its next activation continues the child) or `failed` (the
+   * child could not be run, e.g. an unknown agent; the call fails with the error).
+   */
+  event('subagent_finish', {
+    toolCallId: z.string(),
+    childRunId: z.string(),
+    status: z.enum(['done', 'waiting', 'detached', 'failed']),
+    termination: terminationReasonSchema.optional(),
+    waitingTicketIds: z.array(z.string()).optional(),
+  }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent['type'];

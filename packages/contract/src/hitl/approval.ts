@@ -11,7 +11,8 @@ import type { JsonSchema, SuspendTicket } from './suspension';
  * On a ticket whose resume mode is `replay_tool_call`, the runtime honours it for every plugin:
  * `approved: false` cancels the call without running it (the model reads the reason);
  * `approved: true` with `editedArguments` replays the call with those arguments (checked against the
- * tool's schema and judged by ToolGate again).
+ * tool's schema and judged by ToolGate again). A ticket with `suspension.nested` (a child run's
+ * question) is the exception: every answer replays the call, which forwards it to the child.
  */
 export const approvalPayloadSchema = z.looseObject({
   approved: z.boolean(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../run/run-record';
 import { RUN_STATE_PATHS } from '../run/run-state-paths';
 import type { ToolCallState } from '../tool/tool-call-state';
+import { forwardedDecisionId } from '../subagents/nest-question';
 import { readApproval } from './approval';
 import { type ToolCallDecision, decisionChannelSchema, resumeDecisionActionSchema } from './decision';
 
@@ -43,6 +44,12 @@ export const decisionRecordSchema = z.object({
     /** The decision's result when it is not an approval payload (a client tool output, a form). */
     result: z.unknown().optional(),
   }),
+  /**
+   * For a ticket mirroring a child run's question (`suspension.nested`): where the decision was
+   * forwarded — the child run, its ticket and the forwarded decision's id. The inner call's own audit
+   * record is in the child run's trail, under that decision id.
+   */
+  forwardedTo: z.object({ runId: z.string(), ticketId: z.string(), decisionId: z.string() }).optional(),
 });
 export type DecisionRecord = z.infer<typeof decisionRecordSchema>;
 
@@ -57,6 +64,7 @@ export function decisionRecordOf(
   const approved = decision.action === 'cancel' ? false : approval?.approved;
   const reason = approval?.reason ?? decision.reason;
   const shownArguments = ticket?.pending.arguments ?? call.editedArguments ?? call.arguments;
+  const nested = ticket?.suspension.nested;
   return {
     decisionId: decision.decisionId,
     toolCallId: decision.toolCallId,
@@ -79,6 +87,15 @@ export function decisionRecordOf(
       ...(approval?.editedArguments === undefined ? {} : { editedArguments: approval.editedArguments }),
       ...(approval === undefined && decision.result !== undefined ? { result: decision.result } : {}),
     },
+    ...(nested === undefined
+      ? {}
+      : {
+          forwardedTo: {
+            runId: nested.runId,
+            ticketId: nested.ticketId,
+            decisionId: forwardedDecisionId(decision.decisionId),
+          },
+        }),
   };
 }
 

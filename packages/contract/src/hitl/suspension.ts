@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nestedQuestionSchema } from '../subagents/nested-question';
 
 /** A JSON value as it crosses a process boundary. */
 export const jsonValueSchema = z.unknown().optional();
@@ -24,6 +25,12 @@ export const suspensionSchema = z.object({
    * `self_approval_forbidden` by the decision judge, on every path.
    */
   requiresDistinctApprover: z.boolean().optional(),
+  /**
+   * Set when this ticket mirrors a question asked inside a child run (a sub-agent or a remote
+   * agent): where the question is and what it asks (see {@link nestedQuestionSchema}). Its decision is
+   * forwarded to the child instead of being applied to this call.
+   */
+  nested: nestedQuestionSchema.optional(),
 });
 export type Suspension = z.infer<typeof suspensionSchema>;
 

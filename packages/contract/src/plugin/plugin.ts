@@ -39,7 +39,11 @@ export interface PluginHooks {
   /**
    * Pure judgement for one call: must not cause side effects, because it is re-evaluated (after
    * earlier calls of the batch committed, and again when the call is replayed after a decision).
-   * The first non-`allow` decision across plugins wins; `undefined` means allow.
+   * Among one agent's plugins the first non-`allow` decision wins; `undefined` means allow. In a
+   * child run, the inheritable plugins of each ancestor (see {@link Plugin.inheritable}) judge as one
+   * more level, and across levels the strictest decision wins (`block` > `cancel` > `suspend` >
+   * `set_result` > `allow`, the topmost level first among equals): a child can tighten its parent's
+   * rules, never loosen them.
    */
   toolGate?(context: ToolGateContext): Awaitable<ToolGateDecision | undefined>;
   /** Runs exactly once for each call that really executes, right before its body. */
@@ -72,6 +76,15 @@ export interface Plugin {
    * silently lost at a suspension.
    */
   stateKeys?: readonly StateKey<any>[];
+  /**
+   * `true`: the plugin also governs the child runs its agent starts (sub-agents, `agentTool`), and
+   * theirs, at any depth. A child's activation installs its ancestors' inheritable plugins (resolved
+   * from the child record's `agentPath`, top first, each object once) ahead of its own, in every
+   * phase; their ToolGate decisions combine strictest-wins with the child's own (see
+   * `PluginHooks.toolGate`). An inherited plugin keeps its state keys in the child run and thread; a
+   * key the child's own plugin declares too is the same slot. Default `false`.
+   */
+  inheritable?: boolean;
   /** The plugin's hooks; `this` inside a hook is this object. */
   hooks: PluginHooks;
 }

@@ -31,7 +31,15 @@ export const runRecordSchema = z.object({
   threadId: z.string().min(1),
   agentId: z.string().min(1),
   origin: runRequestOriginSchema,
+  /** The run whose tool call started this one (a child run of a sub-agent call, `origin: 'internal'`). */
   parentRunId: z.string().optional(),
+  /** The parent's tool call that started this child run (with `parentRunId`). */
+  parentCallId: z.string().optional(),
+  /**
+   * For a child run: the agent ids from the top-level run's agent down to this run's agent (this
+   * run's `agentId` last). Its ancestors' inheritable plugins (`Plugin.inheritable`) govern it.
+   */
+  agentPath: z.array(z.string().min(1)).optional(),
   status: runStatusSchema,
   termination: terminationReasonSchema.optional(),
   waiting: runWaitingStateSchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonSchemaSchema, toolCallResumeModeSchema } from '../hitl/suspension';
+import { nestedQuestionSchema } from '../subagents/nested-question';
 
 /** One open question of a waiting run, as shown to whoever must decide. */
 export const runWaitingTicketSchema = z.object({
@@ -16,6 +17,8 @@ export const runWaitingTicketSchema = z.object({
   expiresAt: z.number().optional(),
   /** Four-eyes: whoever started the run cannot answer it (present, `true`, only on such tickets). */
   requiresDistinctApprover: z.literal(true).optional(),
+  /** The question of a child run this ticket mirrors, with the agent path (see `NestedQuestion`). */
+  nested: nestedQuestionSchema.optional(),
 });
 export type RunWaitingTicket = z.infer<typeof runWaitingTicketSchema>;
 

@@ -21,5 +21,6 @@ export function waitingTicketOf(call: ToolCallState): RunWaitingTicket | undefin
     resumeMode,
     ...(expiresAt === undefined ? {} : { expiresAt }),
     ...(suspension.requiresDistinctApprover ? { requiresDistinctApprover: true as const } : {}),
+    ...(suspension.nested ? { nested: suspension.nested } : {}),
   };
 }

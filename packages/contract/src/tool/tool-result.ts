@@ -16,6 +16,11 @@ export const toolResultSchema = z.discriminatedUnion('status', [
     status: z.literal('pending'),
     suspension: suspensionSchema,
     resumeMode: toolCallResumeModeSchema.optional(),
+    /**
+     * When the ticket stops taking answers (epoch ms), overriding every timeout: a tool mirroring a
+     * child run's question sets the child ticket's own expiry, so both expire together.
+     */
+    expiresAt: z.number().int().nonnegative().optional(),
   }),
 ]);
 export type ToolResult = z.infer<typeof toolResultSchema>;
@@ -40,16 +45,21 @@ export function toolFailure(message: string, output?: unknown): ToolResult {
   return mark(output === undefined ? { status: 'error', message } : { status: 'error', message, output });
 }
 
-/** A pending result: the call suspends until a decision arrives. */
+/**
+ * A pending result: the call suspends until a decision arrives. `options.expiresAt` fixes when its
+ * ticket expires (epoch ms) instead of the gate's, tool's or agent's timeout.
+ */
 export function toolPending(
   suspension: z.input<typeof suspensionSchema>,
   resumeMode?: z.infer<typeof toolCallResumeModeSchema>,
+  options: { expiresAt?: number } = {},
 ): ToolResult {
-  return mark(
-    resumeMode === undefined
-      ? { status: 'pending', suspension }
-      : { status: 'pending', suspension, resumeMode },
-  );
+  return mark({
+    status: 'pending',
+    suspension,
+    ...(resumeMode === undefined ? {} : { resumeMode }),
+    ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+  });
 }
 
 /** True when `value` was built by one of the `tool*` helpers (so a plain object output is not mistaken). */

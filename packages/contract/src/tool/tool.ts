@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { ToolCallResume } from '../hitl/decision';
-import type { JsonSchema, ToolCallResumeMode } from '../hitl/suspension';
+import type { JsonSchema, SuspendTicket, ToolCallResumeMode } from '../hitl/suspension';
 import type { Message } from '../messages/message';
 import type { JsonSchemaInput, StandardSchemaLike, ToolInputSchema } from './tool-input-schema';
 import type { RunContext } from '../run/run-context';
+import type { SubRuns } from '../subagents/sub-runs';
 
 /**
  * What a tool body receives besides its arguments. It carries the fields of AI SDK's tool execution
@@ -26,6 +27,18 @@ export interface ToolExecuteContext {
   resume?: ToolCallResume;
   /** The resume mode of that replay. */
   resumeMode?: ToolCallResumeMode;
+  /**
+   * The ticket `resume` answers (the call's suspension as stored), when the call is replayed after
+   * one. A ticket with `suspension.nested` is answered for a child run: forward the decision there.
+   */
+  ticket?: SuspendTicket;
+  /**
+   * Agent ids from the top-level run's agent to this run's agent (`[agentId]` for a top-level run).
+   * Given by the runtime; absent when a tool is called by something else.
+   */
+  agentPath?: readonly string[];
+  /** Runs agents of the same runtime as child runs of this call (see {@link SubRuns}); given by the runtime. */
+  subRuns?: SubRuns;
 }
 
 /**

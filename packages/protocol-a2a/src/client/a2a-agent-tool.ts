@@ -1,5 +1,7 @@
 import {
   APPROVAL_PAYLOAD_JSON_SCHEMA,
+  type ApprovalPayload,
+  type NestedQuestion,
   type Tool,
   type ToolExecuteContext,
   type ToolResult,
@@ -64,7 +66,27 @@ async function follow(remote: RemoteTask, events: AsyncIterable<A2aStreamRespons
   return remote;
 }
 
-function outcomeOf(remote: RemoteTask, url: string): ToolResult {
+/** Who asks, as a nested question names it: the remote tool call behind the remote ticket. */
+function nestedOf(
+  remote: RemoteTask,
+  request: Record<string, unknown>,
+  agentPath: readonly string[],
+): NestedQuestion {
+  const { id: taskId } = remote.task;
+  return {
+    runId: taskId,
+    ticketId: String(request.approvalId),
+    toolCallId:
+      typeof request.toolCallId === 'string' && request.toolCallId
+        ? request.toolCallId
+        : String(request.approvalId),
+    toolName: typeof request.toolName === 'string' ? request.toolName : 'unknown',
+    ...(request.input === undefined || request.input === null ? {} : { arguments: request.input }),
+    agentPath: [...agentPath],
+  };
+}
+
+function outcomeOf(remote: RemoteTask, url: string, agentPath: readonly string[]): ToolResult {
   const { id: taskId, contextId } = remote.task;
   if (remote.state === 'TASK_STATE_COMPLETED') {
     const output: A2aAgentToolOutput = { taskId, contextId, text: remote.text(), data: remote.data() };
@@ -84,6 +106,7 @@ function outcomeOf(remote: RemoteTask, url: string): ToolResult {
         message: text || `The remote agent at ${url} asks for an approval`,
         parameters: { remote: { url, taskId, contextId }, request },
         responseSchema: APPROVAL_PAYLOAD_JSON_SCHEMA,
+        nested: nestedOf(remote, request, agentPath),
       },
       'replay_tool_call',
     );
@@ -93,14 +116,31 @@ function outcomeOf(remote: RemoteTask, url: string): ToolResult {
 }
 
 /**
+ * The answer a replayed call forwards: the approval payload of a `resume`, or a refusal for a
+ * `cancel` (a denial through any door), with the decision's reason.
+ */
+function answerOf(context: ToolExecuteContext): ApprovalPayload | undefined {
+  const resume = context.resume;
+  if (!resume) return undefined;
+  if (resume.action === 'cancel') {
+    const reason = readApproval(resume.result)?.reason ?? resume.reason;
+    return { approved: false, ...(reason === undefined ? {} : { reason }) };
+  }
+  return readApproval(resume.result);
+}
+
+/**
  * A remote A2A agent as a tool. A call sends the model's message to the remote agent and streams its
  * task. When the remote task asks for an approval (`input-required` with a `tool-approval-request`
  * data part), **our** call suspends with a ticket carrying the remote question (approve it through any
  * protocol); an approval replays the call, which forwards it to the same remote task and returns the
  * remote result once it completes. The remote context id is derived from the call, so a call
  * executed again after a crash or restart finds the same remote task (`ListTasks`) and continues it —
- * it subscribes while the task works — instead of starting a second one. A denial cancels our call
- * without running it, so it is not forwarded: the remote task stays `input-required`.
+ * it subscribes while the task works — instead of starting a second one. The ticket is nested
+ * (`suspension.nested`: the remote task, its approval id, the remote tool and its input, and the agent
+ * path ending with this tool's name), so every answer — an approval, edited arguments, a denial or a
+ * cancel — replays our call, which forwards it to the remote task: a denial reaches the remote agent
+ * (its task goes on with the refusal) instead of leaving it `input-required`.
  */
 export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof parameters>> {
   const client = new A2aRpcClient({
@@ -108,8 +148,10 @@ export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof 
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const name = options.name ?? 'a2a_agent';
+  const pathOf = (context: ToolExecuteContext) => [...(context.agentPath ?? []), name];
   return {
-    name: options.name ?? 'a2a_agent',
+    name,
     description: options.description ?? `Ask the remote A2A agent at ${options.url}`,
     parameters,
     async execute(args, context) {
@@ -125,10 +167,10 @@ export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof 
         };
         const events = client.stream('SendStreamingMessage', { message }, signal);
         const remote = new RemoteTask({ id: '', contextId, status: { state: 'TASK_STATE_SUBMITTED' } });
-        return outcomeOf(await follow(remote, events), options.url);
+        return outcomeOf(await follow(remote, events), options.url, pathOf(context));
       }
       const remote = new RemoteTask(found);
-      const approval = readApproval(context.resume?.result);
+      const approval = answerOf(context);
       if (remote.state === 'TASK_STATE_INPUT_REQUIRED' && context.resume && approval) {
         const request = remote.question().requests.find((entry) => entry.type === APPROVAL_REQUEST_TYPE);
         const answer = {
@@ -136,6 +178,7 @@ export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof 
           approvalId: request?.approvalId,
           toolCallId: request?.toolCallId,
           ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+          ...(approval.editedArguments === undefined ? {} : { editedArguments: approval.editedArguments }),
         };
         const message = {
           messageId: `${contextId}-${context.resume.decisionId}`,
@@ -147,6 +190,7 @@ export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof 
         return outcomeOf(
           await follow(remote, client.stream('SendStreamingMessage', { message }, signal)),
           options.url,
+          pathOf(context),
         );
       }
       if (remote.state === 'TASK_STATE_SUBMITTED' || remote.state === 'TASK_STATE_WORKING') {
@@ -158,7 +202,7 @@ export function a2aAgentTool(options: A2aAgentToolOptions): Tool<z.infer<typeof 
           remote.task = await client.call<A2aTask>('GetTask', { id: found.id }, signal);
         }
       }
-      return outcomeOf(remote, options.url);
+      return outcomeOf(remote, options.url, pathOf(context));
     },
   };
 }

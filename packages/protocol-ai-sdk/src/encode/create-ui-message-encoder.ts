@@ -122,6 +122,9 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
       return;
     case 'state_snapshot':
     case 'decision_recorded':
+    // a child run's progress is in its own stream (projected by the sub-agent door work)
+    case 'subagent_start':
+    case 'subagent_finish':
       return;
     case 'error':
       // only an error that ends the run reaches the client (at `finish`): a rejected decision or a

@@ -29,6 +29,43 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
       expect(await ctx.store.getThreadState(threadId)).toEqual({ memory: { facts: 1 } });
     });
 
+    it("keeps a child run's parent fields and a nested waiting ticket through a checkpoint", async () => {
+      const { run } = await threadWithRun(ctx.store);
+      const running = await ctx.store.commitCheckpoint(await nextCheckpoint(ctx.store, run, 'running'));
+      const checkpoint = await nextCheckpoint(ctx.store, running, 'waiting');
+      const nested = {
+        runId: 'child-run',
+        ticketId: 'permission:1:del',
+        toolCallId: 'del',
+        toolName: 'delete_file',
+        arguments: { path: '/tmp/report.txt' },
+        agentPath: ['assistant', 'janitor'],
+      };
+      const ticket = {
+        ticketId: 'sub:child-run:permission:1:del',
+        toolCallId: 'delegate',
+        toolName: 'janitor',
+        action: 'confirm',
+        message: 'janitor › delete_file: Allow?',
+        resumeMode: 'replay_tool_call' as const,
+        requiresDistinctApprover: true,
+        nested,
+      };
+      const child = {
+        ...checkpoint.run,
+        origin: 'internal' as const,
+        parentRunId: 'parent-run',
+        parentCallId: 'delegate',
+        agentPath: ['assistant', 'janitor'],
+        waiting: { reason: 'tool_call_suspended' as const, ticketIds: [ticket.ticketId], tickets: [ticket] },
+      };
+      const stored = await ctx.store.commitCheckpoint({ ...checkpoint, run: child });
+      const read = expectValid(runRecordSchema, await ctx.store.getRun(run.runId));
+      expect(read).toEqual(stored);
+      expect(read).toMatchObject({ parentCallId: 'delegate', agentPath: ['assistant', 'janitor'] });
+      expect(read.waiting?.tickets[0]).toEqual(ticket);
+    });
+
     it('keeps the thread state when a checkpoint carries none', async () => {
       const { threadId, run } = await threadWithRun(ctx.store);
       const first = await nextCheckpoint(ctx.store, run, 'running');

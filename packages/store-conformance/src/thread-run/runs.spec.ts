@@ -9,7 +9,13 @@ export function runsSpec(ctx: SuiteContext<ThreadRunStore>): void {
   describe('run records', () => {
     it('creates a run, reads it back and points the thread latestRunId at it', async () => {
       const thread = await ctx.store.createThread({});
-      const record = newRunRecord(thread.id, { state: { __run: { phase: 'x' } }, parentRunId: 'p' });
+      const record = newRunRecord(thread.id, {
+        state: { __run: { phase: 'x' } },
+        origin: 'internal',
+        parentRunId: 'p',
+        parentCallId: 'call_1',
+        agentPath: ['assistant', 'janitor'],
+      });
       const created = await ctx.store.createRun(record);
       expect(created).toEqual(record);
       expect(expectValid(runRecordSchema, await ctx.store.getRun(record.runId))).toEqual(record);

@@ -80,6 +80,31 @@ describe('a2aAgentTool: a remote A2A agent as a tool', () => {
     ]);
   });
 
+  it('our denial is forwarded to the remote task: it completes with the refusal instead of waiting', async () => {
+    const client = await delegate(ours);
+    const asked = taskJson(
+      (await client.sendMessage(sendParams([{ text: 'ask remote: delete /tmp/keep.txt' }]))) as never,
+    );
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const [ticket] = ticketsOf(asked);
+    const [waiting] = await remoteTasksOf(asked.id);
+    expect(waiting?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+
+    const answer = { approved: false, approvalId: ticket?.approvalId, reason: 'keep it' };
+    const done = taskJson(
+      (await client.sendMessage(
+        sendParams([{ data: answer }], { taskId: asked.id, contextId: asked.contextId }),
+      )) as never,
+    );
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(done.artifacts[0].parts[0].text).toContain('I did not run delete_file');
+    expect(done.artifacts[0].parts[0].text).toContain('keep it');
+    const remoteTasks = await remoteTasksOf(asked.id);
+    expect(remoteTasks.map((task) => [task.id, task.status.state])).toEqual([
+      [waiting?.id, 'TASK_STATE_COMPLETED'],
+    ]);
+  });
+
   it('kill -9 of our process mid-call: the restarted process continues the same remote task', async () => {
     const client = await delegate(ours);
     const submitted = taskJson(

@@ -80,6 +80,15 @@ export interface NewRunInput {
   origin: RunRequestOrigin;
   clientTools?: StoredClientTool[];
   context?: RunContext;
+  /** A child run: the parent run and call that start it, and its agent path (its agent last). */
+  parentRunId?: string;
+  parentCallId?: string;
+  agentPath?: string[];
+  /**
+   * The thread is new for this run (a child run's derived thread): it is created first, and when that
+   * succeeds nothing is read back from it (it holds no message and no state yet).
+   */
+  freshThread?: boolean;
 }
 
 /**
@@ -93,6 +102,15 @@ export async function createRunRecord(
   agent: ResolvedAgent,
   request: NewRunInput,
 ): Promise<RunRecord> {
+  return (await writeRunRecord(services, agent, request)).record;
+}
+
+/** {@link createRunRecord}, saying whether it created the run's thread too (then known empty). */
+async function writeRunRecord(
+  services: RuntimeServices,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): Promise<{ record: RunRecord; threadCreated: boolean }> {
   const { store, now } = services;
   const at = now();
   const bookkeeping = {
@@ -110,6 +128,9 @@ export async function createRunRecord(
     threadId: request.threadId,
     agentId: agent.id,
     origin: request.origin,
+    ...(request.parentRunId === undefined ? {} : { parentRunId: request.parentRunId }),
+    ...(request.parentCallId === undefined ? {} : { parentCallId: request.parentCallId }),
+    ...(request.agentPath === undefined ? {} : { agentPath: request.agentPath }),
     ...(request.context ? { context: request.context } : {}),
     ...(request.clientTools ? { clientTools: request.clientTools } : {}),
     status: 'created',
@@ -126,13 +147,26 @@ export async function createRunRecord(
     createdAt: at,
     updatedAt: at,
   };
+  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
+    return { record: await store.createRun(record), threadCreated: true };
   try {
-    return await store.createRun(record);
+    return { record: await store.createRun(record), threadCreated: false };
   } catch (error) {
     if (!AwakenError.hasCode(error, 'not_found')) throw error;
   }
   await store.createThread({ id: request.threadId });
-  return store.createRun(record);
+  return { record: await store.createRun(record), threadCreated: true };
+}
+
+/** Creates the thread; false when it exists already. */
+async function createThreadIfNew(services: RuntimeServices, threadId: string): Promise<boolean> {
+  try {
+    await services.store.createThread({ id: threadId });
+    return true;
+  } catch (error) {
+    if (AwakenError.hasCode(error, 'conflict')) return false;
+    throw error;
+  }
 }
 
 /** Creates the run (see {@link createRunRecord}) under its lease and the session that executes it. */
@@ -142,12 +176,16 @@ export async function createSession(
   request: NewRunInput,
 ): Promise<RunSession> {
   const { store } = plumbing.services;
-  const record = await createRunRecord(plumbing.services, agent, request);
+  const { record, threadCreated } = await writeRunRecord(plumbing.services, agent, request);
   const owned = await own(plumbing, request.runId);
-  const [messages, threadState] = await Promise.all([
-    readHistory(plumbing.services, request.threadId),
-    store.getThreadState(request.threadId),
-  ]);
+  // a thread created for this run's own use holds nothing yet: no need to read it back
+  const fresh = threadCreated && request.freshThread === true;
+  const [messages, threadState] = fresh
+    ? [[], {}]
+    : await Promise.all([
+        readHistory(plumbing.services, request.threadId),
+        store.getThreadState(request.threadId),
+      ]);
   return build(plumbing, agent, record, messages, threadState, owned);
 }
 
@@ -157,7 +195,7 @@ export async function createSession(
  */
 export async function loadSession(
   plumbing: SessionPlumbing,
-  agentFor: (agentId: string) => ResolvedAgent,
+  agentFor: (agentId: string, agentPath?: readonly string[]) => ResolvedAgent,
   runId: string,
 ): Promise<RunSession | RunRecord> {
   const { store } = plumbing.services;
@@ -169,7 +207,7 @@ export async function loadSession(
     await repairFinishedLog(plumbing.services, found, plumbing.ownership);
     return found;
   }
-  const agent = agentFor(found.agentId);
+  const agent = agentFor(found.agentId, found.agentPath);
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
   const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);

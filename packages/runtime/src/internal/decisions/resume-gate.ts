@@ -34,6 +34,12 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
   session.decisions.records.push(record);
   session.events.post({ type: 'tool_call_resumed', toolCallId, decision });
   session.events.post({ type: 'decision_recorded', record });
+  // a question asked inside a child run: the answer is the child's, whatever it says — the call is
+  // replayed with it and forwards it (a denial must reach the child, never cancel this call)
+  if (state.ticket?.suspension.nested) {
+    moveCall(session, state, 'resuming');
+    return;
+  }
   if (decision.action === 'cancel') {
     await cancelCall(session, state, decision.reason ?? 'cancelled by decision');
     return;
@@ -64,11 +70,18 @@ async function expireTickets(session: RunSession): Promise<ToolCallState[]> {
   const expired: ToolCallState[] = [];
   for (const state of session.batch.calls) {
     if (state.status !== 'suspended' || !ticketExpired(state.ticket, session.now())) continue;
-    await expireCall(session, state);
-    expired.push(state);
     // remembered past this step, so a late answer is still told it came too late
     const ids = session.run.bookkeeping.expiredTicketIds ?? [];
     session.run.bookkeeping.expiredTicketIds = [...ids, state.ticket!.suspension.id].slice(-100);
+    expired.push(state);
+    if (state.ticket?.suspension.nested) {
+      // the child's ticket expires at the same instant: replaying the call lets the child resolve
+      // its own call as expired and go on by its own rules, so no child is left waiting
+      state.resume = undefined;
+      moveCall(session, state, 'resuming');
+      continue;
+    }
+    await expireCall(session, state);
     if (session.agent.onApprovalExpired === 'end_run')
       session.batch.expired ??= `the approval of "${state.toolName}" (${state.callId}) expired`;
   }

@@ -10,6 +10,7 @@ import { runHooks } from '../plugins/plugin-host';
 import { recordCancels, removeControls } from '../inbox/run-controls';
 import type { RunSession } from '../session/run-session';
 import { cancelCall } from '../tools/call-outcome';
+import { cancelChildren } from '../subagents/cancel-children';
 
 /** How often the terminal checkpoint is tried before the activation gives up (a retryable failure). */
 const FINAL_CHECKPOINT_ATTEMPTS = 3;
@@ -87,6 +88,7 @@ export async function finishRun(
   const suspended = termination.type === 'suspended';
   try {
     if (!suspended) {
+      await cancelChildren(session, cancelReasonOf(termination));
       for (const call of session.batch.calls) {
         if (!isTerminalToolCallStatus(call.status))
           await cancelCall(session, call, cancelReasonOf(termination));

@@ -1,6 +1,7 @@
 import {
   AwakenError,
   type ModelExecutor,
+  type Plugin,
   type StopConditionSpec,
   type ToolDescriptor,
   formatZodIssues,
@@ -27,6 +28,12 @@ export interface ResolvedAgent {
   toolExecution: 'sequential' | 'parallel';
   approvalTimeout?: number;
   onApprovalExpired: 'continue' | 'end_run';
+  /**
+   * Set for an agent running as a child run under inherited plugins: one level per ancestor that
+   * gives any (top first), then the agent's own; ToolGate decisions combine strictest-wins across
+   * levels. `definition.plugins` is then every level, flattened.
+   */
+  pluginLevels?: readonly (readonly Plugin[])[];
 }
 
 function invalid(message: string): AwakenError {

@@ -23,6 +23,7 @@ import type { RuntimeBookkeeping } from './runtime-bookkeeping';
 import { ToolBatch } from './tool-batch';
 import type { WakeSignal } from './activation';
 import type { ThreadMemory } from './thread-memory';
+import type { ChildRunner } from './child-runner';
 
 /** Everything a session needs from its runtime. */
 export interface RuntimeServices {
@@ -38,6 +39,8 @@ export interface RuntimeServices {
   transientStoreErrors: 'end_run' | 'interrupt';
   /** Thread-scoped plugin state, shared by the runs of a thread in this process (bounded). */
   threadMemory: ThreadMemory;
+  /** Runs child runs inline (sub-agents); set by the runtime. */
+  children?: ChildRunner;
 }
 
 export interface RunSessionInit {

@@ -73,6 +73,9 @@ function expiryOf(
   result: Extract<ToolResult, { status: 'pending' }>,
   gateTimeout: number | undefined,
 ): number | undefined {
+  // a tool mirroring a child's question gives the child ticket's own expiry: both expire together
+  if (result.suspension.nested) return result.expiresAt;
+  if (result.expiresAt !== undefined) return result.expiresAt;
   if (result.suspension.action === INDETERMINATE_ACTION) return undefined;
   const tool = session.agent.tools.get(state.toolName);
   return ticketExpiresAt(session.now(), gateTimeout, tool?.approvalTimeout, session.agent.approvalTimeout);

@@ -19,7 +19,9 @@ import type { RunSession } from '../session/run-session';
  * arguments a human edited when approving, else the model's.
  */
 function effectiveArguments(state: ToolCallState): unknown {
-  if (state.resume && state.ticket?.resumeMode === 'pass_decision_to_tool') return state.resume.result;
+  // a nested ticket's resume mode is the child's: its answer is forwarded, never this call's input
+  if (state.resume && state.ticket?.resumeMode === 'pass_decision_to_tool' && !state.ticket.suspension.nested)
+    return state.resume.result;
   return state.editedArguments !== undefined ? state.editedArguments : state.arguments;
 }
 

@@ -1,5 +1,7 @@
 import {
+  type Plugin,
   type ToolCallState,
+  type ToolGateContext,
   type ToolGateDecision,
   type ToolResult,
   assertNever,
@@ -14,6 +16,7 @@ import { callFields, clientToolSuspension, prepareArguments } from './prepare-ar
 import { moveCall } from './move-call';
 import { jsonOutput } from './json-output';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
+import { agentPathOf, createSubRuns } from '../subagents/create-sub-runs';
 
 /** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */
 function enterRunning(session: RunSession, state: ToolCallState): void {
@@ -22,7 +25,34 @@ function enterRunning(session: RunSession, state: ToolCallState): void {
 
 const ALLOW: ToolGateDecision = Object.freeze({ type: 'allow' });
 
-/** The first non-allow ToolGate decision across plugins (pure judgement), or allow. */
+/** How strict a gate decision is, for combining the levels of inherited plugins (higher wins). */
+const STRICTNESS: Record<ToolGateDecision['type'], number> = {
+  allow: 0,
+  set_result: 1,
+  suspend: 2,
+  cancel: 3,
+  block: 4,
+};
+
+/** The first non-allow decision of one level of plugins, or allow. */
+async function judgeLevel(
+  session: RunSession,
+  plugins: readonly Plugin[],
+  context: ToolGateContext,
+): Promise<ToolGateDecision> {
+  for (const plugin of plugins) {
+    const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
+    if (decision && decision.type !== 'allow') return decision;
+  }
+  return ALLOW;
+}
+
+/**
+ * The ToolGate judgement of one call (pure): the first non-allow decision across the agent's
+ * plugins, or allow. In a child run under inherited plugins each level (an ancestor's, then the
+ * agent's own) judges so, and the strictest level wins (the topmost among equals): a child tightens
+ * its parent's rules, never loosens them.
+ */
 async function judge(
   session: RunSession,
   state: ToolCallState,
@@ -34,18 +64,21 @@ async function judge(
     return ALLOW;
   }
   const fields = callFields(state);
-  const context = {
+  const context: ToolGateContext = {
     ...baseContext(session, 'ToolGate'),
     ...fields,
     // the arguments the tool receives: parsed by its schema (which may trim, coerce or default them)
     ...('args' in prepared ? { call: { ...fields.call, arguments: prepared.args } } : {}),
     batch: session.batch.calls.map((call) => ({ ...call })),
   };
-  for (const plugin of plugins) {
-    const decision = await plugin.hooks.toolGate?.(contextFor(session, plugin, context));
-    if (decision && decision.type !== 'allow') return decision;
+  const levels = session.agent.pluginLevels;
+  if (levels === undefined) return judgeLevel(session, plugins, context);
+  let strictest = ALLOW;
+  for (const level of levels) {
+    const decision = await judgeLevel(session, level, context);
+    if (STRICTNESS[decision.type] > STRICTNESS[strictest.type]) strictest = decision;
   }
-  return ALLOW;
+  return strictest;
 }
 
 /**
@@ -55,7 +88,11 @@ async function judge(
  * resolved (failed, suspended, set, cancelled).
  */
 export async function gateCall(session: RunSession, state: ToolCallState): Promise<boolean> {
-  if (state.resume && state.ticket?.resumeMode === 'use_decision_as_tool_result') {
+  if (
+    state.resume &&
+    state.ticket?.resumeMode === 'use_decision_as_tool_result' &&
+    !state.ticket.suspension.nested
+  ) {
     await applyResult(session, state, toolSuccess(state.resume.result));
     return false;
   }
@@ -131,6 +168,7 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   if (state.status !== 'running') moveCall(session, state, 'running');
   await runHooks(session, 'beforeToolExecute', callFields(state));
   const signal = session.activation.signal;
+  const children = session.services.children;
   state.executions += 1;
   // a tool that must never run twice: that it started is stored before its body runs, so a process
   // dying inside it leaves a `running` call with no result, which the next activation asks about
@@ -149,9 +187,15 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
       messages: [...session.run.messages],
       ...(state.resume ? { resume: state.resume } : {}),
       ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
+      ...(state.resume && state.ticket ? { ticket: state.ticket } : {}),
+      agentPath: agentPathOf(session),
+      ...(children ? { subRuns: createSubRuns(session, state, children) } : {}),
     });
     result = checkedOutput(isToolResult(output) ? output : toolSuccess(output));
   } catch (error) {
+    // the activation stops while the call runs a child run: no outcome is recorded; the next
+    // activation executes the call again, and it continues its child
+    if (error !== undefined && error === session.activation.halt) return;
     threw = true;
     result = toolFailure(error instanceof Error ? error.message : String(error));
   }

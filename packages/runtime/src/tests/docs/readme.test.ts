@@ -93,6 +93,64 @@ describe('README examples', () => {
     expect(deletions).toBe(2);
   });
 
+  it('delegates to a sub-agent whose question is answered at the top-level run', async () => {
+    let deletions = 0;
+    const deleteFile = contract.defineTool({
+      name: 'delete_file',
+      description: 'Deletes a file.',
+      parameters: z.object({ path: z.string() }),
+      execute: ({ path }) => {
+        deletions += 1;
+        return { deleted: path };
+      },
+    });
+    const lastIsTool = (request: { messages: readonly contract.Message[] }) =>
+      request.messages.at(-1)?.role === 'tool';
+    const assistantModel = createScriptedModel((request) =>
+      lastIsTool(request)
+        ? { text: 'The janitor deleted /tmp/report.txt.' }
+        : { toolCalls: [{ name: 'janitor', arguments: { task: 'delete /tmp/report.txt' } }] },
+    );
+    const janitorModel = createScriptedModel((request) =>
+      lastIsTool(request)
+        ? { text: 'Deleted.' }
+        : { toolCalls: [{ name: 'delete_file', arguments: { path: '/tmp/report.txt' } }] },
+    );
+    const approval: contract.Plugin = {
+      id: 'approval',
+      hooks: {
+        toolGate: (context) =>
+          context.resume
+            ? undefined
+            : {
+                type: 'suspend',
+                suspension: { id: `ok_${context.call.id}`, action: 'approve', message: 'Delete this file?' },
+              },
+      },
+    };
+    const { question, answered } = await runSnippet(
+      snippetAfter('Sub-agents'),
+      {
+        assistantModel,
+        janitorModel,
+        deleteFile,
+        approval,
+        createMemoryThreadRunStore: storeMemory.createMemoryThreadRunStore,
+      },
+      ['question', 'answered'],
+    );
+    expect(question).toMatchObject({
+      message: 'janitor › delete_file: Delete this file?',
+      nested: {
+        toolName: 'delete_file',
+        arguments: { path: '/tmp/report.txt' },
+        agentPath: ['assistant', 'janitor'],
+      },
+    });
+    expect(answered).toMatchObject({ status: 'done', response: 'The janitor deleted /tmp/report.txt.' });
+    expect(deletions).toBe(1);
+  });
+
   it('delivers a decision given to another process by ticket id to the live run', async () => {
     let deletions = 0;
     const deleteFile = contract.defineTool({

@@ -42,7 +42,8 @@ const tenantRunsQuerySchema = inboxQuerySchema.extend({
 const inbox = apiRoutes(['Inbox']);
 
 const listInbox = inbox.get('/v1/inbox', {
-  summary: 'Every waiting run of the tenant (across threads), newest first, with the tickets it waits on',
+  summary:
+    "Every waiting top-level run of the tenant (across threads), newest first, with the tickets it waits on (a sub-agent's question is its top-level run's nested ticket)",
   request: { query: inboxQuerySchema },
   responses: { 200: json(inboxPage, 'A page of waiting runs') },
 });
@@ -75,10 +76,23 @@ function toInboxItem(run: RunRecord): InboxItem {
 
 type Query = { cursor?: string | undefined; limit?: number | undefined; agentId?: string | undefined };
 
-/** One page of runs of `status`; the agent filter applies to the page read (a page may come back short). */
-async function runsOf(c: { var: HttpEnv['Variables'] }, status: RunStatus, query: Query) {
+/**
+ * One page of runs of `status`; the agent filter applies to the page read (a page may come back
+ * short). `topLevel` leaves out child runs (sub-agents): their questions are asked — and answered —
+ * through the nested tickets of their top-level run, so the inbox lists each question once.
+ */
+async function runsOf(
+  c: { var: HttpEnv['Variables'] },
+  status: RunStatus,
+  query: Query,
+  options: { topLevel?: boolean } = {},
+) {
   const page = await c.var.service.stores.threadRuns.listRunsByStatus(status, pageRequestOf(query));
-  const items = query.agentId ? page.items.filter((run) => run.agentId === query.agentId) : page.items;
+  const items = page.items.filter(
+    (run) =>
+      (!query.agentId || run.agentId === query.agentId) &&
+      (!options.topLevel || run.parentRunId === undefined),
+  );
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
@@ -98,7 +112,7 @@ export interface InboxRouteOptions {
  */
 export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRouteOptions): void {
   app.openapi(listInbox, async (c) => {
-    const page = await runsOf(c, 'waiting', c.req.valid('query'));
+    const page = await runsOf(c, 'waiting', c.req.valid('query'), { topLevel: true });
     return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
   });
 
@@ -112,7 +126,7 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
     const query = c.req.valid('query');
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const read = async (pageLimit: number) => {
-      const page = await runsOf(c, 'waiting', { ...query, limit: pageLimit });
+      const page = await runsOf(c, 'waiting', { ...query, limit: pageLimit }, { topLevel: true });
       return { ...page, items: page.items.map(toInboxItem) };
     };
     // read the first page before the stream starts: a bad query (a cursor no listing returned) is

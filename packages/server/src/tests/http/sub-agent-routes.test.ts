@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type HttpFixture, createHttpFixture, startRun } from '../../../test-support/http-fixture';
+import { LEAD_ID } from '../../../test-support/sub-agent-scenario';
+
+let fx: HttpFixture;
+beforeAll(async () => {
+  fx = await createHttpFixture();
+});
+afterAll(() => fx.close());
+
+const WAIT = { timeout: 10_000, interval: 20 };
+
+async function untilDone(runId: string) {
+  return vi.waitFor(async () => {
+    const run = await fx.json(`/v1/runs/${runId}`);
+    expect(run.body.status).toBe('done');
+    return run.body;
+  }, WAIT);
+}
+
+describe('a sub-agent through the HTTP API', () => {
+  it("its question is the top-level run's nested ticket, listed once in the inbox; a denial sent there reaches the child", async () => {
+    const lead = await startRun(fx, { agentId: LEAD_ID, input: 'approve:1' });
+    const types = lead.events.map((event) => event.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['subagent_start', 'subagent_finish', 'tool_call_suspended']),
+    );
+    const run = (await fx.json(`/v1/runs/${lead.runId}`)).body;
+    expect(run.status).toBe('waiting');
+    const [ticket] = run.waiting.tickets;
+    expect(ticket).toMatchObject({
+      toolName: 'helper',
+      nested: { toolName: 'approve_me', agentPath: ['lead', 'helper'] },
+    });
+    const childId = ticket.nested.runId;
+    expect((await fx.json(`/v1/runs/${childId}`)).body).toMatchObject({
+      status: 'waiting',
+      origin: 'internal',
+      parentRunId: lead.runId,
+      parentCallId: ticket.toolCallId,
+      agentPath: ['lead', 'helper'],
+    });
+
+    const inbox = (await fx.json('/v1/inbox')).body.items.map((item: { runId: string }) => item.runId);
+    expect(inbox).toContain(lead.runId);
+    expect(inbox).not.toContain(childId);
+    const waiting = (await fx.json('/v1/runs?status=waiting')).body.items.map(
+      (item: { runId: string }) => item.runId,
+    );
+    expect(waiting).toContain(childId);
+
+    const decided = await fx.json(`/v1/runs/${lead.runId}/decisions`, {
+      body: { decisions: [{ ticketId: ticket.ticketId, action: 'cancel', reason: 'no' }] },
+    });
+    expect(decided.body.receipts).toMatchObject([{ status: 'accepted', toolCallId: ticket.toolCallId }]);
+    expect(await untilDone(lead.runId)).toMatchObject({ response: 'lead heard: "done after 1 results"' });
+    expect((await fx.json(`/v1/runs/${childId}`)).body).toMatchObject({ status: 'done' });
+    expect(await fx.counters.get(`exec:${childId}:${ticket.nested.toolCallId}`)).toBe(0);
+  });
+});
