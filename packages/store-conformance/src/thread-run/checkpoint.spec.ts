@@ -48,7 +48,7 @@ export function checkpointSpec(ctx: SuiteContext<ThreadRunStore>): void {
         action: 'confirm',
         message: 'janitor › delete_file: Allow?',
         resumeMode: 'replay_tool_call' as const,
-        requiresDistinctApprover: true,
+        requiresDistinctApprover: true as const,
         nested,
       };
       const child = {
