@@ -5,6 +5,8 @@ export type { EncodeUiMessageStreamOptions } from './encode/encode-ui-message-st
 export { finishReasonOf } from './encode/finish-reason';
 export type {
   AwakenMessageMetadata,
+  NestedApprovalDescriptor,
+  SubagentProgress,
   UiFinishReason,
   UiMessageChunk,
   UiMessageChunkType,

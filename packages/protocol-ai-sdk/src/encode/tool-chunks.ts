@@ -1,6 +1,7 @@
 import { type AgentEventOf, assertNever, isApprovalTicket } from '@awaken/contract';
 import type { UiMessageChunk } from '../wire/ui-message-chunk';
 import type { EncoderState, ToolPart } from './encoder-state';
+import { nestedDescriptor, subagentWaiting } from './subagent-chunks';
 
 /** How tool parts are typed on the client: `tool-<name>` (static) or `dynamic-tool`. */
 export interface ToolChunkOptions {
@@ -85,7 +86,11 @@ export function toolReady(
   out.push(inputAvailable(options, { toolCallId, toolName, input }));
 }
 
-/** An approval asks (after the part exists); a client tool or a value request leaves it input-available. */
+/**
+ * An approval asks (after the part exists); a client tool or a value request leaves it input-available.
+ * A sub-agent's question (a nested ticket) also gets the call's preliminary output naming the inner
+ * call, and the approval's descriptor names it too.
+ */
 export function toolSuspended(
   state: EncoderState,
   options: ToolChunkOptions,
@@ -102,12 +107,20 @@ export function toolSuspended(
   part.ticket = ticket;
   part.declined = false;
   state.waiting.set(ticket.suspension.id, event.toolCallId);
+  // a sub-agent's question: the call's progress says what the child asks, before the approval
+  subagentWaiting(options, event.toolCallId, part, ticket, out);
   if (!isApprovalTicket(ticket)) {
     part.phase = 'input';
     return;
   }
   part.phase = 'asked';
-  out.push({ type: 'tool-approval-request', approvalId: ticket.suspension.id, toolCallId: event.toolCallId });
+  const descriptor = nestedDescriptor(ticket);
+  out.push({
+    type: 'tool-approval-request',
+    approvalId: ticket.suspension.id,
+    toolCallId: event.toolCallId,
+    ...(descriptor ? { approvalDescriptor: descriptor } : {}),
+  });
 }
 
 export function toolResumed(state: EncoderState, event: AgentEventOf<'tool_call_resumed'>): void {
