@@ -19,9 +19,16 @@ export function responseSchemaOf(ticket: OpenTicket): JsonSchema | undefined {
   };
 }
 
-/** One AG-UI interrupt per open ticket: id = ticket id, `reason: "tool_call"` with its call id. */
+/**
+ * One AG-UI interrupt per open ticket: id = ticket id, `reason: "tool_call"` with its call id, and
+ * `metadata` `{toolName, action, arguments}` of that call. A sub-agent's question (a nested ticket,
+ * on the call that delegated) also carries `subagentRunId` (the child run) and `metadata.nested`:
+ * the inner tool, its arguments and the agent path (`{toolName, arguments, agentPath, runId,
+ * ticketId}`). Its answer (`resume[]` on this run) is forwarded to the child.
+ */
 export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
   const schema = responseSchemaOf(ticket);
+  const nested = ticket.nested;
   return {
     id: ticket.ticketId,
     reason: 'tool_call',
@@ -29,6 +36,22 @@ export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
     toolCallId: ticket.toolCallId,
     ...(schema ? { responseSchema: schema } : {}),
     ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
-    metadata: { toolName: ticket.toolName, action: ticket.action, arguments: ticket.arguments ?? null },
+    ...(nested ? { subagentRunId: nested.runId } : {}),
+    metadata: {
+      toolName: ticket.toolName,
+      action: ticket.action,
+      arguments: ticket.arguments ?? null,
+      ...(nested
+        ? {
+            nested: {
+              toolName: nested.toolName,
+              arguments: nested.arguments ?? null,
+              agentPath: nested.agentPath,
+              runId: nested.runId,
+              ticketId: nested.ticketId,
+            },
+          }
+        : {}),
+    },
   };
 }
