@@ -24,7 +24,12 @@ const SAMPLES: { [T in UiMessageChunkType]: Extract<UiMessageChunk, { type: T }>
     toolCallId: 'c',
     approvalDescriptor: { toolName: 'd', input: { a: 1 }, agentPath: ['x', 'y'], message: 'y › d: ok?' },
   },
-  'tool-output-available': { type: 'tool-output-available', toolCallId: 'c', output: null, preliminary: true },
+  'tool-output-available': {
+    type: 'tool-output-available',
+    toolCallId: 'c',
+    output: null,
+    preliminary: true,
+  },
   'tool-output-error': { type: 'tool-output-error', toolCallId: 'c', errorText: 'e' },
   'tool-output-denied': { type: 'tool-output-denied', toolCallId: 'c' },
   'message-metadata': { type: 'message-metadata', messageMetadata: metadata },

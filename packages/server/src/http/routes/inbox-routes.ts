@@ -34,7 +34,8 @@ const tenantRunsQuerySchema = inboxQuerySchema.extend({
 const inbox = apiRoutes(['Inbox']);
 
 const listInbox = inbox.get('/v1/inbox', {
-  summary: 'Every waiting run of the tenant (across threads), newest first, with the tickets it waits on',
+  summary:
+    "Every waiting run of the tenant (across threads), newest first, with the tickets it waits on; a sub-agent's question is listed once, on the top-level run (its ticket's `nested` names the inner call and the agent path), not again as the child run",
   request: { query: inboxQuerySchema },
   responses: { 200: json(inboxPage, 'A page of waiting runs') },
 });
@@ -73,6 +74,20 @@ async function runsOf(c: { var: HttpEnv['Variables'] }, status: RunStatus, query
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
+/**
+ * A child run of a sub-agent call: its questions reach the inbox through its parent's nested
+ * tickets (answered there and forwarded to it), so it is not listed as a waiting run of its own.
+ */
+function isChildRun(run: RunRecord): boolean {
+  return run.origin === 'internal' && run.parentRunId !== undefined;
+}
+
+/** One page of the inbox: waiting runs, without the child runs their parents ask for. */
+async function inboxRunsOf(c: { var: HttpEnv['Variables'] }, query: Query) {
+  const page = await runsOf(c, 'waiting', query);
+  return { ...page, items: page.items.filter((run) => !isChildRun(run)) };
+}
+
 export interface InboxRouteOptions {
   keepAliveMs: number;
   /** How often an open inbox stream re-reads the first page of the waiting index. Default 1000 ms. */
@@ -87,7 +102,7 @@ export interface InboxRouteOptions {
  */
 export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRouteOptions): void {
   app.openapi(listInbox, async (c) => {
-    const page = await runsOf(c, 'waiting', c.req.valid('query'));
+    const page = await inboxRunsOf(c, c.req.valid('query'));
     return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
   });
 
@@ -101,9 +116,9 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
     const query = c.req.valid('query');
     // read the first page before the stream starts: a bad query (a cursor no listing returned) is
     // a 422 through the error handler, not a stream that fails after its 200
-    const first = await runsOf(c, 'waiting', query);
+    const first = await inboxRunsOf(c, query);
     const changes = (cancelled: AbortSignal) =>
-      inboxChanges(first, () => runsOf(c, 'waiting', query), {
+      inboxChanges(first, () => inboxRunsOf(c, query), {
         checkMs: options.checkMs ?? 1000,
         signal: AbortSignal.any([cancelled, c.req.raw.signal]),
       });
