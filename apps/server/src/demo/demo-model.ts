@@ -90,14 +90,17 @@ function callArguments(messages: readonly Message[], toolCallId: string): Record
 
 /**
  * A sub-agent's answer, as the demo agent reports it: its final text is the call's output, "Done: I
- * deleted …" when it deleted the file, anything else when it did not (a denial, a failure).
+ * deleted <path>." when it deleted a file (the path it deleted), anything else when it did not (a
+ * denial, a failure) — then the path of the task it was given.
  */
 function afterSubAgent(result: ToolMessage, messages: readonly Message[]): Plan {
   const task = callArguments(messages, result.toolCallId).task;
   const path = (typeof task === 'string' ? /\/\S+/.exec(task)?.[0] : undefined) ?? 'the file';
   const said = describe(result.content ?? '');
-  if (result.outcome === 'succeeded' && said.startsWith('Done: I deleted '))
-    return { kind: 'text', text: `The ${result.toolName} deleted ${path}.` };
+  // the path it really deleted (a human may have edited the inner call's arguments)
+  const deleted = /^Done: I deleted (\S+)\.$/.exec(said)?.[1];
+  if (result.outcome === 'succeeded' && deleted)
+    return { kind: 'text', text: `The ${result.toolName} deleted ${deleted}.` };
   return { kind: 'text', text: `The ${result.toolName} did not delete ${path}: "${said}"` };
 }
 
