@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 const userMessage = (content: string) => ({ id: `u-${randomUUID()}`, role: 'user' as const, content });
-const types = (events: ReadonlyArray<{ type: string }>) => events.map((event) => event.type);
+const types = (events: ReadonlyArray<Record<string, any>>): string[] =>
+  events.map((event) => String(event.type));
 
 async function asked(prompt: string) {
   const client = createAgent({ url: app.url, threadId: `t-${randomUUID()}` });
