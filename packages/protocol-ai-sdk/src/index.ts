@@ -7,6 +7,8 @@ export { AWAKEN_QUESTION_PART } from './wire/ui-message-chunk';
 export type {
   AwakenMessageMetadata,
   AwakenQuestionData,
+  NestedApprovalDescriptor,
+  SubagentProgress,
   UiFinishReason,
   UiMessageChunk,
   UiMessageChunkType,

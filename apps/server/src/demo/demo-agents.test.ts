@@ -1,3 +1,4 @@
+import { approve, deny } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createManualClock } from '@awaken/testing';
@@ -8,9 +9,11 @@ import { createDemoModel } from './demo-model';
 function demo() {
   const clock = createManualClock();
   const sent: string[] = [];
-  const agents = createDemoAgents({ model: createDemoModel({ delayMs: 0 }), deleted: [], sent });
-  const runtime = createAgentRuntime({ agents, stores: createMemoryStores(), now: clock.now });
-  return { runtime, clock, sent };
+  const deleted: string[] = [];
+  const stores = createMemoryStores();
+  const agents = createDemoAgents({ model: createDemoModel({ delayMs: 0 }), deleted, sent });
+  const runtime = createAgentRuntime({ agents, stores, now: clock.now });
+  return { runtime, clock, sent, deleted, stores };
 }
 
 describe('the demo agent', () => {
@@ -28,5 +31,68 @@ describe('the demo agent', () => {
     const done = await runtime.runToCompletion({ agentId: 'demo', input: 'send invoice 42' });
     expect(done.response).toBe('Done: invoice 42 is sent.');
     expect(sent).toEqual(['42']);
+  });
+
+  it('"ask the janitor to delete /tmp/report.txt": the janitor\'s delete_file asks the demo\'s human (inherited rule); approved, it deletes once', async () => {
+    const { runtime, deleted, stores } = demo();
+    const first = await runtime.runToCompletion({
+      agentId: 'demo',
+      input: 'ask the janitor to delete /tmp/report.txt',
+    });
+    const [ticket] = first.waiting?.tickets ?? [];
+    expect(ticket).toMatchObject({
+      toolName: 'janitor',
+      action: 'confirm',
+      message: expect.stringMatching(/^janitor › delete_file: /),
+      nested: {
+        toolName: 'delete_file',
+        arguments: { path: '/tmp/report.txt' },
+        agentPath: ['demo', 'janitor'],
+      },
+    });
+    expect(deleted).toEqual([]);
+    const done = await runtime.resumeRun(first.runId, { decisions: [approve(ticket!)] }).result;
+    expect(done.response).toBe('The janitor deleted /tmp/report.txt.');
+    expect(deleted).toEqual(['/tmp/report.txt']);
+    expect((await stores.threadRuns.getRun(ticket!.nested!.runId))?.status).toBe('done');
+  });
+
+  it('denied, the janitor deletes nothing, says so, and no child is left waiting', async () => {
+    const { runtime, deleted, stores } = demo();
+    const first = await runtime.runToCompletion({
+      agentId: 'demo',
+      input: 'ask the janitor to delete /tmp/report.txt',
+    });
+    const [ticket] = first.waiting?.tickets ?? [];
+    const done = await runtime.resumeRun(first.runId, { decisions: [deny(ticket!, 'keep it')] }).result;
+    expect(done.response).toBe(
+      'The janitor did not delete /tmp/report.txt: "I did not run delete_file: keep it."',
+    );
+    expect(deleted).toEqual([]);
+    expect((await stores.threadRuns.getRun(ticket!.nested!.runId))?.status).toBe('done');
+  });
+
+  it('two sub-agents in parallel: each question on its own ticket, answered in either order', async () => {
+    const { runtime, deleted } = demo();
+    const first = await runtime.runToCompletion({
+      agentId: 'demo',
+      input: 'ask the janitor to delete /tmp/a.txt and the archivist to delete /tmp/b.txt',
+    });
+    const tickets = first.waiting?.tickets ?? [];
+    expect(
+      tickets.map((ticket) => [ticket.toolName, ticket.nested?.agentPath, ticket.nested?.arguments]),
+    ).toEqual([
+      ['janitor', ['demo', 'janitor'], { path: '/tmp/a.txt' }],
+      ['archivist', ['demo', 'archivist'], { path: '/tmp/b.txt' }],
+    ]);
+    const [a, b] = tickets;
+    const second = await runtime.resumeRun(first.runId, { decisions: [approve(b!)] }).result;
+    expect(second.status).toBe('waiting');
+    expect(deleted).toEqual(['/tmp/b.txt']);
+    const done = await runtime.resumeRun(first.runId, { decisions: [deny(a!, 'not that one')] }).result;
+    expect(done.response).toBe(
+      'The janitor did not delete /tmp/a.txt: "I did not run delete_file: not that one." The archivist deleted /tmp/b.txt.',
+    );
+    expect(deleted).toEqual(['/tmp/b.txt']);
   });
 });

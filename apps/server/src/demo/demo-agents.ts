@@ -1,19 +1,38 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import { a2aAgentTool } from '@awaken/protocol-a2a';
-import type { AgentDefinition } from '@awaken/runtime';
+import { type AgentDefinition, agentTool } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
+import { DEMO_SUB_AGENTS } from './demo-sub-agents';
 import { chooseColor, createDeleteFile, createSendInvoice, getWeather, restartService } from './demo-tools';
 
 /** How long the demo's `restart_service` approval waits before it expires (ms). */
 export const RESTART_APPROVAL_MS = 20_000;
 
 /**
+ * A sub-agent of the demo agent: it has `delete_file` and no rules of its own that loosen anything —
+ * as the demo agent's child it runs under the demo agent's permission rules (inherited: its
+ * `delete_file` asks the demo's human, `/etc/**` is denied, `/srv/**` needs four eyes). Run on its
+ * own (an agent id any door accepts), it asks before every call.
+ */
+function subAgent(id: string, options: { model: ModelExecutor; deleted: string[] }): AgentDefinition {
+  return {
+    id,
+    systemPrompt: `You are the ${id}. You delete the files you are asked to delete with delete_file.`,
+    model: options.model,
+    tools: [createDeleteFile(options.deleted)],
+    plugins: [createTracingPlugin(), createPermissionPlugin({ defaultBehavior: 'ask', inherit: false })],
+  };
+}
+
+/**
  * The demo agent: weather allowed, deleting a file asks a human, restarting a service asks a human
  * who has {@link RESTART_APPROVAL_MS} to answer, sending an invoice must never happen twice, picking
  * a color asks the client. Tools a client declares with its request (AG-UI frontend tools) run in the
- * client without an approval first. With a remote A2A agent, also `delegate`: its `ask_remote` tool
- * asks that agent, and the remote agent's approvals become this agent's tickets.
+ * client without an approval first. It delegates to the sub-agents `janitor` and `archivist`
+ * (`agentTool`): their `delete_file` asks through the demo's inherited rules, and the question reaches
+ * the demo's human as a ticket of the delegating call. With a remote A2A agent, also `delegate`: its
+ * `ask_remote` tool asks that agent, and the remote agent's approvals become this agent's tickets.
  */
 export function createDemoAgents(options: {
   model: ModelExecutor;
@@ -72,10 +91,16 @@ export function createDemoAgents(options: {
         chooseColor,
         restartService,
         createSendInvoice(options.sent ?? [], options.onSendInvoice),
+        ...DEMO_SUB_AGENTS.map((id) =>
+          agentTool(id, {
+            description: `Asks the ${id} (a sub-agent) to do a task, e.g. delete a file; its deletions ask you first`,
+          }),
+        ),
       ],
       plugins: [createTracingPlugin(), permissions],
       // parallel calls (two deletions) each wait for their own approval and resolve independently
       toolExecution: 'parallel',
     },
+    ...DEMO_SUB_AGENTS.map((id) => subAgent(id, options)),
   ];
 }

@@ -6,6 +6,7 @@ import {
   type ModelExecutor,
   type ToolMessage,
 } from '@awaken/contract';
+import { DEMO_SUB_AGENTS } from './demo-sub-agents';
 
 /** What the demo model does for each prompt (documented in the README). */
 export const DEMO_PROMPTS = [
@@ -25,6 +26,14 @@ export const DEMO_PROMPTS = [
   {
     prompt: 'send invoice 42',
     what: 'calls send_invoice, a tool that must never run twice (kill the server while it runs to see)',
+  },
+  {
+    prompt: 'ask the janitor to delete /tmp/report.txt',
+    what: 'delegates to the janitor sub-agent, whose delete_file asks you (the inherited rule): approve → "The janitor deleted /tmp/report.txt.", deny → "The janitor did not delete …"',
+  },
+  {
+    prompt: 'ask the janitor to delete /tmp/a.txt and the archivist to delete /tmp/b.txt',
+    what: 'two sub-agents in parallel, each question answered on its own, in any order',
   },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
   {
@@ -55,15 +64,50 @@ type Plan =
       name: string;
       args: Record<string, unknown>;
       text?: string;
-      more?: Record<string, unknown>[];
+      /** More calls in the same turn (parallel): of the same tool unless `name` says otherwise. */
+      more?: Array<{ name?: string; args: Record<string, unknown> }>;
     };
 
 function describe(content: unknown): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
+/** A refusal's reason (a cancelled call's `{ cancelled, reason }`), else the content as text. */
+function reasonOf(content: unknown): string {
+  const reason = (content as { reason?: unknown } | null)?.reason;
+  return typeof reason === 'string' ? reason : describe(content);
+}
+
+/** The arguments the assistant gave the call `toolCallId` (in the history before its result). */
+function callArguments(messages: readonly Message[], toolCallId: string): Record<string, unknown> {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    const call = message.toolCalls.find((entry) => entry.id === toolCallId);
+    if (call) return (call.arguments ?? {}) as Record<string, unknown>;
+  }
+  return {};
+}
+
+/**
+ * A sub-agent's answer, as the demo agent reports it: its final text is the call's output, "Done: I
+ * deleted <path>." when it deleted a file (the path it deleted), anything else when it did not (a
+ * denial, a failure) — then the path of the task it was given.
+ */
+function afterSubAgent(result: ToolMessage, messages: readonly Message[]): Plan {
+  const task = callArguments(messages, result.toolCallId).task;
+  const path = (typeof task === 'string' ? /\/\S+/.exec(task)?.[0] : undefined) ?? 'the file';
+  const said = describe(result.content ?? '');
+  // the path it really deleted (a human may have edited the inner call's arguments)
+  const deleted = /^Done: I deleted (\S+)\.$/.exec(said)?.[1];
+  if (result.outcome === 'succeeded' && deleted)
+    return { kind: 'text', text: `The ${result.toolName} deleted ${deleted}.` };
+  return { kind: 'text', text: `The ${result.toolName} did not delete ${path}: "${said}"` };
+}
+
 /** The answer after a tool result: success, denial (cancelled), or failure. */
-function afterTool(result: ToolMessage): Plan {
+function afterTool(result: ToolMessage, messages: readonly Message[]): Plan {
+  if ((DEMO_SUB_AGENTS as readonly string[]).includes(result.toolName))
+    return afterSubAgent(result, messages);
   const raw = result.content as Record<string, unknown> | string | undefined;
   // a call a human approved with edited arguments: the result is inside, the edit beside it
   const edited = typeof raw === 'object' && raw !== null && 'argumentsEditedByHuman' in raw;
@@ -75,7 +119,7 @@ function afterTool(result: ToolMessage): Plan {
   if (result.outcome === 'cancelled' || result.outcome === 'failed') {
     return {
       kind: 'text',
-      text: `I did not run ${result.toolName}: ${describe(content ?? 'no reason given')}.`,
+      text: `I did not run ${result.toolName}: ${reasonOf(content ?? 'no reason given')}.`,
     };
   }
   switch (result.toolName) {
@@ -125,9 +169,9 @@ function frontendCall(text: string, declared: ReadonlySet<string>): Plan | undef
 
 function plan(messages: readonly Message[], delayMs: number, declared: ReadonlySet<string>): Plan {
   const results = trailingResults(messages);
-  if (results.length === 1) return afterTool(results[0] as ToolMessage);
+  if (results.length === 1) return afterTool(results[0] as ToolMessage, messages);
   if (results.length > 1) {
-    const texts = results.map((result) => afterTool(result)).map((next) => next.text ?? '');
+    const texts = results.map((result) => afterTool(result, messages)).map((next) => next.text ?? '');
     return { kind: 'text', text: texts.join(' ') };
   }
   const text = lastUserText(messages).trim();
@@ -136,6 +180,24 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
   // the delegate agent's prompt (with AWAKEN_A2A_REMOTE_URL): ask the remote A2A agent
   const ask = /^ask remote:\s*(.{1,2000})$/is.exec(text);
   if (ask?.[1]) return { kind: 'call', name: 'ask_remote', args: { message: ask[1].trim() } };
+  // the demo agent's sub-agents: `ask the janitor to <task> [and the archivist to <task>]`
+  const delegation =
+    /\bask (?:the )?(janitor|archivist) to (.{1,300}?)(?:\s+and (?:the )?(janitor|archivist) to (.{1,300}))?$/i.exec(
+      text,
+    );
+  if (delegation?.[1] && delegation[2]) {
+    const [, first, task, second, secondTask] = delegation;
+    const who = (name: string) => name.toLowerCase();
+    return {
+      kind: 'call',
+      name: who(first),
+      args: { task: task.trim() },
+      text: second
+        ? `I will ask the ${who(first)} and the ${who(second)}. `
+        : `I will ask the ${who(first)}. `,
+      ...(second && secondTask ? { more: [{ name: who(second), args: { task: secondTask.trim() } }] } : {}),
+    };
+  }
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
@@ -152,7 +214,7 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
       name: 'delete_file',
       args: { path: deletion[1] },
       text: second ? `I will delete ${deletion[1]} and ${second}. ` : `I will delete ${deletion[1]}. `,
-      ...(second ? { more: [{ path: second }] } : {}),
+      ...(second ? { more: [{ args: { path: second } }] } : {}),
     };
   }
   if (/\b(?:colou?r|pick|choose)\b/i.test(text)) {
@@ -220,12 +282,14 @@ export function createDemoModel(options: { delayMs: number }): ModelExecutor {
         yield { type: 'text_delta', delta };
       }
       if (next.kind === 'call') {
-        for (const [index, args] of [next.args, ...(next.more ?? [])].entries()) {
-          const toolCallId = `call_${request.messages.length}_${next.name}${index === 0 ? '' : `_${index + 1}`}`;
-          const input = JSON.stringify(args);
-          yield { type: 'tool_call_start', toolCallId, toolName: next.name };
+        const calls = [{ name: next.name, args: next.args }, ...(next.more ?? [])];
+        for (const [index, call] of calls.entries()) {
+          const name = call.name ?? next.name;
+          const toolCallId = `call_${request.messages.length}_${name}${index === 0 ? '' : `_${index + 1}`}`;
+          const input = JSON.stringify(call.args);
+          yield { type: 'tool_call_start', toolCallId, toolName: name };
           yield { type: 'tool_call_args_delta', toolCallId, delta: input };
-          yield { type: 'tool_call', toolCallId, toolName: next.name, input };
+          yield { type: 'tool_call', toolCallId, toolName: name, input };
         }
       }
       yield {

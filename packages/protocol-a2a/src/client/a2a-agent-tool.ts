@@ -66,13 +66,21 @@ async function follow(remote: RemoteTask, events: AsyncIterable<A2aStreamRespons
   return remote;
 }
 
-/** Who asks, as a nested question names it: the remote tool call behind the remote ticket. */
+/**
+ * Who asks, as a nested question names it: the remote tool call behind the remote ticket — or, when
+ * the remote agent relays its own sub-agent's question (`request.nested`), that inner call.
+ */
 function nestedOf(
   remote: RemoteTask,
   request: Record<string, unknown>,
   agentPath: readonly string[],
 ): NestedQuestion {
   const { id: taskId } = remote.task;
+  const inner = request.nested as { toolName?: unknown; input?: unknown } | null | undefined;
+  const asked =
+    inner && typeof inner === 'object' && typeof inner.toolName === 'string'
+      ? { toolName: inner.toolName, input: inner.input }
+      : { toolName: request.toolName, input: request.input };
   return {
     runId: taskId,
     ticketId: String(request.approvalId),
@@ -80,8 +88,8 @@ function nestedOf(
       typeof request.toolCallId === 'string' && request.toolCallId
         ? request.toolCallId
         : String(request.approvalId),
-    toolName: typeof request.toolName === 'string' ? request.toolName : 'unknown',
-    ...(request.input === undefined || request.input === null ? {} : { arguments: request.input }),
+    toolName: typeof asked.toolName === 'string' ? asked.toolName : 'unknown',
+    ...(asked.input === undefined || asked.input === null ? {} : { arguments: asked.input }),
     agentPath: [...agentPath],
   };
 }

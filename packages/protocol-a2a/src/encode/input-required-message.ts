@@ -1,5 +1,6 @@
 import type { A2aMessage, A2aPart } from '../wire/a2a-types';
 import {
+  AGENT_PATH_SEPARATOR,
   type JsonSchema,
   type OpenTicket,
   indeterminateQuestionOf,
@@ -73,8 +74,28 @@ function requestOf(ticket: OpenTicket) {
 }
 
 /**
+ * What a sub-agent's question (a nested ticket) adds to its data part: the inner call as it would
+ * run and the agent path, so a client shows `janitor › delete_file {"path":…}` while answering the
+ * delegating call's `approvalId` on this task.
+ */
+function nestedData(ticket: OpenTicket) {
+  const nested = ticket.nested;
+  if (!nested) return {};
+  return {
+    nested: {
+      toolName: nested.toolName,
+      input: nested.arguments ?? null,
+      agentPath: nested.agentPath,
+      runId: nested.runId,
+      ticketId: nested.ticketId,
+    },
+  };
+}
+
+/**
  * The data part of one ticket: what is asked, of which call, how to answer, until when. An
- * indeterminate ticket's part also lists its `outcomes`.
+ * indeterminate ticket's part also lists its `outcomes`; a sub-agent's question also `nested` (the
+ * inner tool, its input and the agent path).
  */
 export function ticketDataPart(ticket: OpenTicket): A2aPart {
   const { type, responseSchema, ...more } = requestOf(ticket);
@@ -88,11 +109,17 @@ export function ticketDataPart(ticket: OpenTicket): A2aPart {
     responseSchema,
     ...more,
     ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
+    ...nestedData(ticket),
   };
   return { data, mediaType: 'application/json' };
 }
 
 function question(ticket: OpenTicket): string {
+  const nested = ticket.nested;
+  if (nested && isApprovalTicket(ticket)) {
+    const path = [...nested.agentPath.slice(1), nested.toolName].join(AGENT_PATH_SEPARATOR);
+    return `Approve ${path}(${JSON.stringify(nested.arguments ?? {})})?`;
+  }
   if (isApprovalTicket(ticket))
     return `Approve ${ticket.toolName}(${JSON.stringify(ticket.arguments ?? {})})?`;
   return ticket.message || `${ticket.toolName} needs a value.`;

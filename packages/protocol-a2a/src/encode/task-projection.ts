@@ -18,6 +18,9 @@ function openTicketOf(ticket: SuspendTicket, toolName: string): OpenTicket {
     ...(suspension.responseSchema ? { responseSchema: suspension.responseSchema } : {}),
     resumeMode,
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(suspension.requiresDistinctApprover ? { requiresDistinctApprover: true } : {}),
+    // a sub-agent's question: the inner call and the agent path, as the stored ticket has them
+    ...(suspension.nested ? { nested: suspension.nested } : {}),
   };
 }
 

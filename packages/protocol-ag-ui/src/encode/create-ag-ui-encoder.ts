@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@awaken/contract';
+import type { AgentEvent, AgentEventOf } from '@awaken/contract';
 import type { AgUiEvent } from '../wire/ag-ui-event';
 import { diffJson } from './json-patch-diff';
 import { assistantMessageId, reasoningMessageId, toolResultMessageId } from './message-ids';
@@ -48,6 +48,8 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
   const startedCalls = new Set<string>();
   let state: Record<string, unknown> = {};
   let stateSent = false;
+  /** Sub-agents started in this response and not yet finished: child run id → agent id. */
+  const openSubagents = new Map<string, string>();
 
   const endText = (): AgUiEvent[] => {
     if (text === undefined) return [];
@@ -67,6 +69,16 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
   const endCalls = (): AgUiEvent[] => {
     const ended: AgUiEvent[] = [...openCalls].map((toolCallId) => ({ type: 'TOOL_CALL_END', toolCallId }));
     openCalls.clear();
+    return ended;
+  };
+  /** A child left open when the response ends: its segment of this run ends suspended. */
+  const endSubagents = (): AgUiEvent[] => {
+    const ended: AgUiEvent[] = [...openSubagents.keys()].map((subagentRunId) => ({
+      type: 'SUBAGENT_FINISHED',
+      subagentRunId,
+      outcome: { type: 'suspended' },
+    }));
+    openSubagents.clear();
     return ended;
   };
   const endStep = (): AgUiEvent[] => {
@@ -94,6 +106,34 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
    */
   const withContent = (started: AgUiEvent[], content: AgUiEvent & { delta: string }): AgUiEvent[] =>
     content.delta === '' ? started : [...started, content];
+
+  /**
+   * The child's inline activation ended: `done` → success; `waiting` → suspended (its question is
+   * an interrupt of this run carrying its `subagentRunId`); `detached` → suspended too (the next
+   * activation continues it); `failed` → `SUBAGENT_ERROR`. A finish whose start this response did
+   * not send is dropped (the client refuses it).
+   */
+  function subagentFinished(event: AgentEventOf<'subagent_finish'>): AgUiEvent[] {
+    const agentId = openSubagents.get(event.childRunId);
+    if (agentId === undefined) return [];
+    openSubagents.delete(event.childRunId);
+    const subagentRunId = event.childRunId;
+    switch (event.status) {
+      case 'done':
+        return [{ type: 'SUBAGENT_FINISHED', subagentRunId, outcome: { type: 'success' } }];
+      case 'failed':
+        return [
+          {
+            type: 'SUBAGENT_ERROR',
+            subagentRunId,
+            code: 'subagent_failed',
+            message: `the "${agentId}" agent could not be run`,
+          },
+        ];
+      default:
+        return [{ type: 'SUBAGENT_FINISHED', subagentRunId, outcome: { type: 'suspended' } }];
+    }
+  }
 
   function push(event: AgentEvent): AgUiEvent[] {
     runId = event.runId;
@@ -184,11 +224,30 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
         const delta = diffJson(before, state);
         return delta.length === 0 ? [] : [{ type: 'STATE_DELTA', delta }];
       }
+      case 'subagent_start': {
+        if (openSubagents.has(event.childRunId)) return [];
+        openSubagents.set(event.childRunId, event.agentId);
+        const parentMessageId = parentOf();
+        return [
+          ...endReasoning(),
+          ...endText(),
+          {
+            type: 'SUBAGENT_STARTED',
+            subagentRunId: event.childRunId,
+            name: event.agentId,
+            parentToolCallId: event.toolCallId,
+            ...(parentMessageId ? { parentMessageId } : {}),
+          },
+        ];
+      }
+      case 'subagent_finish':
+        return subagentFinished(event);
       case 'error':
         // the run's own error: its terminal RUN_ERROR is the caller's, from the stored run
         return [];
       default:
-        // run_start, run_finish, inference_complete, tool_call_suspended, tool_call_resumed
+        // run_start, run_finish, inference_complete, tool_call_suspended, tool_call_resumed,
+        // decision_recorded
         return [];
     }
   }
@@ -201,7 +260,7 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
       }
     },
     close() {
-      return [...endStep()];
+      return [...endStep(), ...endSubagents()];
     },
     get state() {
       return state;

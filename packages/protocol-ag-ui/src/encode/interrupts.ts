@@ -45,10 +45,15 @@ export function responseSchemaOf(ticket: OpenTicket): JsonSchema | undefined {
 /**
  * One AG-UI interrupt per open ticket: id = ticket id, with its call id. `reason: "tool_call"`, or
  * `"awaken:indeterminate"` for an indeterminate ticket, whose metadata also names its `outcomes`.
+ * `metadata` carries `{toolName, action, arguments}` of that call. A sub-agent's question (a nested
+ * ticket, on the call that delegated) also carries `subagentRunId` (the child run) and
+ * `metadata.nested`: the inner tool, its arguments and the agent path (`{toolName, arguments,
+ * agentPath, runId, ticketId}`). Its answer (`resume[]` on this run) is forwarded to the child.
  */
 export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
   const schema = responseSchemaOf(ticket);
   const indeterminate = questionKindOf(ticket) === 'indeterminate';
+  const nested = ticket.nested;
   return {
     id: ticket.ticketId,
     reason: indeterminate ? INDETERMINATE_INTERRUPT_REASON : TOOL_CALL_INTERRUPT_REASON,
@@ -56,11 +61,23 @@ export function toInterrupt(ticket: OpenTicket): AgUiInterrupt {
     toolCallId: ticket.toolCallId,
     ...(schema ? { responseSchema: schema } : {}),
     ...(ticket.expiresAt === undefined ? {} : { expiresAt: new Date(ticket.expiresAt).toISOString() }),
+    ...(nested ? { subagentRunId: nested.runId } : {}),
     metadata: {
       toolName: ticket.toolName,
       action: ticket.action,
       arguments: ticket.arguments ?? null,
       ...(indeterminate ? { outcomes: indeterminateQuestionOf(ticket).outcomes } : {}),
+      ...(nested
+        ? {
+            nested: {
+              toolName: nested.toolName,
+              arguments: nested.arguments ?? null,
+              agentPath: nested.agentPath,
+              runId: nested.runId,
+              ticketId: nested.ticketId,
+            },
+          }
+        : {}),
     },
   };
 }

@@ -15,8 +15,16 @@ export interface AgUiInterrupt {
   responseSchema?: Record<string, unknown>;
   /** ISO 8601, when the ticket expires. */
   expiresAt?: string;
+  /**
+   * For a sub-agent's question (a nested ticket): the child run it was asked in — the
+   * `subagentRunId` of the `SUBAGENT_STARTED` of the call that delegated.
+   */
+  subagentRunId?: string;
   metadata?: Record<string, unknown>;
 }
+
+/** How a sub-agent's segment of the run ended (`SUBAGENT_FINISHED.outcome`). */
+export type AgUiSubagentOutcome = { type: 'success' } | { type: 'suspended'; interruptIds?: string[] };
 
 export type AgUiRunOutcome =
   | { type: 'success'; pendingToolCallIds?: string[] }
@@ -69,6 +77,17 @@ export type AgUiEvent =
   | { type: 'STATE_SNAPSHOT'; snapshot: unknown }
   | { type: 'STATE_DELTA'; delta: JsonPatchOperation[] }
   | { type: 'MESSAGES_SNAPSHOT'; messages: AgUiMessage[] }
+  | {
+      type: 'SUBAGENT_STARTED';
+      /** The child run id. */
+      subagentRunId: string;
+      /** The child's agent id. */
+      name: string;
+      parentToolCallId?: string;
+      parentMessageId?: string;
+    }
+  | { type: 'SUBAGENT_FINISHED'; subagentRunId: string; outcome?: AgUiSubagentOutcome }
+  | { type: 'SUBAGENT_ERROR'; subagentRunId: string; message: string; code?: string }
   | { type: 'CUSTOM'; name: string; value: unknown };
 
 export type AgUiEventType = AgUiEvent['type'];

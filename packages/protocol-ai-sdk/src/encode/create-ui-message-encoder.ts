@@ -2,6 +2,7 @@ import { type AgentEvent, assertNever } from '@awaken/contract';
 import { finishReasonOf } from './finish-reason';
 import { type EncoderState, createEncoderState } from './encoder-state';
 import { streamedChunks } from './streamed-chunks';
+import { subagentStarted } from './subagent-chunks';
 import {
   type ToolChunkOptions,
   closeStreamingParts,
@@ -120,10 +121,11 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
     case 'step_end':
       if (state.openStep?.step === event.step) closeStep(state, out);
       return;
+    case 'subagent_start':
+      return subagentStarted(state, tools, event, out);
     case 'state_snapshot':
     case 'decision_recorded':
-    // a child run's progress is in its own stream (projected by the sub-agent door work)
-    case 'subagent_start':
+    // how the child ended shows in the call's next event (its output, or its question)
     case 'subagent_finish':
       return;
     case 'error':

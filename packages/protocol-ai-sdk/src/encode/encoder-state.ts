@@ -9,6 +9,8 @@ export interface ToolPart {
   ticket?: SuspendTicket;
   /** The decision that resolved it was a `cancel` (a declined approval or a client tool error). */
   declined?: boolean;
+  /** The child run the call runs (a sub-agent call), from its last `subagent_start`. */
+  subagent?: { runId: string; threadId: string; agentId: string; agentPath: string[] };
 }
 
 /** The assistant message as the client holds it, plus what the current stream has opened. */

@@ -7,6 +7,7 @@ import {
 } from '@awaken/contract';
 import { AWAKEN_QUESTION_PART, type UiMessageChunk } from '../wire/ui-message-chunk';
 import type { EncoderState, ToolPart } from './encoder-state';
+import { nestedDescriptor, subagentWaiting } from './subagent-chunks';
 
 /** How tool parts are typed on the client: `tool-<name>` (static) or `dynamic-tool`. */
 export interface ToolChunkOptions {
@@ -111,7 +112,8 @@ function indeterminateQuestion(event: AgentEventOf<'tool_call_suspended'>): UiMe
 /**
  * An approval asks (after the part exists); a client tool or a value request leaves it
  * input-available; so does an indeterminate call, with a `data-awaken-question` part saying what it
- * waits for (`addToolOutput` answers it).
+ * waits for (`addToolOutput` answers it). A sub-agent's question (a nested ticket) also gets the
+ * call's preliminary output naming the inner call, and the approval's descriptor names it too.
  */
 export function toolSuspended(
   state: EncoderState,
@@ -130,13 +132,21 @@ export function toolSuspended(
   part.declined = false;
   state.waiting.set(ticket.suspension.id, event.toolCallId);
   const kind = questionKindOf(ticket);
+  // a sub-agent's question: the call's progress says what the child asks, before the approval
+  subagentWaiting(options, event.toolCallId, part, ticket, out);
   if (kind !== 'approval') {
     part.phase = 'input';
     if (kind === 'indeterminate') out.push(indeterminateQuestion(event));
     return;
   }
   part.phase = 'asked';
-  out.push({ type: 'tool-approval-request', approvalId: ticket.suspension.id, toolCallId: event.toolCallId });
+  const descriptor = nestedDescriptor(ticket);
+  out.push({
+    type: 'tool-approval-request',
+    approvalId: ticket.suspension.id,
+    toolCallId: event.toolCallId,
+    ...(descriptor ? { approvalDescriptor: descriptor } : {}),
+  });
 }
 
 export function toolResumed(state: EncoderState, event: AgentEventOf<'tool_call_resumed'>): void {

@@ -21,6 +21,8 @@ export const uiToolPartSchema = z.looseObject({
   state: toolPartStateSchema,
   input: z.unknown().optional(),
   output: z.unknown().optional(),
+  /** The output is progress the server streamed (`tool-output-available` with `preliminary`). */
+  preliminary: z.boolean().optional(),
   errorText: z.string().optional(),
   approval: z
     .looseObject({ id: z.string().min(1), approved: z.boolean().optional(), reason: z.string().optional() })

@@ -122,6 +122,15 @@ describe('readChatTurn', () => {
           },
           { type: 'tool-ask', toolCallId: 'd', state: 'output-error', input: {}, errorText: 'nope' },
           { type: 'tool-echo', toolCallId: 'e', state: 'output-denied', input: {} },
+          // a sub-agent call still running: its preliminary output is the server's progress, no answer
+          {
+            type: 'tool-janitor',
+            toolCallId: 'f',
+            state: 'output-available',
+            input: {},
+            output: { subagent: { status: 'running' } },
+            preliminary: true,
+          },
         ]),
       ],
     });

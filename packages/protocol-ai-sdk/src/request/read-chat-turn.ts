@@ -64,7 +64,8 @@ export function proposeDecisions(message: UiMessage): ProposedDecision[] {
         approved: part.approval.approved,
         ...(part.approval.reason === undefined ? {} : { reason: part.approval.reason }),
       });
-    } else if (part.state === 'output-available') {
+    } else if (part.state === 'output-available' && part.preliminary !== true) {
+      // a preliminary output is progress the server sent (a sub-agent running), not an answer
       proposals.push({ kind: 'output', ...common, output: part.output });
     } else if (part.state === 'output-error') {
       proposals.push({ kind: 'output-error', ...common, errorText: part.errorText ?? 'the tool failed' });

@@ -18,8 +18,18 @@ const SAMPLES: { [T in UiMessageChunkType]: Extract<UiMessageChunk, { type: T }>
   'tool-input-start': { type: 'tool-input-start', toolCallId: 'c', toolName: 'n', dynamic: true },
   'tool-input-delta': { type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: '{' },
   'tool-input-available': { type: 'tool-input-available', toolCallId: 'c', toolName: 'n', input: { a: 1 } },
-  'tool-approval-request': { type: 'tool-approval-request', approvalId: 'p', toolCallId: 'c' },
-  'tool-output-available': { type: 'tool-output-available', toolCallId: 'c', output: null },
+  'tool-approval-request': {
+    type: 'tool-approval-request',
+    approvalId: 'p',
+    toolCallId: 'c',
+    approvalDescriptor: { toolName: 'd', input: { a: 1 }, agentPath: ['x', 'y'], message: 'y › d: ok?' },
+  },
+  'tool-output-available': {
+    type: 'tool-output-available',
+    toolCallId: 'c',
+    output: null,
+    preliminary: true,
+  },
   'tool-output-error': { type: 'tool-output-error', toolCallId: 'c', errorText: 'e' },
   'tool-output-denied': { type: 'tool-output-denied', toolCallId: 'c' },
   'data-awaken-question': {

@@ -24,8 +24,21 @@ export type UiMessageChunk =
       input: unknown;
       dynamic?: boolean;
     }
-  | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
-  | { type: 'tool-output-available'; toolCallId: string; output: unknown; dynamic?: boolean }
+  | {
+      type: 'tool-approval-request';
+      approvalId: string;
+      toolCallId: string;
+      /** Set for a sub-agent's question (a nested ticket): the inner call it is about. */
+      approvalDescriptor?: NestedApprovalDescriptor;
+    }
+  | {
+      type: 'tool-output-available';
+      toolCallId: string;
+      output: unknown;
+      dynamic?: boolean;
+      /** A progress value, replaced by a later output (a sub-agent call's {@link SubagentProgress}). */
+      preliminary?: boolean;
+    }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic?: boolean }
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: typeof AWAKEN_QUESTION_PART; id: string; data: AwakenQuestionData }
@@ -86,4 +99,38 @@ export interface AwakenQuestionData {
   /** The answer's JSON Schema: the ticket's own, as the server checks it. */
   responseSchema: JsonSchema;
   outcomes: IndeterminateOutcome[];
+}
+
+/**
+ * What `tool-approval-request.approvalDescriptor` (the part's `approval.descriptor` on the client)
+ * says when the approval is a sub-agent's question — a ticket of the delegating call that mirrors a
+ * call inside the child run: the inner tool and its input as it would run, and the agents from the
+ * top-level one to the one that asks, so a UI can show `janitor › delete_file {"path":…}`.
+ */
+export interface NestedApprovalDescriptor {
+  toolName: string;
+  input: unknown;
+  /** Agent ids from the chat's agent to the one that asks, e.g. `['demo', 'janitor']`. */
+  agentPath: string[];
+  /** The ticket's message (`janitor › delete_file: Allow …`). */
+  message: string;
+}
+
+/**
+ * The preliminary output (`tool-output-available` with `preliminary: true`) of a call that runs a
+ * sub-agent (`agentTool`): how its child run stands — `running` when it starts or continues,
+ * `waiting` with the question it asks. The call's final output (the child's answer) replaces it.
+ */
+export interface SubagentProgress {
+  subagent: {
+    /** The child run (readable at `/v1/runs/:runId`, its events at `/v1/runs/:runId/events`). */
+    runId: string;
+    threadId: string;
+    agentId: string;
+    /** Agent ids from the chat's agent to the child's. */
+    agentPath: string[];
+    status: 'running' | 'waiting';
+    /** While `waiting`: what the child asks (the same question as the approval's descriptor). */
+    question?: NestedApprovalDescriptor & { approvalId: string };
+  };
 }

@@ -11,6 +11,8 @@ import { ToolCallView, type ToolPart } from './chat-parts';
 const PROMPTS = [
   'delete /tmp/report.txt',
   'delete /tmp/a.txt and /tmp/b.txt',
+  'ask the janitor to delete /tmp/report.txt',
+  'ask the janitor to delete /tmp/a.txt and the archivist to delete /tmp/b.txt',
   'pick a color',
   'weather in Paris',
   'count to 20',
