@@ -96,15 +96,6 @@ async function runsOf(
   return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
-/**
- * A child run of a sub-agent call: its questions reach the inbox through its parent's nested
- * tickets (answered there and forwarded to it), so it is not listed as a waiting run of its own.
- */
-function isChildRun(run: RunRecord): boolean {
-  return run.origin === 'internal' && run.parentRunId !== undefined;
-}
-
-/** One page of the inbox: waiting runs, without the child runs their parents ask for. */
 export interface InboxRouteOptions {
   keepAliveMs: number;
   /** How often an open inbox stream re-reads the first page of the waiting index. Default 1000 ms. */
