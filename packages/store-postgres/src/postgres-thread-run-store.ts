@@ -212,9 +212,7 @@ export class PostgresThreadRunStore implements ThreadRunStore {
         const records = await this.#append(tx, thread, count, parsed.messages, at);
         const title = thread.title ?? threadTitleOf(parsed.messages);
         const next = { ...thread, ...(title === undefined ? {} : { title }), updatedAt: at };
-        await this.#saveThread(tx, next, ', message_count = $3', [
-          count + records.length,
-        ]);
+        await this.#saveThread(tx, next, ', message_count = $3', [count + records.length]);
         return records;
       },
       {

@@ -10,13 +10,17 @@ export const THREAD_TITLE_MAX_CHARS = 100;
  * `title` with it when that message is appended (by `appendMessages` or a checkpoint) and never
  * changes it after.
  */
-export function threadTitleOf(messages: readonly Pick<NewMessage, 'visibility' | 'message'>[]): string | undefined {
+export function threadTitleOf(
+  messages: readonly Pick<NewMessage, 'visibility' | 'message'>[],
+): string | undefined {
   for (const { visibility, message } of messages) {
     if (visibility !== 'external' || message.role !== 'user') continue;
     const text = message.content.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
     const points = Array.from(text);
-    return points.length <= THREAD_TITLE_MAX_CHARS ? text : points.slice(0, THREAD_TITLE_MAX_CHARS).join('').trimEnd();
+    return points.length <= THREAD_TITLE_MAX_CHARS
+      ? text
+      : points.slice(0, THREAD_TITLE_MAX_CHARS).join('').trimEnd();
   }
   return undefined;
 }

@@ -58,7 +58,7 @@ export function threadListSpec(ctx: SuiteContext<ThreadRunStore>): void {
       }
     });
 
-    it("titles a thread with its first external user message with text, once, shortened", async () => {
+    it('titles a thread with its first external user message with text, once, shortened', async () => {
       const { id } = await ctx.store.createThread({});
       await ctx.store.appendMessages(id, {
         expectedLength: 0,
@@ -90,24 +90,32 @@ export function threadListSpec(ctx: SuiteContext<ThreadRunStore>): void {
         ...(await nextCheckpoint(ctx.store, run, 'running', [userMessage(long)])),
         trigger: 'user_message',
       });
-      expect((await ctx.store.getThread(id))?.title).toBe(`${'x'.repeat(THREAD_TITLE_MAX_CHARS - 1)}\u{1F600}`);
+      expect((await ctx.store.getThread(id))?.title).toBe(
+        `${'x'.repeat(THREAD_TITLE_MAX_CHARS - 1)}\u{1F600}`,
+      );
       await ctx.store.commitCheckpoint(
         await nextCheckpoint(ctx.store, running, 'done', [
           assistantMessage('done', run.runId, 1),
           userMessage('not the title'),
         ]),
       );
-      expect((await ctx.store.getThread(id))?.title).toBe(`${'x'.repeat(THREAD_TITLE_MAX_CHARS - 1)}\u{1F600}`);
+      expect((await ctx.store.getThread(id))?.title).toBe(
+        `${'x'.repeat(THREAD_TITLE_MAX_CHARS - 1)}\u{1F600}`,
+      );
     });
 
-    itChecksInput(ctx, 'rejects an order it does not know, and a cursor of no listing, naming the field', async () => {
-      for (const order of ['sideways', 'NEWEST', 1, null]) {
-        await expectAwakenError(ctx.store.listThreads({ order } as never), 'validation_failed');
-        await expect(ctx.store.listThreads({ order } as never)).rejects.toThrow(/order/);
-      }
-      for (const cursor of ['-1', 'next', '1.5']) {
-        await expectAwakenError(ctx.store.listThreads({ order: 'newest', cursor }), 'validation_failed');
-      }
-    });
+    itChecksInput(
+      ctx,
+      'rejects an order it does not know, and a cursor of no listing, naming the field',
+      async () => {
+        for (const order of ['sideways', 'NEWEST', 1, null]) {
+          await expectAwakenError(ctx.store.listThreads({ order } as never), 'validation_failed');
+          await expect(ctx.store.listThreads({ order } as never)).rejects.toThrow(/order/);
+        }
+        for (const cursor of ['-1', 'next', '1.5']) {
+          await expectAwakenError(ctx.store.listThreads({ order: 'newest', cursor }), 'validation_failed');
+        }
+      },
+    );
   });
 }

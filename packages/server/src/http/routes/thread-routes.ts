@@ -23,13 +23,10 @@ const createThread = route.post('/v1/threads', {
 });
 
 const threadListQuerySchema = pageQuerySchema.extend({
-  order: z
-    .enum(['oldest', 'newest'])
-    .optional()
-    .openapi({
-      description:
-        '`oldest` (default): creation order, oldest first. `newest`: the thread written last first (a message, a run, a metadata change), as a thread list shows them',
-    }),
+  order: z.enum(['oldest', 'newest']).optional().openapi({
+    description:
+      '`oldest` (default): creation order, oldest first. `newest`: the thread written last first (a message, a run, a metadata change), as a thread list shows them',
+  }),
 });
 
 const listThreads = route.get('/v1/threads', {

@@ -59,7 +59,9 @@ describe('threads', () => {
     expect(again.body.items.map((thread: { id: string }) => thread.id)).toEqual([older.threadId]);
     expect(again.body.items[0].title).toBe('the first question');
     expect(again.body.nextCursor).toEqual(expect.any(String));
-    const oldest = (await fx.json('/v1/threads?limit=1000')).body.items.map((thread: { id: string }) => thread.id);
+    const oldest = (await fx.json('/v1/threads?limit=1000')).body.items.map(
+      (thread: { id: string }) => thread.id,
+    );
     expect(oldest.indexOf(older.threadId)).toBeLessThan(oldest.indexOf(newer.threadId));
     const bad = await fx.json('/v1/threads?order=sideways');
     expect(bad.status).toBe(422);
