@@ -102,7 +102,7 @@ describe('the thread list', () => {
     await page.getByText('Ask the demo agent something').waitFor(SEEN);
 
     await everyLook('#/threads', 'threads', (look) => look.getByTestId('thread-row').first().waitFor(SEEN));
-  });
+  }, 90_000);
 });
 
 describe('the run page', () => {
@@ -116,7 +116,7 @@ describe('the run page', () => {
     await expect(calls.locator('[data-testid="call-row"][data-kind="model"]').count()).resolves.toBe(2);
     await calls.getByRole('row', { name: /get_weather/ }).click();
     const detail = page.getByTestId('call-detail');
-    await detail.getByText('"city": "Paris"').waitFor(SEEN);
+    await detail.locator('dd').first().getByText('"city": "Paris"').waitFor(SEEN);
     await detail.getByText('"forecast"').waitFor(SEEN);
     await detail.getByText('Duration').waitFor(SEEN);
     // a model call from its bar in the timeline: its tokens and what it read
@@ -234,7 +234,7 @@ describe('shipping', () => {
     await everyLook('#/nowhere', 'not-found', (look) =>
       look.getByRole('heading', { name: 'Page not found' }).waitFor(SEEN),
     );
-  });
+  }, 90_000);
 
   it('every changed page reads at phone width and in dark mode, and shows keyboard focus', async () => {
     const done = await submit('weather in Lisbon', 'looks-done');
@@ -264,8 +264,9 @@ describe('shipping', () => {
       return getComputedStyle(focused).outlineStyle;
     });
     expect(outline).toBe('solid');
-    expect(session.problems).toEqual([]);
-  });
+    // no script error on any page; the one refusal asked for above (the starter's own link, 403) aside
+    expect(session.problems.filter((problem) => !/status of 403/.test(problem))).toEqual([]);
+  }, 180_000);
 });
 
 describe('the agent picker', () => {

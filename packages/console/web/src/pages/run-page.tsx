@@ -435,9 +435,12 @@ export function RunPage({ runId }: { runId: string }) {
                   {dispatch.status.replace('_', ' ')}
                 </span>
                 <code className="small">{dispatch.dispatchId}</code>
-                <span className="muted small">
-                  attempt {dispatch.attemptCount} of {dispatch.maxAttempts}
-                </span>
+                {dispatch.attemptCount > 0 ? (
+                  <span className="muted small">
+                    {dispatch.attemptCount} failed attempt{dispatch.attemptCount === 1 ? '' : 's'} of{' '}
+                    {dispatch.maxAttempts}
+                  </span>
+                ) : null}
                 {dispatch.lastError ? <span className="small call-error">{dispatch.lastError}</span> : null}
                 {dispatch.status === 'dead_letter' ? (
                   <a className="small" href="#/mailbox">
