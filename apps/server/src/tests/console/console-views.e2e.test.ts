@@ -138,7 +138,7 @@ describe('four-eyes', () => {
   it('issues an approval link for a named approver from the form; answered in a second browser, the run page names the approver', async () => {
     const runId = await submit('delete /srv/four-eyes.txt', 'four-eyes-link');
     await settled(runId, 'waiting');
-    const page = await session.open(`#/run/${runId}`);
+    const page = await session.open(`#/run/${runId}`, { height: 1500 });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const form = page.getByTestId('run-waiting').getByTestId('approval');
     await form.getByText('needs a second approver').waitFor(SEEN);
@@ -171,7 +171,12 @@ describe('four-eyes', () => {
     }
     await settled(runId, 'done');
     await page.getByTestId('decided-by').getByText('bob', { exact: true }).waitFor(SEEN);
-    await session.screenshot(page, 'run-four-eyes-approved');
+    // the call's input and output, and who decided it
+    await page.getByRole('table', { name: 'Calls' }).getByRole('row', { name: /delete_file/ }).click();
+    const detail = page.getByTestId('call-detail');
+    await detail.getByText('"path": "/srv/four-eyes.txt"').first().waitFor(SEEN);
+    await detail.getByText('bob via link').waitFor(SEEN);
+    await session.screenshot(page, 'run-four-eyes-approved', { readme: 'console-run' });
   });
 
   it("shows the server's refusal of a link in words", async () => {
