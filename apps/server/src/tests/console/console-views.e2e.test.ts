@@ -121,7 +121,7 @@ describe('the run page', () => {
     await detail.getByText('Duration').waitFor(SEEN);
     // a model call from its bar in the timeline: its tokens and what it read
     await page
-      .getByRole('button', { name: /^model .*succeeded, show the call$/ })
+      .getByRole('button', { name: /^model .*: succeeded \(open the call\)$/ })
       .first()
       .click();
     await page.getByTestId('call-detail').getByText('Tokens').waitFor(SEEN);
@@ -172,7 +172,10 @@ describe('four-eyes', () => {
     await settled(runId, 'done');
     await page.getByTestId('decided-by').getByText('bob', { exact: true }).waitFor(SEEN);
     // the call's input and output, and who decided it
-    await page.getByRole('table', { name: 'Calls' }).getByRole('row', { name: /delete_file/ }).click();
+    await page
+      .getByRole('table', { name: 'Calls' })
+      .getByRole('row', { name: /delete_file/ })
+      .click();
     const detail = page.getByTestId('call-detail');
     await detail.getByText('"path": "/srv/four-eyes.txt"').first().waitFor(SEEN);
     await detail.getByText('bob via link').waitFor(SEEN);

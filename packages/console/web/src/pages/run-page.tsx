@@ -274,8 +274,9 @@ export function RunPage({ runId }: { runId: string }) {
           {record ? (
             <>
               <p className="muted small">
-                agent <code>{record.agentId}</code> · thread <code>{record.threadId}</code> · {record.steps}{' '}
-                steps · {record.usage?.totalTokens ?? 0} tokens · created{' '}
+                agent <code>{record.agentId}</code> · thread{' '}
+                <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>{record.threadId}</a> ·{' '}
+                {record.steps} steps · {record.usage?.totalTokens ?? 0} tokens · created{' '}
                 <time dateTime={new Date(record.createdAt).toISOString()} title={when(record.createdAt)}>
                   {ago(record.createdAt)} ago
                 </time>
@@ -353,7 +354,7 @@ export function RunPage({ runId }: { runId: string }) {
                           ? {
                               role: 'button',
                               tabIndex: index === 0 ? 0 : -1,
-                              'aria-label': `${lane.label}: ${segment.state}, show the call`,
+                              'aria-label': `${lane.label}: ${segment.state} (open the call)`,
                               onClick: () => setSelected(lane.id),
                               onKeyDown: (event: KeyboardEvent) => {
                                 if (event.key === 'Enter' || event.key === ' ') {
