@@ -12,8 +12,11 @@ export const README_IMAGE_DIR = fileURLToPath(new URL('../../../docs/images/', i
 export interface ConsoleSession {
   app: AppProcess;
   browser: Browser;
-  /** A fresh page (its own context) at `hash`, recording console errors. */
-  open(hash: string, options?: { width?: number; height?: number }): Promise<Page>;
+  /** A fresh page (its own context) at `hash`, recording console errors; light unless `colorScheme` says dark. */
+  open(
+    hash: string,
+    options?: { width?: number; height?: number; colorScheme?: 'light' | 'dark' },
+  ): Promise<Page>;
   /** Console errors and failed requests seen by every page so far. */
   problems: string[];
   /** Writes `<name>.png` under the test output folder (and to docs/images when asked). */
@@ -35,6 +38,7 @@ export async function startConsoleSession(env: Record<string, string> = {}): Pro
     async open(hash, options = {}) {
       const context = await browser.newContext({
         viewport: { width: options.width ?? 1280, height: options.height ?? 820 },
+        colorScheme: options.colorScheme ?? 'light',
       });
       contexts.push(context);
       const page = await context.newPage();

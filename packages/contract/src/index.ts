@@ -45,6 +45,7 @@ export type { Thread } from './run/thread';
 export { runWaitingStateSchema, runWaitingTicketSchema } from './run/run-waiting-state';
 export { waitingTicketOf } from './run/waiting-ticket-of';
 export { pointersAfterCheckpoint } from './run/thread-pointers';
+export { THREAD_TITLE_MAX_CHARS, threadTitleOf } from './run/thread-title';
 export type { RunWaitingState, RunWaitingTicket } from './run/run-waiting-state';
 export { runContextSchema } from './run/run-context';
 export type { RunContext } from './run/run-context';
@@ -302,6 +303,8 @@ export type {
   Checkpoint,
   CheckpointTrigger,
   CreateThreadInput,
+  ThreadListRequest,
+  ThreadOrder,
   ThreadRunStore,
 } from './stores/thread-run-store';
 export type { ClaimProof, MailboxStore } from './stores/mailbox-store';

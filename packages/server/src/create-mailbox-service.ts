@@ -102,6 +102,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
 
   return {
     workerId: config.workerId,
+    agentIds: Object.freeze(options.agents.map((agent) => agent.id)),
     runtime,
     stores,
     commands,

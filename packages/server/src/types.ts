@@ -245,6 +245,8 @@ export interface RequeuedRun {
 export interface MailboxService {
   /** This process's name on the claims it takes. */
   readonly workerId: string;
+  /** The ids of the agents this service runs, in the order they were given. */
+  readonly agentIds: readonly string[];
   /** The agent runtime the service executes runs with (reading runs through its hot cache). */
   readonly runtime: AgentRuntime;
   /** The stores as given (or the memory stores it created). */

@@ -12,6 +12,7 @@ import { runLeaseSpec } from './thread-run/run-lease.spec';
 import { runsSpec } from './thread-run/runs.spec';
 import { runsByStatusSpec } from './thread-run/runs-by-status.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
+import { threadListSpec } from './thread-run/thread-list.spec';
 import { threadsSpec } from './thread-run/threads.spec';
 
 /**
@@ -21,6 +22,7 @@ import { threadsSpec } from './thread-run/threads.spec';
 export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRunStore>): void {
   describeBothPaths(`ThreadRunStore conformance: ${harness.name}`, harness, trustedViewOf, (ctx) => {
     threadsSpec(ctx);
+    threadListSpec(ctx);
     messageLogSpec(ctx);
     runsSpec(ctx);
     runsByStatusSpec(ctx);

@@ -8,6 +8,7 @@ import {
   type Thread,
   type ThreadRunStore,
   canTransitionRunStatus,
+  threadTitleOf,
   jsonCopy,
   offerTrustedView,
   threadRunStoreInputs,
@@ -22,6 +23,8 @@ import { type RunOwnership, acquire, checkFence, release, renew } from './intern
 
 interface ThreadEntry {
   position: number;
+  /** When the thread was last written, as a sequence number (the `newest` order). */
+  written: number;
   thread: Thread;
   messages: MessageRecord[];
   state: Record<string, unknown>;
@@ -58,6 +61,18 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     byStatus.set(to, ids.add(runId));
   };
   let nextPosition = 1;
+  let nextWrite = 1;
+  /** Marks the thread written now: `updatedAt` and its place in the `newest` order. */
+  const touch = (entry: ThreadEntry, at: number): void => {
+    entry.thread = { ...entry.thread, updatedAt: at };
+    entry.written = nextWrite++;
+  };
+  /** Sets the thread's title from its first external user message, once. */
+  const entitle = (entry: ThreadEntry, messages: NewMessage[]): void => {
+    if (entry.thread.title !== undefined) return;
+    const title = threadTitleOf(messages);
+    if (title !== undefined) entry.thread = { ...entry.thread, title };
+  };
 
   const requireThread = (threadId: string): ThreadEntry => {
     const entry = threads.get(threadId);
@@ -95,7 +110,14 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       if (threads.has(id)) throw conflict(`thread ${id} already exists`, { id });
       const at = now();
       const thread: Thread = { id, metadata: parsed.metadata ?? {}, createdAt: at, updatedAt: at };
-      threads.set(id, { position: nextPosition++, thread, messages: [], state: {}, runIds: new Set() });
+      threads.set(id, {
+        position: nextPosition++,
+        written: nextWrite++,
+        thread,
+        messages: [],
+        state: {},
+        runIds: new Set(),
+      });
       return clone(thread);
     },
 
@@ -106,7 +128,16 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     },
 
     async listThreads(page) {
-      const { limit, after = 0 } = pageWindow(inputs.listThreads.parse(page ?? {}));
+      const { order, ...request } = inputs.listThreads.parse(page ?? {});
+      if (order === 'newest') {
+        const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(request);
+        const entries = [...threads.values()]
+          .filter((entry) => entry.written < after)
+          .sort((a, b) => b.written - a.written)
+          .map((entry) => ({ position: entry.written, item: clone(entry.thread) }));
+        return toPage(entries, limit);
+      }
+      const { limit, after = 0 } = pageWindow(request);
       const entries = [...threads.values()]
         .filter((entry) => entry.position > after)
         .map((entry) => ({ position: entry.position, item: clone(entry.thread) }));
@@ -128,7 +159,8 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     async updateThreadMetadata(threadId, metadata) {
       const parsed = inputs.updateThreadMetadata.parse({ threadId, metadata });
       const entry = requireThread(parsed.threadId);
-      entry.thread = { ...entry.thread, metadata: parsed.metadata, updatedAt: now() };
+      entry.thread = { ...entry.thread, metadata: parsed.metadata };
+      touch(entry, now());
       return clone(entry.thread);
     },
 
@@ -148,7 +180,8 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const at = now();
       const records = toRecords(entry, parsed.messages, at);
       appendAll(entry, records);
-      entry.thread = { ...entry.thread, updatedAt: at };
+      entitle(entry, parsed.messages);
+      touch(entry, at);
       return clone(records);
     },
 
@@ -183,7 +216,8 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       runs.set(record.runId, { position: nextPosition++, record, ownership: { fence: 0 } });
       indexRun(record.runId, undefined, record.status);
       entry.runIds.add(record.runId);
-      entry.thread = { ...entry.thread, latestRunId: record.runId, updatedAt: now() };
+      entry.thread = { ...entry.thread, latestRunId: record.runId };
+      touch(entry, now());
       return clone(record);
     },
 
@@ -255,7 +289,9 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       indexRun(run.runId, stored.record.status, run.status);
       stored.record = run;
       if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
-      thread.thread = { ...pointersAfterCheckpoint(thread.thread, run), updatedAt: at };
+      thread.thread = pointersAfterCheckpoint(thread.thread, run);
+      entitle(thread, checkpoint.messages);
+      touch(thread, at);
       return clone(run);
     },
 

@@ -11,11 +11,13 @@ import {
   type RunRecord,
   type RunStatus,
   type Thread,
+  type ThreadListRequest,
   type ThreadRunStore,
   type Visibility,
   offerTrustedView,
   pointersAfterCheckpoint,
   threadRunStoreInputs,
+  threadTitleOf,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
@@ -73,8 +75,10 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     return { thread: JSON.parse(rows[0].doc) as Thread, count: Number(rows[0].message_count) };
   }
 
+  /** Writes the thread's document; the write moves it to the front of the `newest` order. */
   async #saveThread(tx: Tx, thread: Thread, extra = '', params: unknown[] = []): Promise<void> {
-    await tx.query(`UPDATE ${this.db.s}.threads SET doc = $2${extra} WHERE id = $1`, [
+    const written = `nextval('${this.db.s}.threads_written')`;
+    await tx.query(`UPDATE ${this.db.s}.threads SET doc = $2, written = ${written}${extra} WHERE id = $1`, [
       key(thread.id),
       JSON.stringify(thread),
       ...params,
@@ -132,8 +136,19 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     return this.#readDoc<Thread>(`SELECT doc FROM ${this.db.s}.threads WHERE id = $1`, threadId);
   }
 
-  async listThreads(page?: PageRequest): Promise<Page<Thread>> {
+  async listThreads(page?: ThreadListRequest): Promise<Page<Thread>> {
     const parsed = this.#inputs.listThreads.parse(page ?? {});
+    if (parsed.order === 'newest') {
+      // served by the index threads_by_write (migration 3)
+      return readPage(
+        this.#readListed,
+        `SELECT doc, written AS pos FROM ${this.db.s}.threads WHERE ($1::bigint IS NULL OR written < $1)
+         ORDER BY written DESC LIMIT $2`,
+        [parsed.cursor === undefined ? null : Number(parsed.cursor)],
+        parsed,
+        (doc) => JSON.parse(doc) as Thread,
+      );
+    }
     return readPage(
       this.#readListed,
       `SELECT doc, pos FROM ${this.db.s}.threads WHERE pos > $1 ORDER BY pos LIMIT $2`,
@@ -195,9 +210,9 @@ export class PostgresThreadRunStore implements ThreadRunStore {
         expectLength(parsed.threadId, count, parsed.expectedLength);
         const at = await tx.now();
         const records = await this.#append(tx, thread, count, parsed.messages, at);
-        await this.#saveThread(tx, { ...thread, updatedAt: at }, ', message_count = $3', [
-          count + records.length,
-        ]);
+        const title = thread.title ?? threadTitleOf(parsed.messages);
+        const next = { ...thread, ...(title === undefined ? {} : { title }), updatedAt: at };
+        await this.#saveThread(tx, next, ', message_count = $3', [count + records.length]);
         return records;
       },
       {
@@ -307,7 +322,12 @@ export class PostgresThreadRunStore implements ThreadRunStore {
         run.status,
         JSON.stringify(run),
       ]);
-      const next = { ...pointersAfterCheckpoint(thread, run), updatedAt: at };
+      const title = thread.title ?? threadTitleOf(checkpoint.messages);
+      const next = {
+        ...pointersAfterCheckpoint(thread, run),
+        ...(title === undefined ? {} : { title }),
+        updatedAt: at,
+      };
       const state = checkpoint.threadState === undefined ? null : JSON.stringify(checkpoint.threadState);
       await this.#saveThread(tx, next, ', message_count = $3, state = coalesce($4, state)', [
         count + records.length,

@@ -11,6 +11,7 @@ import {
   type RunRecord,
   type RunStatus,
   type Thread,
+  type ThreadListRequest,
   type ThreadRunStore,
   type Visibility,
   type CheckpointWithEvents,
@@ -29,7 +30,7 @@ import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { THREAD_SCRIPTS as S } from './internal/lua/threads/thread-scripts';
 import { pageIndex, pipelined } from './internal/paging/page-index';
 import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoint-with-events';
-import { checkpointArgs } from './internal/thread-runs/script-args';
+import { checkpointArgs, titleArg } from './internal/thread-runs/script-args';
 import { decodeMessage, decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
 import { RedisRunEventLog } from './redis-run-event-log';
 
@@ -112,12 +113,15 @@ export class RedisThreadRunStore implements ThreadRunStore {
     return Object.keys(hash).length === 0 ? null : decodeThread(hash);
   }
 
-  async listThreads(page?: PageRequest): Promise<Page<Thread>> {
+  async listThreads(page?: ThreadListRequest): Promise<Page<Thread>> {
     const parsed = this.#inputs.listThreads.parse(page ?? {});
     this.#reads.flush();
+    const newest = parsed.order === 'newest';
     return pageIndex<Thread>({
       redis: this.redis,
-      key: this.#key.threads,
+      // the newest order reads the index every write moves (`threads:written`), in reverse
+      key: newest ? this.#key.threadsWritten : this.#key.threads,
+      reverse: newest,
       cursor: parsed.cursor,
       limit: parsed.limit,
       load: async (ids) => {
@@ -159,6 +163,7 @@ export class RedisThreadRunStore implements ThreadRunStore {
       parsed.threadId,
       JSON.stringify(parsed.threadId),
       parsed.expectedLength,
+      titleArg(parsed.messages),
       ...parsed.messages.map((message) => JSON.stringify(message)),
     ];
     const [before, now] = (await this.#run(S.appendMessages, args)) as [number, string];

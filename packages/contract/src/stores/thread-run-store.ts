@@ -32,6 +32,18 @@ export interface Checkpoint {
   fence?: number;
 }
 
+/**
+ * The order of `listThreads`: `oldest` (the default) is creation order, oldest first; `newest` is
+ * the thread written last first — created, its metadata replaced, a message appended, a run created
+ * or checkpointed (every write that moves `updatedAt`).
+ */
+export type ThreadOrder = 'oldest' | 'newest';
+
+/** A page of threads in one order. */
+export interface ThreadListRequest extends PageRequest {
+  order?: ThreadOrder;
+}
+
 export interface CreateThreadInput {
   id?: string;
   metadata?: Record<string, unknown>;
@@ -54,6 +66,8 @@ export interface CreateThreadInput {
  *   RunStatus move → `invalid_transition` (a checkpoint that keeps the status, several per running
  *   step, is always allowed);
  * - `createRun` requires `version: 0` (`validation_failed` otherwise);
+ * - `title`: the first append (`appendMessages` or a checkpoint) holding an external user message
+ *   with text sets the thread's `title` to `threadTitleOf(messages)`; nothing changes it after;
  * - thread pointers: `createRun` sets `latestRunId`; a checkpoint of a `running` run sets
  *   `activeRunId`, of a `waiting` run sets `openRunId` (clearing `activeRunId`), of a `done` run clears
  *   both when they point at it;
@@ -82,7 +96,13 @@ export interface CreateThreadInput {
 export interface ThreadRunStore {
   createThread(input: CreateThreadInput): Promise<Thread>;
   getThread(threadId: string): Promise<Thread | null>;
-  listThreads(page?: PageRequest): Promise<Page<Thread>>;
+  /**
+   * Threads in pages, oldest first, or with `order: 'newest'` the thread written last first (a
+   * console's thread list). Each order is served from an index the store keeps on every write, so a
+   * page reads only its threads. In the `newest` order a thread written between two pages moves to
+   * the front: it may be missed by the pages that follow or seen once more, never twice in one page.
+   */
+  listThreads(page?: ThreadListRequest): Promise<Page<Thread>>;
   /** Deletes the thread, its messages and its runs. Returns false if it did not exist. */
   deleteThread(threadId: string): Promise<boolean>;
   updateThreadMetadata(threadId: string, metadata: Record<string, unknown>): Promise<Thread>;

@@ -26,6 +26,7 @@ import { createLinkSigner } from './links/link-signer';
 import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
+import { registerAgentRoutes } from './routes/agent-routes';
 import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerRunRoutes } from './routes/run-routes';
@@ -191,6 +192,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   }
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
+  registerAgentRoutes(app, {
+    ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
+  });
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
   registerDecisionRecordRoutes(app);

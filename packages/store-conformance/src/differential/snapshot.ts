@@ -38,6 +38,10 @@ export async function snapshot(stores: DifferentialStores, env: BackendEnv): Pro
   return {
     threads,
     allThreads: await pages((cursor) => threadRuns.listThreads({ cursor, limit: 1000 }), 10),
+    newestThreads: await pages(
+      (cursor) => threadRuns.listThreads({ cursor, limit: 1000, order: 'newest' }),
+      10,
+    ),
     runs,
     dispatches,
     now: await mailbox.now(),

@@ -18,6 +18,13 @@ const message = fc.oneof(
       .map((content) => ({ visibility: 'external', message: { role: 'user', content } })),
   },
   {
+    // a user message longer than a title (cut at 100 code points, never inside a surrogate pair)
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(`${'ab '.repeat(33)}\u{1F600}tail`, ` \n${'é'.repeat(120)}`, '  \t ')
+      .map((content) => ({ visibility: 'external', message: { role: 'user', content } })),
+  },
+  {
     weight: 4,
     arbitrary: payload.map((args) => ({
       runId: 'r0',
@@ -95,12 +102,17 @@ const threadOps = fc.oneof(
     .record({
       limit: optional(sometimesOdd(fc.constantFrom(1, 2))),
       cursor: optional(fc.constantFrom<unknown>('-5', 'x', '0')),
+      order: optional(fc.constantFrom<unknown>('oldest', 'newest', 'newest', 'sideways')),
     })
     .map((args) =>
       operation('listThreads', args, (stores) =>
         pages(
           (cursor) =>
-            stores.threadRuns.listThreads({ limit: args.limit, cursor: cursor ?? args.cursor } as never),
+            stores.threadRuns.listThreads({
+              limit: args.limit,
+              cursor: cursor ?? args.cursor,
+              order: args.order,
+            } as never),
           6,
         ),
       ),

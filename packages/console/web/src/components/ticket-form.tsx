@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ApiError, api } from '../lib/api';
 import { AnswerRefused, readableRefusal } from '../lib/decide';
 import { ago, useNow } from '../lib/hooks';
 import { INDETERMINATE, type Ticket, allowsEditing, isApproval } from '../lib/tickets';
@@ -37,6 +38,8 @@ export function TicketForm(props: {
   closed?: string | undefined;
   /** Told when an answer found the question gone (answered elsewhere or expired). */
   onStale?: (refusal: AnswerRefused) => void;
+  /** The ticket's run: a four-eyes ticket then offers an approval link for a named approver. */
+  runId?: string | undefined;
 }) {
   const { ticket } = props;
   const id = useId();
@@ -108,6 +111,123 @@ export function TicketForm(props: {
       {error && !shut ? (
         <p className="error" role="alert">
           {error}
+        </p>
+      ) : null}
+      {ticket.requiresDistinctApprover && props.runId && ticket.ticketId && approval && !shut ? (
+        <ApprovalLink id={id} runId={props.runId} ticketId={ticket.ticketId} />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Four-eyes: issues a signed approval link for a named second approver
+ * (`POST /v1/runs/:runId/tickets/:ticketId/links`) and copies it; the server's refusal (the approver
+ * started the run, the asker may not issue one) is shown as the server words it.
+ */
+function ApprovalLink(props: { id: string; runId: string; ticketId: string }) {
+  const [open, setOpen] = useState(false);
+  const [approver, setApprover] = useState('');
+  const [issued, setIssued] = useState<{ url: string; approver: string; copied: boolean }>();
+  const [refusal, setRefusal] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  if (!open) {
+    return (
+      <div className="link-issuer">
+        <div className="row">
+          <button type="button" className="ghost small" onClick={() => setOpen(true)}>
+            Get an approval link…
+          </button>
+        </div>
+      </div>
+    );
+  }
+  async function issue() {
+    const name = approver.trim();
+    if (!name) {
+      setRefusal('Name the approver the link is for.');
+      return;
+    }
+    setBusy(true);
+    setRefusal(undefined);
+    try {
+      const link = await api<{ url: string }>(
+        `/v1/runs/${encodeURIComponent(props.runId)}/tickets/${encodeURIComponent(props.ticketId)}/links`,
+        { body: { approver: name } },
+      );
+      const copied = await navigator.clipboard
+        ?.writeText(link.url)
+        .then(() => true)
+        .catch(() => false);
+      setIssued({ url: link.url, approver: name, copied: copied === true });
+    } catch (failure) {
+      setIssued(undefined);
+      setRefusal(
+        failure instanceof ApiError
+          ? `The server refused the link: ${failure.message}`
+          : `The link could not be issued: ${(failure as Error).message}`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="link-issuer">
+      <label htmlFor={`${props.id}-approver`} className="field-label">
+        Second approver
+      </label>
+      <div className="row">
+        <input
+          id={`${props.id}-approver`}
+          value={approver}
+          placeholder="e.g. bob"
+          autoComplete="off"
+          onChange={(event) => setApprover(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              void issue();
+            }
+          }}
+        />
+        <button type="button" className="primary small" disabled={busy} onClick={() => void issue()}>
+          Issue and copy link
+        </button>
+      </div>
+      {issued ? (
+        <>
+          <label htmlFor={`${props.id}-link`} className="field-label">
+            Approval link for {issued.approver}
+          </label>
+          <div className="row">
+            <input
+              id={`${props.id}-link`}
+              readOnly
+              value={issued.url}
+              onFocus={(event) => event.target.select()}
+            />
+            <button
+              type="button"
+              className="ghost small"
+              onClick={() =>
+                void navigator.clipboard
+                  ?.writeText(issued.url)
+                  .then(() => setIssued({ ...issued, copied: true }))
+                  .catch(() => undefined)
+              }
+            >
+              Copy
+            </button>
+          </div>
+          <p className="muted small" role="status">
+            {issued.copied ? 'Copied. ' : ''}Send it to {issued.approver}: it answers this question once, as{' '}
+            {issued.approver}.
+          </p>
+        </>
+      ) : null}
+      {refusal ? (
+        <p className="error" role="alert">
+          {refusal}
         </p>
       ) : null}
     </div>

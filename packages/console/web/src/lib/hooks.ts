@@ -51,3 +51,18 @@ export function useNow(ms = 1000): number {
   }, [ms]);
   return now;
 }
+
+/** The console's own title, as the server set it (`mountConsole({ title })`). */
+const CONSOLE_TITLE = document.title || 'Awaken console';
+
+/** Sets the tab's title to `<title> · <console title>` while the view is shown. */
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · ${CONSOLE_TITLE}`;
+  }, [title]);
+}
+
+/** `28 Nov 2026, 15:04:05`: an absolute time in the reader's locale. */
+export function when(at: number): string {
+  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}

@@ -39,6 +39,8 @@ export interface ThreadSnapshot {
   messages: UIMessage[];
   /** The thread's waiting run and its tickets, when one waits. */
   waiting?: { runId: string; tickets: Ticket[] };
+  /** The agent of the thread's latest run (the chat goes on with it). */
+  agentId?: string;
 }
 
 const PAGE = 1000;
@@ -134,7 +136,7 @@ export async function loadThread(
   options: { withoutRun?: (run: { runId: string; status: string }) => boolean } = {},
 ): Promise<ThreadSnapshot | null> {
   let records: MessageRecord[];
-  let runs: Array<{ runId: string; status: string; waiting?: { tickets: Ticket[] } }>;
+  let runs: Array<{ runId: string; status: string; agentId?: string; waiting?: { tickets: Ticket[] } }>;
   try {
     [records, runs] = await Promise.all([
       allMessages(threadId),
@@ -218,8 +220,10 @@ export async function loadThread(
     }
   }
   const waiting = runs.find((run) => run.status === 'waiting');
+  const agentId = runs[0]?.agentId;
   return {
     messages,
+    ...(agentId ? { agentId } : {}),
     ...(waiting ? { waiting: { runId: waiting.runId, tickets: waiting.waiting?.tickets ?? [] } } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type TicketAnswer, decisionResultOf } from '../components/ticket-form';
 import { API_BASE, api, authHeaders, followSse } from '../lib/api';
+import { useApi } from '../lib/hooks';
 import { decide, readableRefusal } from '../lib/decide';
 import { type ChatMetadata, type ThreadSnapshot, loadThread } from '../lib/thread-history';
 import type { Ticket } from '../lib/tickets';
@@ -27,6 +28,17 @@ function newThreadId(): string {
   return id;
 }
 
+/** The link of a new, empty chat. */
+export function newChatHash(): string {
+  return `#/chat/${encodeURIComponent(newThreadId())}`;
+}
+
+/** The agents the server runs (`GET /v1/agents`), and the one its chat route defaults to. */
+interface AgentList {
+  items: Array<{ id: string }>;
+  defaultAgentId?: string;
+}
+
 /** The events after which the chat shows a followed run again. */
 const MOVES = new Set(['run_start', 'tool_call_resumed', 'tool_call_done', 'step_end', 'run_finish']);
 
@@ -44,6 +56,12 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
     if (!threadId) window.history.replaceState(null, '', `#/chat/${encodeURIComponent(id)}`);
   }, [threadId, id]);
   const [loaded, setLoaded] = useState<{ id: string; snapshot?: ThreadSnapshot; error?: string }>();
+  const agents = useApi<AgentList>('/v1/agents');
+  const [picked, setPicked] = useState<string>();
+  // the agent a new message goes to: the one picked, else the thread's, else the server's default
+  const agentId =
+    picked ?? loaded?.snapshot?.agentId ?? agents.data?.defaultAgentId ?? agents.data?.items[0]?.id;
+  const several = (agents.data?.items.length ?? 0) > 1;
 
   useEffect(() => {
     if (fresh.has(id)) {
@@ -65,18 +83,42 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
         <div>
           <h1>Chat</h1>
           <p className="muted small">
-            Thread <code>{id}</code> · agent <code>demo</code>
+            Thread <code>{id}</code>
+            {!several && agentId ? (
+              <>
+                {' '}
+                · agent <code>{agentId}</code>
+              </>
+            ) : null}
           </p>
         </div>
-        <button
-          type="button"
-          className="ghost"
-          onClick={() => {
-            window.location.hash = `#/chat/${encodeURIComponent(newThreadId())}`;
-          }}
-        >
-          New chat
-        </button>
+        <div className="head-actions">
+          {several ? (
+            <label className="agent-picker small">
+              Agent
+              <select value={agentId ?? ''} onChange={(event) => setPicked(event.target.value)}>
+                {agents.data?.items.map((agent) => (
+                  <option key={agent.id} value={agent.id}>
+                    {agent.id}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <a className="button ghost" href="#/threads">
+            All threads
+          </a>
+          <button
+            type="button"
+            className="ghost"
+            onClick={() => {
+              setPicked(undefined);
+              window.location.hash = newChatHash();
+            }}
+          >
+            New chat
+          </button>
+        </div>
       </div>
       {loaded?.id !== id ? (
         <p className="muted" data-testid="chat-loading">
@@ -87,7 +129,13 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
           {loaded.error}
         </p>
       ) : (
-        <Conversation key={id} id={id} initial={loaded.snapshot ?? { messages: [] }} />
+        <Conversation
+          key={id}
+          id={id}
+          initial={loaded.snapshot ?? { messages: [] }}
+          agentId={agentId}
+          agentName={agentId}
+        />
       )}
     </section>
   );
@@ -115,9 +163,27 @@ function openTicketIds(messages: UIMessage[], tickets: Ticket[]): string[] {
  * While its last run waits, the chat follows that run's events: an answer made elsewhere (the API,
  * the inbox, a link) or an expiry replaces the form with what happened.
  */
-function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) {
+function Conversation({
+  id,
+  initial,
+  agentId,
+  agentName,
+}: {
+  id: string;
+  initial: ThreadSnapshot;
+  agentId: string | undefined;
+  agentName: string | undefined;
+}) {
+  const agentRef = useRef(agentId);
+  agentRef.current = agentId;
   const transport = useMemo(
-    () => new DefaultChatTransport({ api: `${API_BASE}/v1/ai-sdk/chat`, headers: () => authHeaders() }),
+    () =>
+      new DefaultChatTransport({
+        api: `${API_BASE}/v1/ai-sdk/chat`,
+        headers: () => authHeaders(),
+        // the agent a new message starts a run of (the server's default when none is known)
+        body: () => (agentRef.current ? { agentId: agentRef.current } : {}),
+      }),
     [],
   );
   const [tickets, setTickets] = useState<{ runId: string; tickets: Ticket[] } | undefined>(initial.waiting);
@@ -251,7 +317,7 @@ function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) 
       <div className="messages" aria-live="polite">
         {messages.length === 0 ? (
           <div className="empty">
-            <h2>Ask the demo agent something</h2>
+            <h2>{agentName ? `Ask the ${agentName} agent something` : 'Ask the agent something'}</h2>
             <p className="muted">A run that needs a human waits for you right here — try one of these:</p>
             <div className="chips">
               {PROMPTS.map((prompt) => (
@@ -292,6 +358,7 @@ function Conversation({ id, initial }: { id: string; initial: ThreadSnapshot }) 
                           (ticket) => ticket.toolCallId === part.toolCallId,
                         )}
                         decision={run?.decisions?.[part.toolCallId]}
+                        runId={run?.runId ?? message.id}
                         onAnswer={(p, answer) => onAnswer(message, p, answer)}
                         onClientOutput={(p, output) => {
                           void Promise.resolve(

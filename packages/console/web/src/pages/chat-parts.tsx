@@ -45,6 +45,8 @@ export function ToolCallView(props: {
   /** The ticket the call waits on (from its run), when the chat knows it. */
   ticket?: Ticket | undefined;
   decision?: ChatDecision | undefined;
+  /** The call's run (a four-eyes ticket offers an approval link for it). */
+  runId?: string | undefined;
   onAnswer: (part: ToolPart, answer: TicketAnswer) => Promise<void>;
   onClientOutput: (part: ToolPart, output: unknown) => void;
 }) {
@@ -65,6 +67,7 @@ export function ToolCallView(props: {
           }
         }
         onAnswer={(answer) => props.onAnswer(part, answer)}
+        runId={props.runId}
       />
     );
   }

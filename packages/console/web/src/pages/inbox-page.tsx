@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { followSse } from '../lib/api';
 import { decide } from '../lib/decide';
@@ -47,6 +47,53 @@ export function InboxPage() {
   const hide = (item: InboxItem, ticket: Ticket) =>
     setAnswered((previous) => new Set(previous).add(ticketKey(item.runId, ticket.ticketId)));
 
+  // triage by keyboard: j / k select the next / previous question, a approves it, d denies it
+  const [selected, setSelected] = useState<string>();
+  const list = useRef<HTMLDivElement>(null);
+  const keys = tickets.map(({ item, ticket }) => ticketKey(item.runId, ticket.ticketId));
+  const keysRef = useRef(keys);
+  keysRef.current = keys;
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  useEffect(() => {
+    function card(key: string | undefined): HTMLElement | undefined {
+      if (key === undefined) return undefined;
+      return [...(list.current?.querySelectorAll<HTMLElement>('[data-testid="inbox-item"]') ?? [])].find(
+        (element) => element.dataset.key === key,
+      );
+    }
+    function onKey(event: KeyboardEvent) {
+      if (event.metaKey || event.ctrlKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      const all = keysRef.current;
+      if (all.length === 0) return;
+      const at = selectedRef.current === undefined ? -1 : all.indexOf(selectedRef.current);
+      if (event.key === 'j' || event.key === 'k') {
+        event.preventDefault();
+        const next = event.key === 'j' ? Math.min(all.length - 1, at + 1) : Math.max(0, at < 0 ? 0 : at - 1);
+        const key = all[next];
+        setSelected(key);
+        const element = card(key);
+        element?.focus({ preventScroll: true });
+        element?.scrollIntoView?.({ block: 'nearest' });
+        return;
+      }
+      if (event.key !== 'a' && event.key !== 'd') return;
+      const element = card(selectedRef.current);
+      if (!element) return;
+      const name = event.key === 'a' ? 'Approve' : 'Deny';
+      const button = [...element.querySelectorAll('button')].find(
+        (candidate) => candidate.textContent?.trim() === name && !candidate.disabled,
+      );
+      if (!button) return;
+      event.preventDefault();
+      button.click();
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   return (
     <section aria-label="Approval inbox">
       <div className="page-head">
@@ -55,6 +102,18 @@ export function InboxPage() {
           <p className="muted small">
             Every tool call waiting for a human, across threads and runs, newest first.{' '}
             <span className={connected ? 'live' : 'muted'}>{connected ? '● live' : 'connecting…'}</span>
+          </p>
+          <p className="shortcuts muted small">
+            <span className="sr-only">Keyboard shortcuts:</span>
+            <span>
+              <kbd>j</kbd> / <kbd>k</kbd> next / previous question
+            </span>
+            <span>
+              <kbd>a</kbd> approve
+            </span>
+            <span>
+              <kbd>d</kbd> deny
+            </span>
           </p>
         </div>
       </div>
@@ -67,12 +126,18 @@ export function InboxPage() {
           </p>
         </div>
       ) : null}
-      <div className="inbox">
+      <div className="inbox" ref={list}>
         {tickets.map(({ item, ticket }) => (
           <article
             key={ticketKey(item.runId, ticket.ticketId)}
-            className="card inbox-item"
+            className={`card inbox-item${selected === ticketKey(item.runId, ticket.ticketId) ? ' selected' : ''}`}
             data-testid="inbox-item"
+            data-key={ticketKey(item.runId, ticket.ticketId)}
+            tabIndex={-1}
+            aria-current={selected === ticketKey(item.runId, ticket.ticketId) ? 'true' : undefined}
+            onFocus={(event) => {
+              if (event.target === event.currentTarget) setSelected(ticketKey(item.runId, ticket.ticketId));
+            }}
             data-run-id={item.runId}
             data-ticket-id={ticket.ticketId}
             aria-label={`${ticket.toolName} in run ${item.runId}`}
@@ -102,6 +167,7 @@ export function InboxPage() {
             ) : (
               <TicketForm
                 ticket={ticket}
+                runId={item.runId}
                 onAnswer={async (answer) => {
                   await decide(item.runId, ticket.ticketId, decisionResultOf(answer));
                   hide(item, ticket);

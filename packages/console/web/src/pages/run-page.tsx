@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useState } from 'react';
 import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { api, followSse } from '../lib/api';
 import { decide } from '../lib/decide';
-import { ago, useApi } from '../lib/hooks';
+import { type CallView, buildCalls } from '../lib/calls';
+import { ago, useApi, when } from '../lib/hooks';
 import type { Ticket } from '../lib/tickets';
 import { type RunEvent, buildTimeline } from '../lib/timeline';
 import { StatusBadge } from './runs-page';
@@ -23,6 +24,150 @@ interface DecisionRecord {
     editedArguments?: unknown;
     result?: unknown;
   };
+}
+
+/** A mailbox dispatch of the run's thread (`GET /v1/threads/:id/dispatches`), as the page reads it. */
+interface DispatchRow {
+  dispatchId: string;
+  runId: string;
+  status: string;
+  attemptCount: number;
+  maxAttempts: number;
+  lastError?: string;
+}
+
+function dispatchTone(status: string): string {
+  if (status === 'dead_letter') return 'failed';
+  if (status === 'acked') return 'done';
+  if (status === 'claimed') return 'running';
+  if (status === 'queued') return 'waiting';
+  return 'cancelled';
+}
+
+const CALL_TONE: Record<string, string> = {
+  succeeded: 'done',
+  stop: 'done',
+  'tool-calls': 'done',
+  tool_calls: 'done',
+  length: 'waiting',
+  waiting: 'waiting',
+  running: 'running',
+  expired: 'expired',
+};
+
+function toneOf(call: CallView): string {
+  return CALL_TONE[call.status] ?? (call.error ? 'failed' : 'done');
+}
+
+function ms(value: number | undefined): string {
+  if (value === undefined) return '—';
+  return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
+}
+
+/** The run's model and tool calls, one row each: select one to see its input and output. */
+function CallTable(props: {
+  calls: CallView[];
+  selected?: string | undefined;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <table className="calls" aria-label="Calls">
+      <thead>
+        <tr>
+          <th>call</th>
+          <th>status</th>
+          <th className="num">duration</th>
+          <th className="num hide-sm">waited</th>
+          <th className="num">tokens</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.calls.map((call) => (
+          <tr
+            key={call.id}
+            aria-selected={props.selected === call.id}
+            data-testid="call-row"
+            data-kind={call.kind}
+            tabIndex={0}
+            onClick={() => props.onSelect(call.id)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                props.onSelect(call.id);
+              }
+            }}
+          >
+            <td>
+              <code>{call.name}</code>
+              {call.step ? <span className="muted small"> · step {call.step}</span> : null}
+            </td>
+            <td>
+              <span className={`badge ${toneOf(call)}`}>{call.status}</span>
+            </td>
+            <td className="num">{ms(call.durationMs)}</td>
+            <td className="num hide-sm">{call.waitedMs ? ms(call.waitedMs) : ''}</td>
+            <td className="num">{call.tokens ? call.tokens.totalTokens : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+/** One call's input, output, error, duration and tokens. */
+function CallDetail({ call }: { call: CallView }) {
+  return (
+    <section className="call-detail" aria-label={`Call ${call.name}`} data-testid="call-detail">
+      <h3>
+        <code>{call.name}</code> <span className={`badge ${toneOf(call)}`}>{call.status}</span>
+      </h3>
+      <dl>
+        <dt>{call.kind === 'model' ? 'New input' : 'Input'}</dt>
+        <dd>{call.input === undefined ? <span className="muted">—</span> : <pre>{show(call.input)}</pre>}</dd>
+        <dt>Output</dt>
+        <dd>
+          {call.output === undefined ? <span className="muted">—</span> : <pre>{show(call.output)}</pre>}
+        </dd>
+        {call.error ? (
+          <>
+            <dt>Error</dt>
+            <dd>
+              <pre className="failed">{call.error}</pre>
+            </dd>
+          </>
+        ) : null}
+        <dt>Started</dt>
+        <dd>
+          <time dateTime={new Date(call.startedAt).toISOString()}>{when(call.startedAt)}</time>
+        </dd>
+        <dt>Duration</dt>
+        <dd>
+          {ms(call.durationMs)}
+          {call.waitedMs ? (
+            <span className="muted"> (and {ms(call.waitedMs)} waiting for an answer)</span>
+          ) : null}
+        </dd>
+        {call.tokens ? (
+          <>
+            <dt>Tokens</dt>
+            <dd>
+              {call.tokens.inputTokens} in · {call.tokens.outputTokens} out · {call.tokens.totalTokens} total
+            </dd>
+          </>
+        ) : null}
+        {call.decision ? (
+          <>
+            <dt>Decided by</dt>
+            <dd>{call.decision}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
 }
 
 function verdictOf(record: DecisionRecord): { label: string; tone: string } {
@@ -52,6 +197,7 @@ export function RunPage({ runId }: { runId: string }) {
   const trail = useApi<{ decisions: DecisionRecord[] }>(`/v1/runs/${encodeURIComponent(runId)}/decisions`);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [showRaw, setShowRaw] = useState(false);
+  const [selected, setSelected] = useState<string>();
   const reloadRun = run.reload;
   const reloadTrail = trail.reload;
   const reload = useCallback(() => {
@@ -86,11 +232,31 @@ export function RunPage({ runId }: { runId: string }) {
     return () => controller.abort();
   }, [runId, reload]);
 
-  if (run.error) return <p className="error">{run.error}</p>;
   const record = run.data;
+  // what the run's first model call read: its input messages from the thread log
+  const range = record?.inputRange as { from: number; to: number } | undefined;
+  const input = useApi<{ items: Array<{ message: { role: string; content?: unknown } }> }>(
+    record && range && range.to >= range.from
+      ? `/v1/threads/${encodeURIComponent(record.threadId)}/messages?after=${range.from - 1}&limit=${Math.min(20, range.to - range.from + 1)}`
+      : null,
+  );
+  const dispatches = useApi<{ items: DispatchRow[] }>(
+    record ? `/v1/threads/${encodeURIComponent(record.threadId)}/dispatches?limit=200` : null,
+  );
+  if (run.error) return <p className="error">{run.error}</p>;
   const live = record && record.status !== 'done';
   const now = live ? Date.now() : (events.at(-1)?.at ?? Date.now());
   const timeline = buildTimeline(events, now);
+  const inputText = input.data?.items
+    .map((item) => item.message.content)
+    .filter((content) => content !== undefined);
+  const calls = buildCalls(
+    events,
+    now,
+    inputText && inputText.length > 0 ? (inputText.length === 1 ? inputText[0] : inputText) : undefined,
+  );
+  const chosen = calls.find((call) => call.id === selected);
+  const runDispatches = (dispatches.data?.items ?? []).filter((dispatch) => dispatch.runId === runId);
   const span = timeline.end - timeline.start;
   const pos = (at: number) => `${(((at - timeline.start) / span) * 100).toFixed(2)}%`;
   const width = (from: number, to: number) => `${Math.max(0.6, ((to - from) / span) * 100).toFixed(2)}%`;
@@ -106,11 +272,21 @@ export function RunPage({ runId }: { runId: string }) {
             Run {record ? <StatusBadge status={record.status} termination={record.termination} /> : null}
           </h1>
           {record ? (
-            <p className="muted small">
-              agent <code>{record.agentId}</code> · thread{' '}
-              <a href={`#/chat/${record.threadId}`}>{record.threadId}</a> · {record.steps} steps ·{' '}
-              {record.usage?.totalTokens ?? 0} tokens · created {ago(record.createdAt)} ago
-            </p>
+            <>
+              <p className="muted small">
+                agent <code>{record.agentId}</code> · thread{' '}
+                <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>{record.threadId}</a> ·{' '}
+                {record.steps} steps · {record.usage?.totalTokens ?? 0} tokens · created{' '}
+                <time dateTime={new Date(record.createdAt).toISOString()} title={when(record.createdAt)}>
+                  {ago(record.createdAt)} ago
+                </time>
+              </p>
+              <p className="run-links small">
+                <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>Open the chat</a>
+                <a href="#/threads">All threads</a>
+                <a href="#dispatches">Mailbox dispatches ({runDispatches.length})</a>
+              </p>
+            </>
           ) : null}
         </div>
         {record?.status !== 'done' && record ? (
@@ -141,6 +317,7 @@ export function RunPage({ runId }: { runId: string }) {
               <TicketForm
                 key={`${runId}-${ticket.ticketId}`}
                 ticket={ticket}
+                runId={runId}
                 onAnswer={async (answer) => {
                   await decide(runId, ticket.ticketId, decisionResultOf(answer));
                   reload();
@@ -164,15 +341,32 @@ export function RunPage({ runId }: { runId: string }) {
                   {lane.label}
                 </div>
                 <div className="lane-track">
-                  {lane.segments.map((segment, index) => (
-                    <div
-                      key={`${lane.id}-${index}`}
-                      className={`bar ${segment.state}`}
-                      data-state={segment.state}
-                      style={{ left: pos(segment.from), width: width(segment.from, segment.to) }}
-                      title={`${segment.state}: ${segment.to - segment.from} ms`}
-                    />
-                  ))}
+                  {lane.segments.map((segment, index) => {
+                    const call = lane.kind === 'model' || lane.kind === 'tool';
+                    return (
+                      <div
+                        key={`${lane.id}-${index}`}
+                        className={`bar ${segment.state}${call && selected === lane.id ? ' selected' : ''}`}
+                        data-state={segment.state}
+                        style={{ left: pos(segment.from), width: width(segment.from, segment.to) }}
+                        title={`${segment.state}: ${segment.to - segment.from} ms`}
+                        {...(call
+                          ? {
+                              role: 'button',
+                              tabIndex: index === 0 ? 0 : -1,
+                              'aria-label': `${lane.label}: ${segment.state} (open the call)`,
+                              onClick: () => setSelected(lane.id),
+                              onKeyDown: (event: KeyboardEvent) => {
+                                if (event.key === 'Enter' || event.key === ' ') {
+                                  event.preventDefault();
+                                  setSelected(lane.id);
+                                }
+                              },
+                            }
+                          : {})}
+                      />
+                    );
+                  })}
                 </div>
                 <div className="lane-detail muted small">{lane.detail ?? ''}</div>
               </div>
@@ -189,6 +383,15 @@ export function RunPage({ runId }: { runId: string }) {
           <span className="key expired" /> expired <span className="key failed" /> failed / cancelled
         </div>
       </div>
+
+      {calls.length > 0 ? (
+        <div className="card">
+          <h2>Calls</h2>
+          <p className="muted small">Click a row or a bar to see what went in and what came out.</p>
+          <CallTable calls={calls} selected={selected} onSelect={setSelected} />
+          {chosen ? <CallDetail call={chosen} /> : null}
+        </div>
+      ) : null}
 
       {(trail.data?.decisions ?? []).length > 0 ? (
         <div className="card">
@@ -220,6 +423,36 @@ export function RunPage({ runId }: { runId: string }) {
           </ul>
         </div>
       ) : null}
+
+      <div className="card" id="dispatches">
+        <h2>Mailbox dispatches</h2>
+        {runDispatches.length === 0 ? (
+          <p className="muted small">No dispatch of this run is kept (finished ones may have been purged).</p>
+        ) : (
+          <ul className="dispatch-list" data-testid="run-dispatches">
+            {runDispatches.map((dispatch) => (
+              <li key={dispatch.dispatchId}>
+                <span className={`badge ${dispatchTone(dispatch.status)}`}>
+                  {dispatch.status.replace('_', ' ')}
+                </span>
+                <code className="small">{dispatch.dispatchId}</code>
+                {dispatch.attemptCount > 0 ? (
+                  <span className="muted small">
+                    {dispatch.attemptCount} failed attempt{dispatch.attemptCount === 1 ? '' : 's'} of{' '}
+                    {dispatch.maxAttempts}
+                  </span>
+                ) : null}
+                {dispatch.lastError ? <span className="small call-error">{dispatch.lastError}</span> : null}
+                {dispatch.status === 'dead_letter' ? (
+                  <a className="small" href="#/mailbox">
+                    requeue in the mailbox
+                  </a>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
 
       {record?.response ? (
         <div className="card">

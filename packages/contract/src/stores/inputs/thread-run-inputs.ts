@@ -63,7 +63,10 @@ export const threadRunStoreInputs = {
     jsonChecked(z.object({ id: storeIdSchema.optional(), metadata: metadataSchema.optional() })),
   ),
   getThread: defineStoreInput('getThread', byThread),
-  listThreads: defineStoreInput('listThreads', pageRequestSchema),
+  listThreads: defineStoreInput(
+    'listThreads',
+    pageRequestSchema.extend({ order: z.enum(['oldest', 'newest']).optional() }),
+  ),
   deleteThread: defineStoreInput('deleteThread', byThread),
   updateThreadMetadata: defineStoreInput(
     'updateThreadMetadata',

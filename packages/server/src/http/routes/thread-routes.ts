@@ -1,5 +1,5 @@
 import { AwakenError } from '@awaken/contract';
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
 import { requireThread } from '../internal/require-resource';
@@ -22,9 +22,16 @@ const createThread = route.post('/v1/threads', {
   responses: { 201: json(threadViewSchema, 'The new thread'), ...conflictError },
 });
 
+const threadListQuerySchema = pageQuerySchema.extend({
+  order: z.enum(['oldest', 'newest']).optional().openapi({
+    description:
+      '`oldest` (default): creation order, oldest first. `newest`: the thread written last first (a message, a run, a metadata change), as a thread list shows them',
+  }),
+});
+
 const listThreads = route.get('/v1/threads', {
-  summary: 'List threads (paged)',
-  request: { query: pageQuerySchema },
+  summary: 'List threads (paged), oldest first or the thread written last first',
+  request: { query: threadListQuerySchema },
   responses: { 200: json(pageOf(threadViewSchema, 'ThreadPage'), 'A page of threads') },
 });
 
@@ -58,7 +65,11 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
   });
 
   app.openapi(listThreads, async (c) => {
-    const page = await c.var.service.stores.threadRuns.listThreads(pageRequestOf(c.req.valid('query')));
+    const { order, ...query } = c.req.valid('query');
+    const page = await c.var.service.stores.threadRuns.listThreads({
+      ...pageRequestOf(query),
+      ...(order ? { order } : {}),
+    });
     return c.json(page, 200);
   });
 

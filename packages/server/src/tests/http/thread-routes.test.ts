@@ -44,6 +44,37 @@ describe('threads', () => {
     expect(bad.body.error.message).toContain('limit');
   });
 
+  it('lists threads newest first (the thread written last first) with their titles; 422 naming order for an unknown order', async () => {
+    const older = await startRun(fx, { input: '  the   first question\n' });
+    const newer = await startRun(fx, { input: 'plain' });
+    const listed = await fx.json('/v1/threads?order=newest&limit=1000');
+    expect(listed.status).toBe(200);
+    const ids = listed.body.items.map((thread: { id: string }) => thread.id);
+    expect(ids.indexOf(newer.threadId)).toBeLessThan(ids.indexOf(older.threadId));
+    expect(ids.indexOf(newer.threadId)).toBe(0);
+    expect(listed.body.items[ids.indexOf(older.threadId)].title).toBe('the first question');
+    // a new message moves the older thread to the front; the oldest order stays creation order
+    await startRun(fx, { input: 'again', threadId: older.threadId });
+    const again = await fx.json('/v1/threads?order=newest&limit=1');
+    expect(again.body.items.map((thread: { id: string }) => thread.id)).toEqual([older.threadId]);
+    expect(again.body.items[0].title).toBe('the first question');
+    expect(again.body.nextCursor).toEqual(expect.any(String));
+    const oldest = (await fx.json('/v1/threads?limit=1000')).body.items.map(
+      (thread: { id: string }) => thread.id,
+    );
+    expect(oldest.indexOf(older.threadId)).toBeLessThan(oldest.indexOf(newer.threadId));
+    const bad = await fx.json('/v1/threads?order=sideways');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toContain('order');
+  });
+
+  it("lists the tenant's agents and the chat's default agent", async () => {
+    const agents = await fx.json('/v1/agents');
+    expect(agents.status).toBe(200);
+    expect(agents.body).toEqual({ items: [{ id: expect.any(String) }] });
+    expect((await fx.json('/v1/agents', { token: null })).status).toBe(401);
+  });
+
   it('pages messages by seq, filters by visibility, 404 for an unknown thread, 422 for a bad cursor', async () => {
     const run = await startRun(fx, { input: 'plain' });
     const all = await fx.json(`/v1/threads/${run.threadId}/messages`);

@@ -6,6 +6,8 @@ export function threadRunKeys(prefix: string) {
   return {
     /** zset: thread ids by creation seq. */
     threads: `${prefix}threads`,
+    /** zset: thread ids by the seq of their last write (newest first when read in reverse). */
+    threadsWritten: `${prefix}threads:written`,
     /** hash: a thread. */
     thread: (threadId: string) => `${prefix}th:${threadId}`,
     /** list: a thread's message log. */

@@ -1,4 +1,11 @@
-import { type AgentEvent, type Checkpoint, canTransitionRunStatus, runStatusSchema } from '@awaken/contract';
+import {
+  type AgentEvent,
+  type Checkpoint,
+  type NewMessage,
+  canTransitionRunStatus,
+  runStatusSchema,
+  threadTitleOf,
+} from '@awaken/contract';
 import { runKeys } from '../keys/run-keys';
 
 const RUN_STATUSES = runStatusSchema.options;
@@ -22,6 +29,12 @@ export function appendArgs(
   return [...fenced, first, consistent ? '1' : '0', ...events.map((event) => JSON.stringify(event))];
 }
 
+/** The title argument of a batch of messages: its title as JSON, or '' when it gives none. */
+export function titleArg(messages: readonly NewMessage[]): string {
+  const title = threadTitleOf(messages);
+  return title === undefined ? '' : JSON.stringify(title);
+}
+
 /** The checkpoint script's arguments (after the prefix) for a parsed checkpoint. */
 export function checkpointArgs(checkpoint: Checkpoint): (string | number)[] {
   const { run } = checkpoint;
@@ -36,6 +49,7 @@ export function checkpointArgs(checkpoint: Checkpoint): (string | number)[] {
     RUN_STATUSES.filter((from) => canTransitionRunStatus(from, run.status)).join(' '),
     checkpoint.threadState === undefined ? '' : JSON.stringify(checkpoint.threadState),
     checkpoint.fence ?? 0,
+    titleArg(checkpoint.messages),
     ...checkpoint.messages.map((message) => JSON.stringify(message)),
   ];
 }

@@ -19,6 +19,7 @@ export function decodeThread(hash: Record<string, string> | unknown[]): Thread {
     createdAt: Number(fields.createdAt),
     updatedAt: Number(fields.updatedAt),
   };
+  if (fields.title !== undefined) thread.title = JSON.parse(fields.title);
   for (const pointer of OPTIONAL_POINTERS) {
     if (fields[pointer] !== undefined) thread[pointer] = fields[pointer];
   }

@@ -2,7 +2,8 @@ import { defineMutatingScript } from '../idempotent-script';
 import { THREAD_PRELUDE } from './thread-prelude';
 
 /**
- * ARGV: prefix, threadId, threadIdJson, expectedLength, body... Returns { length before, now }: the
+ * ARGV: prefix, threadId, threadIdJson, expectedLength, titleJson | '' (the title the batch gives the
+ * thread, set only if it has none), body... Returns { length before, now }: the
  * caller builds the records (seq = length before + 1, ...; createdAt = now).
  */
 export const APPEND_MESSAGES = defineMutatingScript(
@@ -15,8 +16,9 @@ if length ~= expected then
   return fail('stale_append', 'thread ' .. id .. ' has ' .. length .. ' messages, expected ' .. expected)
 end
 local now = now_ms()
-append_messages(id, ARGV[3], 5, now)
-redis.call('HSET', thkey(id), 'updatedAt', num(now))
+append_messages(id, ARGV[3], 6, now)
+entitle(id, ARGV[5])
+touch(id, now)
 return { length, num(now) }
 `,
 );

@@ -4,7 +4,7 @@ import { THREAD_PRELUDE } from './thread-prelude';
 /**
  * ARGV: prefix, threadId, threadIdJson, expectedMessageCount, runId, runJson, version, status,
  * allowedFrom (the stored statuses that may move to status, space-separated), threadStateJson | ''
- * (keep), fence, body... Everything is checked before anything is written, in the contract's order:
+ * (keep), fence, titleJson | '' (the title the batch gives the thread, set only if it has none), body... Everything is checked before anything is written, in the contract's order:
  * thread, run, fence, the run's own thread, version, message count, status move.
  */
 export const COMMIT_CHECKPOINT_BODY = `${THREAD_PRELUDE}
@@ -29,7 +29,8 @@ if not string.find(' ' .. ARGV[9] .. ' ', ' ' .. stored[3] .. ' ', 1, true) then
   return fail('invalid_transition', 'run ' .. run .. ' cannot move from ' .. stored[3] .. ' to ' .. status)
 end
 local now = now_ms()
-append_messages(thread, ARGV[3], 12, now)
+append_messages(thread, ARGV[3], 13, now)
+entitle(thread, ARGV[12])
 redis.call('HSET', runkey(run), 'json', ARGV[6], 'version', num(version), 'status', status)
 if stored[3] ~= status then
   redis.call('ZREM', statuskey(stored[3]), run)
@@ -47,7 +48,7 @@ elseif status == 'done' then
   if pointers[2] == run then redis.call('HDEL', tk, 'openRunId') end
 end
 if ARGV[10] ~= '' then redis.call('HSET', tk, 'state', ARGV[10]) end
-redis.call('HSET', tk, 'updatedAt', num(now))
+touch(thread, now)
 return 1
 `;
 

@@ -12,7 +12,8 @@ redis.call('HSET', runkey(run), 'json', ARGV[4], 'version', '0', 'threadId', thr
 local seq = redis.call('INCR', P .. 'tseq')
 redis.call('ZADD', thrkey(thread), seq, run)
 redis.call('ZADD', statuskey(ARGV[5]), seq, run)
-redis.call('HSET', thkey(thread), 'latestRunId', run, 'updatedAt', num(now_ms()))
+redis.call('HSET', thkey(thread), 'latestRunId', run)
+touch(thread, now_ms())
 return 1
 `,
 );

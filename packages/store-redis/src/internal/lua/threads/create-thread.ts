@@ -10,6 +10,7 @@ if redis.call('EXISTS', thkey(id)) == 1 then return fail('conflict', 'thread ' .
 local now = now_ms()
 redis.call('HSET', thkey(id), 'id', id, 'metadata', ARGV[3], 'state', '{}', 'createdAt', num(now), 'updatedAt', num(now))
 redis.call('ZADD', P .. 'threads', redis.call('INCR', P .. 'tseq'), id)
+touch(id, now)
 return redis.call('HGETALL', thkey(id))
 `,
 );

@@ -14,6 +14,7 @@ for _, run in ipairs(redis.call('ZRANGE', thrkey(id), 0, -1)) do
 end
 redis.call('DEL', thkey(id), thmkey(id), thrkey(id))
 redis.call('ZREM', P .. 'threads', id)
+redis.call('ZREM', P .. 'threads:written', id)
 return 1
 `,
 );

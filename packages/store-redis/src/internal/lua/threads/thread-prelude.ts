@@ -4,12 +4,15 @@ import { PRELUDE } from '../prelude';
  * Lua shared by the thread/run scripts, after the shared prelude (`../prelude.ts`: P = ARGV[1], the
  * key prefix; num, now_ms, rejection, fail). Key layout:
  *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
- *                        latestRunId, createdAt, updatedAt
+ *                        latestRunId, title (JSON text: the first external user message,
+ *                        shortened by the caller; set once), createdAt, updatedAt
  *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
  *   P thr:<id>    zset   the thread's run ids by creation seq
  *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status, fence (the run's
  *                        current fence, absent = 0) and, while a lease is held, owner, leaseUntil
  *   P threads     zset   thread ids by creation seq
+ *   P threads:written zset thread ids by the seq of their last write (the \`newest\` order), moved
+ *                        by every write that moves updatedAt
  *   P rs:<status> zset   the status index: ids of the runs with that status now, by creation seq
  *                        (the score of thr:<thread>), moved by every status change
  *   P tseq        string creation counter
@@ -24,6 +27,17 @@ local function thmkey(id) return P .. 'thm:' .. id end
 local function thrkey(id) return P .. 'thr:' .. id end
 local function runkey(id) return P .. 'run:' .. id end
 local function statuskey(status) return P .. 'rs:' .. status end
+
+-- Marks the thread written at now: updatedAt, and its place in the newest-first order.
+local function touch(id, now)
+  redis.call('HSET', thkey(id), 'updatedAt', num(now))
+  redis.call('ZADD', P .. 'threads:written', redis.call('INCR', P .. 'tseq'), id)
+end
+
+-- Sets the thread's title once (title: JSON text, '' when the batch gives none).
+local function entitle(id, title)
+  if title ~= '' then redis.call('HSETNX', thkey(id), 'title', title) end
+end
 
 -- Appends the message bodies ARGV[first..] (JSON objects without threadId/seq/createdAt) as records,
 -- RPUSHing in chunks (no unpack of a whole batch: Lua limits how many values one call takes).

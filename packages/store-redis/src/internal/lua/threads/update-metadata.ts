@@ -7,7 +7,8 @@ export const UPDATE_METADATA = defineMutatingScript(
   `${THREAD_PRELUDE}
 local id = ARGV[2]
 if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
-redis.call('HSET', thkey(id), 'metadata', ARGV[3], 'updatedAt', num(now_ms()))
+redis.call('HSET', thkey(id), 'metadata', ARGV[3])
+touch(id, now_ms())
 return redis.call('HGETALL', thkey(id))
 `,
 );
