@@ -123,6 +123,10 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
     case 'state_snapshot':
     case 'decision_recorded':
       return;
+    case 'handoff':
+      // no UI chunk: a `data-` part would fail a client whose dataPartSchemas do not name it; the
+      // tool call that handed off is in the stream, and the run record names the active agent
+      return;
     case 'error':
       // only an error that ends the run reaches the client (at `finish`): a rejected decision or a
       // retried model failure is not fatal, and a v6 client stops at the first `error` chunk

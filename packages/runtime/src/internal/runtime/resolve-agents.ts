@@ -27,6 +27,8 @@ export interface ResolvedAgent {
   toolExecution: 'sequential' | 'parallel';
   approvalTimeout?: number;
   onApprovalExpired: 'continue' | 'end_run';
+  /** The agents this agent's handoff tools transfer to, by id (set by `resolveHandoffs`). */
+  handoffTargets?: ReadonlyMap<string, ResolvedAgent>;
 }
 
 function invalid(message: string): AwakenError {
