@@ -1,7 +1,7 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import { a2aAgentTool } from '@awaken/protocol-a2a';
-import type { AgentDefinition } from '@awaken/runtime';
+import { type AgentDefinition, handoffTool } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
 import { chooseColor, createDeleteFile, createSendInvoice, getWeather, restartService } from './demo-tools';
 
@@ -12,9 +12,31 @@ export const RESTART_APPROVAL_MS = 20_000;
  * The demo agent: weather allowed, deleting a file asks a human, restarting a service asks a human
  * who has {@link RESTART_APPROVAL_MS} to answer, sending an invoice must never happen twice, picking
  * a color asks the client. Tools a client declares with its request (AG-UI frontend tools) run in the
- * client without an approval first. With a remote A2A agent, also `delegate`: its `ask_remote` tool
- * asks that agent, and the remote agent's approvals become this agent's tickets.
+ * client without an approval first; `transfer_to_billing` hands the run to the `billing` agent. With
+ * a remote A2A agent, also `delegate`: its `ask_remote` tool asks that agent, and the remote agent's
+ * approvals become this agent's tickets.
  */
+/**
+ * The agent `transfer_to_billing` hands a demo run to: its own prompt, tools and rules (sending an
+ * invoice asks a human here, while the demo agent sends without asking).
+ */
+function billingAgent(model: ModelExecutor, sent: string[]): AgentDefinition {
+  return {
+    id: 'billing',
+    systemPrompt:
+      'You are the Awaken billing agent. Use send_invoice to send an invoice (a human approves it).',
+    model,
+    tools: [createSendInvoice(sent)],
+    plugins: [
+      createTracingPlugin(),
+      createPermissionPlugin({
+        defaultBehavior: 'allow',
+        rules: [{ tool: 'send_invoice', behavior: 'ask' }],
+      }),
+    ],
+  };
+}
+
 export function createDemoAgents(options: {
   model: ModelExecutor;
   deleted: string[];
@@ -70,10 +92,12 @@ export function createDemoAgents(options: {
         chooseColor,
         restartService,
         createSendInvoice(options.sent ?? []),
+        handoffTool('billing', { description: 'Transfer the user to the billing agent (invoices).' }),
       ],
       plugins: [createTracingPlugin(), permissions],
       // parallel calls (two deletions) each wait for their own approval and resolve independently
       toolExecution: 'parallel',
     },
+    billingAgent(options.model, options.sent ?? []),
   ];
 }

@@ -28,6 +28,10 @@ export const DEMO_PROMPTS = [
   },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
   {
+    prompt: 'transfer me to billing',
+    what: 'calls transfer_to_billing: the run continues with the billing agent, which answers',
+  },
+  {
     prompt: 'use the confirm tool with {"question":"ok?"}',
     what: 'calls a frontend tool the client declared in the request (AG-UI tools, useChat client tools) with those arguments',
   },
@@ -76,6 +80,12 @@ function afterTool(result: ToolMessage): Plan {
     return {
       kind: 'text',
       text: `I did not run ${result.toolName}: ${describe(content ?? 'no reason given')}.`,
+    };
+  }
+  if (result.toolName.startsWith('transfer_to_')) {
+    return {
+      kind: 'text',
+      text: `This is ${field('transferredTo')}: you were transferred to me. How can I help?`,
     };
   }
   switch (result.toolName) {
@@ -136,6 +146,12 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
   // the delegate agent's prompt (with AWAKEN_A2A_REMOTE_URL): ask the remote A2A agent
   const ask = /^ask remote:\s*(.{1,2000})$/is.exec(text);
   if (ask?.[1]) return { kind: 'call', name: 'ask_remote', args: { message: ask[1].trim() } };
+  const transfer = /\btransfer\s+me\s+to\s+([\w-]{1,40})/i.exec(text);
+  const handoff = `transfer_to_${transfer?.[1]?.toLowerCase()}`;
+  if (transfer?.[1] && declared.has(handoff)) {
+    const reason = `the user asked for ${transfer[1]}`;
+    return { kind: 'call', name: handoff, args: { reason }, text: `Transferring you to ${transfer[1]}. ` };
+  }
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])
     return { kind: 'call', name: 'get_weather', args: { city: weather[1].trim() }, text: 'Let me check. ' };
