@@ -294,6 +294,63 @@ describe('handoff', () => {
     expect((await storedRun(stores.threadRuns, 'r')).activeAgentId).toBe('billing');
   });
 
+  it('transfers nothing for a handoff call a ToolGate resolved without running it', async () => {
+    const stores = createMemoryStores();
+    const answering: Plugin = {
+      id: 'answering',
+      hooks: {
+        toolGate: (context) =>
+          context.call.name === 'transfer_to_billing'
+            ? { type: 'set_result', result: { status: 'success', output: { transferredTo: 'billing' } } }
+            : undefined,
+      },
+    };
+    const model = createScriptedModel((request): ScriptedTurn => {
+      const last = lastMessage(request);
+      if (last?.role === 'user') return { toolCalls: [{ id: 'h', name: 'transfer_to_billing' }] };
+      return { text: `${request.system} answering` };
+    });
+    const runtime = runtimeOver(
+      stores,
+      [
+        { id: 'triage', systemPrompt: TRIAGE, tools: [handoffTool('billing')], plugins: [answering] },
+        { id: 'billing', systemPrompt: BILLING },
+      ],
+      model,
+    );
+    const handle = runtime.run({ agentId: 'triage', runId: 'r', input: 'go' });
+    const events = await collect(handle);
+    expect((await handle.result).response).toBe(`${TRIAGE} answering`);
+    expect(handoffs(events)).toEqual([]);
+    expect((await storedRun(stores.threadRuns, 'r')).activeAgentId).toBeUndefined();
+  });
+
+  it('runs no RunStart or RunEnd at the handoff: the target’s plugins see the RunEnd of the activation', async () => {
+    const seen: string[] = [];
+    const lifecycle = (agentId: string): Plugin => ({
+      id: 'lifecycle',
+      hooks: {
+        runStart: () => void seen.push(`${agentId}:runStart`),
+        stepStart: (context) => void seen.push(`${agentId}:stepStart:${context.step}`),
+        runEnd: () => void seen.push(`${agentId}:runEnd`),
+      },
+    });
+    const model = createScriptedModel([
+      { toolCalls: [{ id: 'h', name: 'transfer_to_billing' }] },
+      { text: 'ok' },
+    ]);
+    const runtime = runtimeOver(
+      createMemoryStores(),
+      [
+        { id: 'triage', tools: [handoffTool('billing')], plugins: [lifecycle('triage')] },
+        { id: 'billing', plugins: [lifecycle('billing')] },
+      ],
+      model,
+    );
+    await runtime.runToCompletion({ agentId: 'triage', input: 'go' });
+    expect(seen).toEqual(['triage:runStart', 'triage:stepStart:1', 'billing:stepStart:2', 'billing:runEnd']);
+  });
+
   it('starts the target’s run-scoped plugin state afresh and keeps the thread-scoped state', async () => {
     const runCount = defineStateKey({ name: 'count', scope: 'run', persistent: true, initial: () => 0 });
     const threadCount = defineStateKey({
