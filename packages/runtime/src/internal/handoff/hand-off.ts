@@ -1,6 +1,7 @@
 import {
   AwakenError,
   type HandoffRecord,
+  MAX_HANDOFF_REASON_LENGTH,
   type ToolCallState,
   type ToolResult,
   toolFailure,
@@ -51,7 +52,9 @@ export function handoffResult(session: RunSession, state: ToolCallState, agentId
 
 function reasonOf(call: ToolCallState): string | undefined {
   const args = (call.editedArguments ?? call.arguments) as { reason?: unknown } | undefined;
-  return typeof args?.reason === 'string' && args.reason.length > 0 ? args.reason : undefined;
+  // cut, not refused: a copy of the tool with a looser schema must not make the record unstorable
+  const reason = typeof args?.reason === 'string' ? args.reason.slice(0, MAX_HANDOFF_REASON_LENGTH) : '';
+  return reason.length > 0 ? reason : undefined;
 }
 
 /**

@@ -351,6 +351,29 @@ describe('handoff', () => {
     expect(seen).toEqual(['triage:runStart', 'triage:stepStart:1', 'billing:stepStart:2', 'billing:runEnd']);
   });
 
+  it('records a handoff of the step a stop condition ends the run at', async () => {
+    const stores = createMemoryStores();
+    const model = createScriptedModel([{ toolCalls: [{ id: 'h', name: 'transfer_to_billing' }] }]);
+    const runtime = runtimeOver(
+      stores,
+      [
+        {
+          id: 'triage',
+          tools: [handoffTool('billing')],
+          stopConditions: [{ type: 'max_rounds', rounds: 1 }],
+        },
+        { id: 'billing' },
+      ],
+      model,
+    );
+    const handle = runtime.run({ agentId: 'triage', runId: 'r', input: 'go' });
+    const events = await collect(handle);
+    expect((await handle.result).termination).toMatchObject({ type: 'stopped', code: 'max_rounds' });
+    expect(events.slice(-3).map((event) => event.type)).toEqual(['step_end', 'handoff', 'run_finish']);
+    expect((await storedRun(stores.threadRuns, 'r')).activeAgentId).toBe('billing');
+    expect(model.callCount).toBe(1);
+  });
+
   it('starts the target’s run-scoped plugin state afresh and keeps the thread-scoped state', async () => {
     const runCount = defineStateKey({ name: 'count', scope: 'run', persistent: true, initial: () => 0 });
     const threadCount = defineStateKey({
