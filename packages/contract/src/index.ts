@@ -51,6 +51,12 @@ export { runContextSchema } from './run/run-context';
 export type { RunContext } from './run/run-context';
 export { runRecordSchema, runRequestOriginSchema, seqRangeSchema } from './run/run-record';
 export type { RunRecord, RunRequestOrigin, SeqRange } from './run/run-record';
+export {
+  MAX_HANDOFF_REASON_LENGTH,
+  activeAgentIdOf,
+  handoffRecordSchema,
+} from './run/handoff-record';
+export type { HandoffRecord } from './run/handoff-record';
 
 export {
   TERMINAL_TOOL_CALL_STATUSES,

@@ -16,7 +16,7 @@ export {
   toAgUiSseStream,
 } from './stream/ag-ui-sse';
 export type { AgUiSseOptions } from './stream/ag-ui-sse';
-export { createAgUiEncoder } from './encode/create-ag-ui-encoder';
+export { HANDOFF_CUSTOM_EVENT, createAgUiEncoder } from './encode/create-ag-ui-encoder';
 export type { AgUiEncoder, AgUiEncoderOptions } from './encode/create-ag-ui-encoder';
 export { agUiErrorEvents, encodeAgUiRun } from './encode/encode-ag-ui-run';
 export type { AgUiRunEnding, EncodeAgUiRunOptions } from './encode/encode-ag-ui-run';

@@ -13,6 +13,7 @@ import {
 import { createRunRecord, createSession, loadSession } from './internal/activation/load-session';
 import { settleOpenRun } from './internal/activation/open-run';
 import { requireAgent, resolveAgents } from './internal/runtime/resolve-agents';
+import { resolveHandoffs } from './internal/handoff/resolve-handoffs';
 import { checkFailure } from './internal/runtime/run-failure';
 import { registerInternals } from './internal/runtime/runtime-internals';
 import { DEFAULT_THREAD_MEMORY_LIMIT, ThreadMemory } from './internal/session/thread-memory';
@@ -61,6 +62,7 @@ function threadMemoryLimit(value: number | undefined): number {
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const agents = resolveAgents(options.agents, options.model);
   checkAgentTools(agents);
+  resolveHandoffs(agents);
   const agentFor = createAgentLookup((agentId) => requireAgent(agents, agentId));
   const stores = resolveStores(options);
   const leaseMs = positiveMs(

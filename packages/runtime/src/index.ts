@@ -1,4 +1,6 @@
 export { createAgentRuntime } from './create-agent-runtime';
+export { handoffTool } from './handoff-tool';
+export type { HandoffToolOptions } from './handoff-tool';
 export { checkStoredDecisions } from './internal/decisions/check-stored-decisions';
 export { queueDecisions } from './internal/decisions/queue-decisions';
 export type {

@@ -26,6 +26,16 @@ describe('the demo agent', () => {
     expect(done.response).toBe('Nobody approved restart_service in time, so I did not run it.');
   });
 
+  it('"transfer me to billing": the billing agent takes the run over and answers', async () => {
+    const { runtime } = demo();
+    const done = await runtime.runToCompletion({ agentId: 'demo', input: 'transfer me to billing' });
+    expect(done).toMatchObject({
+      status: 'done',
+      steps: 2,
+      response: 'This is billing: you were transferred to me. How can I help?',
+    });
+  });
+
   it('"send invoice 42": the non-idempotent tool runs once and the agent reports it', async () => {
     const { runtime, sent } = demo();
     const done = await runtime.runToCompletion({ agentId: 'demo', input: 'send invoice 42' });

@@ -1,7 +1,7 @@
 import type { ModelExecutor } from '@awaken/contract';
 import { createPermissionPlugin } from '@awaken/ext-permission';
 import { a2aAgentTool } from '@awaken/protocol-a2a';
-import { type AgentDefinition, agentTool } from '@awaken/runtime';
+import { type AgentDefinition, agentTool, handoffTool } from '@awaken/runtime';
 import { createTracingPlugin } from '@awaken/server';
 import { DEMO_SUB_AGENTS } from './demo-sub-agents';
 import { chooseColor, createDeleteFile, createSendInvoice, getWeather, restartService } from './demo-tools';
@@ -29,11 +29,33 @@ function subAgent(id: string, options: { model: ModelExecutor; deleted: string[]
  * The demo agent: weather allowed, deleting a file asks a human, restarting a service asks a human
  * who has {@link RESTART_APPROVAL_MS} to answer, sending an invoice must never happen twice, picking
  * a color asks the client. Tools a client declares with its request (AG-UI frontend tools) run in the
- * client without an approval first. It delegates to the sub-agents `janitor` and `archivist`
- * (`agentTool`): their `delete_file` asks through the demo's inherited rules, and the question reaches
- * the demo's human as a ticket of the delegating call. With a remote A2A agent, also `delegate`: its
- * `ask_remote` tool asks that agent, and the remote agent's approvals become this agent's tickets.
+ * client without an approval first; `transfer_to_billing` hands the run to the `billing` agent. It
+ * delegates to the sub-agents `janitor` and `archivist` (`agentTool`): their `delete_file` asks
+ * through the demo's inherited rules, and the question reaches the demo's human as a ticket of the
+ * delegating call. With a remote A2A agent, also `delegate`: its `ask_remote` tool asks that agent,
+ * and the remote agent's approvals become this agent's tickets.
  */
+/**
+ * The agent `transfer_to_billing` hands a demo run to: its own prompt, tools and rules (sending an
+ * invoice asks a human here, while the demo agent sends without asking).
+ */
+function billingAgent(model: ModelExecutor, sent: string[]): AgentDefinition {
+  return {
+    id: 'billing',
+    systemPrompt:
+      'You are the Awaken billing agent. Use send_invoice to send an invoice (a human approves it).',
+    model,
+    tools: [createSendInvoice(sent)],
+    plugins: [
+      createTracingPlugin(),
+      createPermissionPlugin({
+        defaultBehavior: 'allow',
+        rules: [{ tool: 'send_invoice', behavior: 'ask' }],
+      }),
+    ],
+  };
+}
+
 export function createDemoAgents(options: {
   model: ModelExecutor;
   deleted: string[];
@@ -96,11 +118,13 @@ export function createDemoAgents(options: {
             description: `Asks the ${id} (a sub-agent) to do a task, e.g. delete a file; its deletions ask you first`,
           }),
         ),
+        handoffTool('billing', { description: 'Transfer the user to the billing agent (invoices).' }),
       ],
       plugins: [createTracingPlugin(), permissions],
       // parallel calls (two deletions) each wait for their own approval and resolve independently
       toolExecution: 'parallel',
     },
     ...DEMO_SUB_AGENTS.map((id) => subAgent(id, options)),
+    billingAgent(options.model, options.sent ?? []),
   ];
 }

@@ -37,6 +37,10 @@ export const DEMO_PROMPTS = [
   },
   { prompt: 'pick a color', what: 'calls the client tool choose_color; the client answers with the color' },
   {
+    prompt: 'transfer me to billing',
+    what: 'calls transfer_to_billing: the run continues with the billing agent, which answers',
+  },
+  {
     prompt: 'use the confirm tool with {"question":"ok?"}',
     what: 'calls a frontend tool the client declared in the request (AG-UI tools, useChat client tools) with those arguments',
   },
@@ -122,6 +126,12 @@ function afterTool(result: ToolMessage, messages: readonly Message[]): Plan {
       text: `I did not run ${result.toolName}: ${reasonOf(content ?? 'no reason given')}.`,
     };
   }
+  if (result.toolName.startsWith('transfer_to_')) {
+    return {
+      kind: 'text',
+      text: `This is ${field('transferredTo')}: you were transferred to me. How can I help?`,
+    };
+  }
   switch (result.toolName) {
     case 'get_weather':
       return {
@@ -197,6 +207,12 @@ function plan(messages: readonly Message[], delayMs: number, declared: ReadonlyS
         : `I will ask the ${who(first)}. `,
       ...(second && secondTask ? { more: [{ name: who(second), args: { task: secondTask.trim() } }] } : {}),
     };
+  }
+  const transfer = /\btransfer\s+me\s+to\s+([\w-]{1,40})/i.exec(text);
+  const handoff = `transfer_to_${transfer?.[1]?.toLowerCase()}`;
+  if (transfer?.[1] && declared.has(handoff)) {
+    const reason = `the user asked for ${transfer[1]}`;
+    return { kind: 'call', name: handoff, args: { reason }, text: `Transferring you to ${transfer[1]}. ` };
   }
   const weather = /weather(?:\s+in)?\s+([\p{L} .'-]{1,60})/iu.exec(text);
   if (weather?.[1])

@@ -73,6 +73,17 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     finishReason: z.string(),
   }),
   event('step_end', { step: z.number().int().positive() }),
+  /**
+   * The run was handed to another agent: right after the `step_end` of the step whose handoff call
+   * (`toolCallId`) succeeded, outside any step; every later step runs `toAgentId`.
+   */
+  event('handoff', {
+    fromAgentId: z.string(),
+    toAgentId: z.string(),
+    toolCallId: z.string(),
+    step: z.number().int().positive(),
+    reason: z.string().optional(),
+  }),
   event('state_snapshot', { state: z.record(z.string(), z.unknown().optional()) }),
   event('run_finish', {
     status: runStatusSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tokenUsageSchema } from '../model/token-usage';
+import { handoffRecordSchema } from './handoff-record';
 import { clientToolSchema } from '../tool/client-tool';
 import { runContextSchema } from './run-context';
 import { runStatusSchema } from './run-status';
@@ -29,7 +30,12 @@ export type SeqRange = z.infer<typeof seqRangeSchema>;
 export const runRecordSchema = z.object({
   runId: z.string().min(1),
   threadId: z.string().min(1),
+  /** The agent that started the run (the request's `agentId`); a handoff does not change it. */
   agentId: z.string().min(1),
+  /** The agent running the run since its last handoff; absent until one happens (see `activeAgentIdOf`). */
+  activeAgentId: z.string().min(1).optional(),
+  /** The run's handoffs, oldest first; absent until one happens. */
+  handoffs: z.array(handoffRecordSchema).optional(),
   origin: runRequestOriginSchema,
   /** The run whose tool call started this one (a child run of a sub-agent call, `origin: 'internal'`). */
   parentRunId: z.string().optional(),

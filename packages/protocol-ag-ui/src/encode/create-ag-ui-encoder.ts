@@ -17,7 +17,7 @@ export interface AgUiEncoderOptions {
  * a tool call streamed without its start (a replay that begins mid-call) is started first, and the
  * ids are the stable ones of `message-ids` (the runtime's own text ids are never shown). The run's
  * lifecycle events (`RUN_STARTED`, `RUN_FINISHED`) are the caller's: `run_start`, `run_finish` and
- * `inference_complete` map to nothing here.
+ * `inference_complete` map to nothing here. A `handoff` becomes a `CUSTOM` {@link HANDOFF_CUSTOM_EVENT}.
  */
 export interface AgUiEncoder {
   /** The AG-UI events for one Awaken event (often none or one). */
@@ -31,6 +31,12 @@ export interface AgUiEncoder {
 }
 
 const stepName = (step: number) => `step ${step}`;
+
+/**
+ * The name of the `CUSTOM` event an Awaken `handoff` becomes (value: `fromAgentId`, `toAgentId`,
+ * `toolCallId`, `step`, `reason?`), between the steps of the two agents.
+ */
+export const HANDOFF_CUSTOM_EVENT = 'awaken.handoff';
 
 function resultContent(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -245,6 +251,18 @@ export function createAgUiEncoder(options: AgUiEncoderOptions = {}): AgUiEncoder
       case 'error':
         // the run's own error: its terminal RUN_ERROR is the caller's, from the stored run
         return [];
+      case 'handoff': {
+        // AG-UI has no handoff event: a CUSTOM one, which clients that do not know it ignore
+        const { fromAgentId, toAgentId, toolCallId, step: handoffStep, reason } = event;
+        const value = {
+          fromAgentId,
+          toAgentId,
+          toolCallId,
+          step: handoffStep,
+          ...(reason ? { reason } : {}),
+        };
+        return [{ type: 'CUSTOM', name: HANDOFF_CUSTOM_EVENT, value }];
+      }
       default:
         // run_start, run_finish, inference_complete, tool_call_suspended, tool_call_resumed,
         // decision_recorded

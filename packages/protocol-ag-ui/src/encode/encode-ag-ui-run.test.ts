@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgUiEvent } from '../wire/ag-ui-event';
 import { formatAgUiEvent, toAgUiSseStream } from '../stream/ag-ui-sse';
 import { type AgUiRunEnding, encodeAgUiRun } from './encode-ag-ui-run';
+import { HANDOFF_CUSTOM_EVENT } from './create-ag-ui-encoder';
 import { diffJson } from './json-patch-diff';
 
 function events(inputs: AgentEventInput[]): AgentEvent[] {
@@ -101,6 +102,44 @@ describe('encodeAgUiRun', () => {
     expect(out.at(-1)).toMatchObject({
       outcome: { type: 'interrupt', interrupts: [{ id: 'k1', reason: 'tool_call', toolCallId: 'c1' }] },
     });
+  });
+
+  it('maps a handoff to a CUSTOM awaken.handoff event between the two agents’ steps', async () => {
+    const handedOff = events([
+      { type: 'run_start', threadId: 't1', agentId: 'triage', resumed: false },
+      { type: 'step_start', step: 1 },
+      { type: 'tool_call_ready', toolCallId: 'h', toolName: 'transfer_to_billing', arguments: {} },
+      { type: 'tool_call_done', toolCallId: 'h', toolName: 'transfer_to_billing', status: 'succeeded' },
+      { type: 'step_end', step: 1 },
+      {
+        type: 'handoff',
+        fromAgentId: 'triage',
+        toAgentId: 'billing',
+        toolCallId: 'h',
+        step: 1,
+        reason: 'bill',
+      },
+      { type: 'step_start', step: 2 },
+      { type: 'text_delta', messageId: 'm', delta: 'Billing here.' },
+      { type: 'step_end', step: 2 },
+      { type: 'run_finish', status: 'done', termination: { type: 'natural_end' }, usage },
+    ]);
+    const out = await collect(
+      encodeAgUiRun(from(handedOff), {
+        threadId: 't1',
+        runId: 'client-run',
+        settle: async () => ({ status: 'done', termination: { type: 'natural_end' } }) as AgUiRunEnding,
+      }),
+    );
+    for (const event of out) expect(EventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    const at = out.findIndex((event) => event.type === 'CUSTOM');
+    expect(out[at]).toEqual({
+      type: 'CUSTOM',
+      name: HANDOFF_CUSTOM_EVENT,
+      value: { fromAgentId: 'triage', toAgentId: 'billing', toolCallId: 'h', step: 1, reason: 'bill' },
+    });
+    expect(out[at - 1]).toMatchObject({ type: 'STEP_FINISHED', stepName: 'step 1' });
+    expect(out[at + 1]).toMatchObject({ type: 'STEP_STARTED', stepName: 'step 2' });
   });
 
   it('a replay starting mid-call streams the call whole; a broken source ends with RUN_ERROR after closing', async () => {

@@ -48,6 +48,27 @@ describe('createUiMessageEncoder', () => {
     ]);
   });
 
+  it('sends no chunk for a handoff: the steps of both agents stream as one message', async () => {
+    const step = (n: number) => [
+      { type: 'step_start', step: n } as const,
+      { type: 'text_delta', messageId: `m${n}`, delta: `step ${n}` } as const,
+      { type: 'step_end', step: n } as const,
+    ];
+    const run = (handoff: AgentEventInput[]) =>
+      events(
+        { type: 'run_start', threadId: 't', agentId: 'triage', resumed: false },
+        ...step(1),
+        ...handoff,
+        ...step(2),
+        { type: 'run_finish', status: 'done', termination: { type: 'natural_end' }, usage },
+      );
+    const withHandoff = await encode(
+      run([{ type: 'handoff', fromAgentId: 'triage', toAgentId: 'billing', toolCallId: 'h', step: 1 }]),
+    );
+    expect(withHandoff).toEqual(await encode(run([])));
+    expect(types(withHandoff).filter((type) => type === 'start-step')).toHaveLength(2);
+  });
+
   it('opens a text or reasoning part a delta arrives for without its start (the client would fail)', async () => {
     const chunks = await encode(
       events(

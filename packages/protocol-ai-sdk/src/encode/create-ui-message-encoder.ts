@@ -128,6 +128,10 @@ function encodeInto(state: EncoderState, tools: ToolChunkOptions, event: AgentEv
     // how the child ended shows in the call's next event (its output, or its question)
     case 'subagent_finish':
       return;
+    case 'handoff':
+      // no UI chunk: a `data-` part would fail a client whose dataPartSchemas do not name it; the
+      // tool call that handed off is in the stream, and the run record names the active agent
+      return;
     case 'error':
       // only an error that ends the run reaches the client (at `finish`): a rejected decision or a
       // retried model failure is not fatal, and a v6 client stops at the first `error` chunk

@@ -64,6 +64,30 @@ export function runsSpec(ctx: SuiteContext<ThreadRunStore>): void {
       );
     });
 
+    it('keeps the active agent and the handoffs of a run through createRun and a checkpoint', async () => {
+      const thread = await ctx.store.createThread({});
+      const first = { fromAgentId: 'triage', toAgentId: 'billing', toolCallId: 'c1', step: 1, at: 1_000 };
+      const created = await ctx.store.createRun(
+        newRunRecord(thread.id, { agentId: 'triage', activeAgentId: 'billing', handoffs: [first] }),
+      );
+      expect(await ctx.store.getRun(created.runId)).toMatchObject({
+        agentId: 'triage',
+        activeAgentId: 'billing',
+        handoffs: [first],
+      });
+      const second = { ...first, fromAgentId: 'billing', toAgentId: 'support', step: 2, reason: 'refund' };
+      const checkpoint = await nextCheckpoint(ctx.store, created, 'running');
+      const stored = await ctx.store.commitCheckpoint({
+        ...checkpoint,
+        run: { ...checkpoint.run, activeAgentId: 'support', handoffs: [first, second] },
+      });
+      const read = expectValid(runRecordSchema, await ctx.store.getRun(created.runId));
+      expect(read).toEqual(stored);
+      expect(read).toMatchObject({ agentId: 'triage', activeAgentId: 'support', handoffs: [first, second] });
+      const listed = await ctx.store.listRuns(thread.id);
+      expect(listed.items[0]).toMatchObject({ activeAgentId: 'support', handoffs: [first, second] });
+    });
+
     it('rejects an invalid run record with validation_failed', async () => {
       const thread = await ctx.store.createThread({});
       await expectAwakenError(

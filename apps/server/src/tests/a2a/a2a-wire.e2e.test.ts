@@ -40,6 +40,7 @@ describe('agent cards', () => {
         'choose_color',
         'restart_service',
         'send_invoice',
+        'transfer_to_billing',
       ]);
       expect(card.capabilities.extensions[0].description).toMatch(/tool-approval-request/);
       const old = await (await fetch(`${app.url}${path}`)).json();

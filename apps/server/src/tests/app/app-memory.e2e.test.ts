@@ -73,6 +73,27 @@ describe('the reference server on memory stores, over real HTTP', () => {
     expect(whole.ids).toEqual([...run.ids]);
   });
 
+  it('a handoff: the billing agent answers, the stream shows it, GET /v1/runs/:id names the active agent', async () => {
+    const run = await start('transfer me to billing');
+    expect(run.events.find((event) => event.type === 'handoff')).toMatchObject({
+      fromAgentId: 'demo',
+      toAgentId: 'billing',
+      step: 1,
+      reason: 'the user asked for billing',
+    });
+    expect(run.events.at(-1)).toMatchObject({
+      type: 'run_finish',
+      status: 'done',
+      response: 'This is billing: you were transferred to me. How can I help?',
+    });
+    const got = await api(app.url, `/v1/runs/${run.runId}`);
+    expect(got.body).toMatchObject({
+      agentId: 'demo',
+      activeAgentId: 'billing',
+      handoffs: [{ fromAgentId: 'demo', toAgentId: 'billing', step: 1 }],
+    });
+  });
+
   it('a denial is answered without running the tool; a denied path is refused by rule without asking', async () => {
     const run = await start('delete /tmp/keep.txt');
     const ticket = run.events.find((event) => event.type === 'tool_call_suspended');

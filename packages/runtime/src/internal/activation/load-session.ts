@@ -7,6 +7,7 @@ import {
   type RunRecord,
   type RunRequestOrigin,
   type UserMessage,
+  activeAgentIdOf,
 } from '@awaken/contract';
 import type { EventChannel } from '../session/event-channel';
 import { releaseThreadState, restorePluginState } from '../plugins/plugin-host';
@@ -207,7 +208,9 @@ export async function loadSession(
     await repairFinishedLog(plumbing.services, found, plumbing.ownership);
     return found;
   }
-  const agent = agentFor(found.agentId, found.agentPath);
+  // the agent the run was handed to last, if any (its tools resume the calls it suspended), under
+  // the plugins a child run inherits from its ancestors
+  const agent = agentFor(activeAgentIdOf(found), found.agentPath);
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
   const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);

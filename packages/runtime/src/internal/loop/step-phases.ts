@@ -27,10 +27,12 @@ export async function stepStart(session: RunSession): Promise<void> {
  * model call.
  */
 export async function beforeInference(session: RunSession): Promise<InferenceDraft | { skipped: string }> {
-  const { definition, descriptors } = session.agent;
+  const { definition, descriptors, tools } = session.agent;
+  // a client tool the agent declares itself is the agent's (after a handoff, the target's)
+  const clientTools = [...session.run.clientTools.values()].filter((tool) => !tools.has(tool.name));
   const draft: InferenceDraft = {
     system: definition.systemPrompt,
-    tools: [...descriptors, ...session.run.clientTools.values()].map((descriptor) => ({ ...descriptor })),
+    tools: [...descriptors, ...clientTools].map((descriptor) => ({ ...descriptor })),
     toolChoice: undefined,
     options: { ...definition.inferenceOptions },
   };

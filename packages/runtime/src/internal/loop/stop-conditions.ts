@@ -1,5 +1,6 @@
 import { assertNever } from '@awaken/contract';
 import type { StopConditionSpec, TerminationReason } from '@awaken/contract';
+import { handOffAtStepEnd } from '../handoff/hand-off';
 import { runHooks } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
 
@@ -95,8 +96,9 @@ function evaluateStopConditions(session: RunSession): Stopped | undefined {
 
 /**
  * StepEnd: the hooks (which may stop the run), then — with `evaluate`, when the loop would go on —
- * the stop conditions in declared order (first match wins), then the `step_end` event. Once per step,
- * the step's finished calls are folded into the counters the stop conditions read.
+ * the stop conditions in declared order (first match wins), then the `step_end` event and, when a
+ * handoff call of the step took effect, the handoff to its agent. Once per step, the step's finished
+ * calls are folded into the counters the stop conditions read.
  */
 export async function stepEnd(
   session: RunSession,
@@ -113,5 +115,6 @@ export async function stepEnd(
   run.bookkeeping.stepEnded = run.record.steps;
   if (options.evaluate) stopped ??= evaluateStopConditions(session);
   session.events.post({ type: 'step_end', step: run.record.steps });
+  handOffAtStepEnd(session);
   return options.evaluate ? stopped : undefined;
 }

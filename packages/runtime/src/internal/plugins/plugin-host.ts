@@ -108,9 +108,13 @@ export function releaseThreadState(session: RunSession): void {
   session.services.threadMemory.release(session.threadId, stored);
 }
 
-/** Loads persistent plugin keys from the run record and the stored thread state. */
-export function restorePluginState(session: RunSession): void {
+/**
+ * Loads persistent plugin keys from the run record and the stored thread state (with `only`, the
+ * keys of that scope).
+ */
+export function restorePluginState(session: RunSession, only?: StateKey<unknown>['scope']): void {
   for (const key of persistentKeys(session)) {
+    if (only !== undefined && key.scope !== only) continue;
     const name = stateKeyStorageName(key);
     const source = key.scope === 'run' ? session.run.record.state : session.run.plugins.storedThread;
     if (name in source) storeFor(session, key).set(name, restore(key, source[name]));

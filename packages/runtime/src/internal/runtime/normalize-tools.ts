@@ -5,6 +5,7 @@ import {
   type ToolExecuteContext,
   isToolResult,
 } from '@awaken/contract';
+import { handoffTargetOf } from '../../handoff-tool';
 import { type ArgumentsCheck, resolveToolInput } from './resolve-tool-input';
 
 /** A tool of an agent after its definition was checked: the same shape whatever it was written as. */
@@ -19,6 +20,8 @@ export interface ResolvedTool {
   idempotent: boolean;
   /** True when the client executes the tool (`Tool.clientTool`): a request may declare it too. */
   clientTool: boolean;
+  /** Set for a `handoffTool`: the runtime executes the call itself (see internal/handoff). */
+  handoff?: { agentId: string };
   execute(args: unknown, context: ToolExecuteContext): Promise<unknown>;
 }
 
@@ -105,8 +108,10 @@ function resolveTool(entry: unknown, name: string, where: string): ResolvedTool 
     throw invalid(`${where}.idempotent must be a boolean`);
   if (clientTool !== undefined && typeof clientTool !== 'boolean')
     throw invalid(`${where}.clientTool must be a boolean`);
+  const handoff = handoffTargetOf(entry);
   return {
     name,
+    ...(handoff === undefined ? {} : { handoff: { agentId: handoff } }),
     ...(approvalTimeout === undefined ? {} : { approvalTimeout: approvalTimeout as number }),
     idempotent: idempotent !== false,
     clientTool: clientTool === true,

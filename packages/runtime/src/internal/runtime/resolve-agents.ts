@@ -34,6 +34,8 @@ export interface ResolvedAgent {
    * levels. `definition.plugins` is then every level, flattened.
    */
   pluginLevels?: readonly (readonly Plugin[])[];
+  /** The agents this agent's handoff tools transfer to, by id (set by `resolveHandoffs`). */
+  handoffTargets?: ReadonlyMap<string, ResolvedAgent>;
 }
 
 function invalid(message: string): AwakenError {

@@ -83,7 +83,8 @@ export class RunSession {
 
   constructor(
     readonly services: RuntimeServices,
-    readonly agent: ResolvedAgent,
+    /** The agent running the run: replaced at the end of a step that handed the run off. */
+    public agent: ResolvedAgent,
     init: Omit<RunSessionInit, 'services' | 'agent'>,
   ) {
     this.runId = init.record.runId;

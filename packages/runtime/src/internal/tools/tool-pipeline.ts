@@ -17,6 +17,7 @@ import { moveCall } from './move-call';
 import { jsonOutput } from './json-output';
 import { commitCheckpoint } from '../checkpoint/commit-checkpoint';
 import { agentPathOf, createSubRuns } from '../subagents/create-sub-runs';
+import { handoffResult } from '../handoff/hand-off';
 
 /** Leaves `new`/`resuming` for `running` before a gate outcome that is not a suspension. */
 function enterRunning(session: RunSession, state: ToolCallState): void {
@@ -110,7 +111,8 @@ export async function gateCall(session: RunSession, state: ToolCallState): Promi
         await applyResult(session, state, toolFailure(`unknown tool "${state.toolName}"`));
         return false;
       }
-      if (session.run.clientTools.has(state.toolName)) {
+      // the agent's own tool wins over a client tool of the request (after a handoff, its target's)
+      if (session.run.clientTools.has(state.toolName) && !session.agent.tools.has(state.toolName)) {
         await applyResult(session, state, {
           status: 'pending',
           suspension: clientToolSuspension(state, prepared.args),
@@ -176,21 +178,24 @@ export async function executeCall(session: RunSession, state: ToolCallState): Pr
   let result: ToolResult;
   let threw = false;
   try {
-    const output = await tool.execute(prepared.args, {
-      runId: session.runId,
-      threadId: session.threadId,
-      toolCallId: state.callId,
-      step: state.step,
-      signal,
-      runContext: session.run.context,
-      abortSignal: signal,
-      messages: [...session.run.messages],
-      ...(state.resume ? { resume: state.resume } : {}),
-      ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
-      ...(state.resume && state.ticket ? { ticket: state.ticket } : {}),
-      agentPath: agentPathOf(session),
-      ...(children ? { subRuns: createSubRuns(session, state, children) } : {}),
-    });
+    // a handoff is executed by the runtime: no await between its check and its result (see handoffResult)
+    const output = tool.handoff
+      ? handoffResult(session, state, tool.handoff.agentId)
+      : await tool.execute(prepared.args, {
+          runId: session.runId,
+          threadId: session.threadId,
+          toolCallId: state.callId,
+          step: state.step,
+          signal,
+          runContext: session.run.context,
+          abortSignal: signal,
+          messages: [...session.run.messages],
+          ...(state.resume ? { resume: state.resume } : {}),
+          ...(state.ticket ? { resumeMode: state.ticket.resumeMode } : {}),
+          ...(state.resume && state.ticket ? { ticket: state.ticket } : {}),
+          agentPath: agentPathOf(session),
+          ...(children ? { subRuns: createSubRuns(session, state, children) } : {}),
+        });
     result = checkedOutput(isToolResult(output) ? output : toolSuccess(output));
   } catch (error) {
     // the activation stops while the call runs a child run: no outcome is recorded; the next
