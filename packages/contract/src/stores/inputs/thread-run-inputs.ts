@@ -108,6 +108,10 @@ export const threadRunStoreInputs = {
     'listRunsByStatus',
     pageRequestSchema.extend({ status: runStatusSchema }),
   ),
+  listAllRuns: defineStoreInput(
+    'listAllRuns',
+    pageRequestSchema.extend({ status: statusFilterSchema(runStatusSchema) }),
+  ),
   commitCheckpoint: defineStoreInput('commitCheckpoint', jsonChecked(checkpointSchema)),
   acquireRun: defineStoreInput(
     'acquireRun',
