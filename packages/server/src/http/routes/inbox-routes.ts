@@ -2,13 +2,10 @@ import { type RunRecord, type RunStatus, formatSseFrame, toSseStream } from '@aw
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
-import { toRunView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
 import { eventStream, json, pageQuerySchema } from '../schemas/common-schemas';
-import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
+import { pageOf, ticketViewSchema } from '../schemas/resource-schemas';
 import { sseResponse } from '../sse/sse-response';
-
-const RUN_STATUSES = ['created', 'running', 'waiting', 'done'] as const;
 
 /** One waiting run of the inbox: who waits, since when, and the tickets a human may answer. */
 const inboxItemSchema = z
@@ -27,9 +24,6 @@ const inboxPage = pageOf(inboxItemSchema, 'InboxPage');
 type InboxItem = z.infer<typeof inboxItemSchema>;
 
 const inboxQuerySchema = pageQuerySchema.extend({ agentId: z.string().max(256).optional() });
-const tenantRunsQuerySchema = inboxQuerySchema.extend({
-  status: z.enum(RUN_STATUSES).openapi({ description: 'The status of the runs listed (required)' }),
-});
 
 const inbox = apiRoutes(['Inbox']);
 
@@ -44,12 +38,6 @@ const inboxEvents = inbox.get('/v1/inbox/events', {
     'Server-sent events: `event: inbox` with the first page of the inbox at once and whenever it changes',
   request: { query: inboxQuerySchema },
   responses: { 200: eventStream('SSE') },
-});
-
-const listTenantRuns = apiRoutes(['Runs']).get('/v1/runs', {
-  summary: 'Runs of every thread of the tenant with one status, newest first (optionally of one agent)',
-  request: { query: tenantRunsQuerySchema },
-  responses: { 200: json(pageOf(runViewSchema, 'TenantRunPage'), 'A page of runs') },
 });
 
 function toInboxItem(run: RunRecord): InboxItem {
@@ -81,7 +69,8 @@ export interface InboxRouteOptions {
 
 /**
  * The console's tenant-wide views: the approval inbox (every waiting run and its tickets, read from
- * the store's status index, never by scanning runs), its live stream, and the runs of one status.
+ * the store's status index, never by scanning runs) and its live stream. The runs list is
+ * `run-list-routes.ts`.
  * The inbox stream re-reads one indexed page per `checkMs` on the server (whichever process moved
  * a run) and sends it only when it changed; clients never poll.
  */
@@ -89,12 +78,6 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
   app.openapi(listInbox, async (c) => {
     const page = await runsOf(c, 'waiting', c.req.valid('query'));
     return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
-  });
-
-  app.openapi(listTenantRuns, async (c) => {
-    const { status, ...query } = c.req.valid('query');
-    const page = await runsOf(c, status, query);
-    return c.json({ ...page, items: page.items.map(toRunView) }, 200);
   });
 
   app.openapi(inboxEvents, async (c) => {
