@@ -1,7 +1,11 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../test-support/app-process';
-import { type ConsoleSession, startConsoleSession } from '../../../test-support/console-browser';
+import {
+  type ConsoleSession,
+  SCREENSHOT_DIR,
+  startConsoleSession,
+} from '../../../test-support/console-browser';
 
 let session: ConsoleSession;
 const SEEN = { timeout: 20_000 };
@@ -163,6 +167,7 @@ describe('the mailbox and runs list over many threads, in Chromium', () => {
       .evaluate((element) => element.scrollWidth - element.clientWidth);
     expect(wrap).toBeLessThanOrEqual(0);
     await session.screenshot(phone, 'runs-phone');
+    await phone.screenshot({ path: `${SCREENSHOT_DIR}runs-phone-viewport.png` });
     expect(session.problems).toEqual([]);
   });
 });
