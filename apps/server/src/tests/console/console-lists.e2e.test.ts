@@ -22,7 +22,9 @@ async function submit(input: string, threadId: string) {
   return started.body as { runId: string; threadId: string };
 }
 
-async function apiCounts(): Promise<Record<string, number>> {
+async function apiCounts(): Promise<
+  { queued: number; claimed: number; dead_letter: number; acked: number } & Record<string, number>
+> {
   return (await api(session.app.url, '/v1/mailbox/counts')).body.counts;
 }
 
