@@ -16,6 +16,7 @@ import { listSpec } from './mailbox/list.spec';
 import { nackBackoffSpec } from './mailbox/nack-backoff.spec';
 import { oneClaimPerThreadSpec } from './mailbox/one-claim-per-thread.spec';
 import { purgeSpec } from './mailbox/purge.spec';
+import { statusViewSpec } from './mailbox/status-view.spec';
 import { reclaimSpec } from './mailbox/reclaim.spec';
 import { runtimeProjectionSpec } from './mailbox/runtime-projection.spec';
 import { terminalStatesSpec } from './mailbox/terminal-states.spec';
@@ -49,6 +50,7 @@ export function describeMailboxStoreConformance(harness: StoreHarness<MailboxSto
     claimOnEnqueueSpec(ctx);
     listSpec(ctx);
     purgeSpec(ctx);
+    statusViewSpec(ctx);
     concurrencySpec(ctx);
     waitForWorkSpec(ctx);
     threadIdsSpec(ctx);

@@ -11,6 +11,7 @@ import { pointersSpec } from './thread-run/pointers.spec';
 import { runLeaseSpec } from './thread-run/run-lease.spec';
 import { runsSpec } from './thread-run/runs.spec';
 import { runsByStatusSpec } from './thread-run/runs-by-status.spec';
+import { allRunsSpec } from './thread-run/all-runs.spec';
 import { threadIdsSpec } from './thread-run/thread-ids.spec';
 import { threadListSpec } from './thread-run/thread-list.spec';
 import { threadsSpec } from './thread-run/threads.spec';
@@ -26,6 +27,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     messageLogSpec(ctx);
     runsSpec(ctx);
     runsByStatusSpec(ctx);
+    allRunsSpec(ctx);
     checkpointSpec(ctx);
     pointersSpec(ctx);
     threadIdsSpec(ctx);

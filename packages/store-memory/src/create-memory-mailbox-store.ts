@@ -3,10 +3,12 @@ import {
   AwakenError,
   type MailboxStore,
   type RunDispatch,
+  type RunDispatchStatus,
   dispatchWithRunResult,
   isTerminalDispatchStatus,
   mailboxStoreInputs as inputs,
   queuedDispatch,
+  runDispatchStatusSchema,
 } from '@awaken/contract';
 import { copyDispatch as clone } from './internal/copy-dispatch';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -260,6 +262,23 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
       return toPage(entries, limit);
     },
 
+    async countDispatches() {
+      inputs.countDispatches.parse({});
+      const counts = Object.fromEntries(runDispatchStatusSchema.options.map((status) => [status, 0]));
+      for (const [status, entries] of state.byStatus) counts[status] = entries.size;
+      return counts as Record<RunDispatchStatus, number>;
+    },
+
+    async listDispatchesByStatus(statusInput, query) {
+      const { status, ...page } = inputs.listDispatchesByStatus.parse({ ...query, status: statusInput });
+      const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(page);
+      const entries = [...(state.byStatus.get(status)?.values() ?? [])]
+        .filter((entry) => entry.position < after)
+        .sort((a, b) => b.position - a.position)
+        .map((entry) => ({ position: entry.position, item: clone(entry.dispatch) }));
+      return toPage(entries, limit);
+    },
+
     async threadEpoch(input) {
       return state.epochOf(inputs.threadEpoch.parse({ threadId: input }).threadId);
     },
@@ -289,10 +308,14 @@ export function createMemoryMailboxStore(options: MemoryStoreOptions = {}): Mail
     },
 
     async purgeTerminal(input) {
-      const { olderThan } = inputs.purgeTerminal.parse(input);
+      const { olderThan, status } = inputs.purgeTerminal.parse(input);
+      const wanted = (dispatch: RunDispatch) =>
+        status === undefined
+          ? isTerminalDispatchStatus(dispatch.status)
+          : (status as RunDispatchStatus[]).includes(dispatch.status);
       let purged = 0;
       for (const entry of [...state.entries.values()]) {
-        if (isTerminalDispatchStatus(entry.dispatch.status) && entry.dispatch.updatedAt < olderThan) {
+        if (wanted(entry.dispatch) && entry.dispatch.updatedAt < olderThan) {
           state.remove(entry);
           purged += 1;
         }

@@ -14,6 +14,7 @@ import {
   threadRunStoreInputs,
   trustedStoreInputs,
   pointersAfterCheckpoint,
+  runStatusSchema,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
@@ -244,6 +245,18 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const { status, ...page } = inputs.listRunsByStatus.parse({ ...query, status: statusInput });
       const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(page);
       const entries = [...(byStatus.get(status) ?? [])]
+        .map((runId) => runs.get(runId))
+        .filter((entry): entry is RunEntry => entry !== undefined && entry.position < after)
+        .sort((a, b) => b.position - a.position)
+        .map((entry) => ({ position: entry.position, item: clone(entry.record) }));
+      return toPage(entries, limit);
+    },
+
+    async listAllRuns(query) {
+      const { status, ...page } = inputs.listAllRuns.parse({ ...query });
+      const { limit, after = Number.POSITIVE_INFINITY } = pageWindow(page);
+      const entries = [...(status ?? runStatusSchema.options)]
+        .flatMap((each) => [...(byStatus.get(each) ?? [])])
         .map((runId) => runs.get(runId))
         .filter((entry): entry is RunEntry => entry !== undefined && entry.position < after)
         .sort((a, b) => b.position - a.position)

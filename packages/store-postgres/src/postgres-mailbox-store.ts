@@ -12,6 +12,7 @@ import {
   TERMINAL_DISPATCH_STATUSES,
   dispatchWithRunResult,
   mailboxStoreInputs as inputs,
+  runDispatchStatusSchema,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
 import {
@@ -279,6 +280,36 @@ export class PostgresMailboxStore implements MailboxStore {
     );
   }
 
+  /** One `GROUP BY` over the status index (migration 3): an index-only scan, O(dispatches stored). */
+  async countDispatches(): Promise<Record<RunDispatchStatus, number>> {
+    inputs.countDispatches.parse({});
+    const rows = await this.#read((s) =>
+      this.db.read<{ status: RunDispatchStatus; count: string }>(
+        `SELECT status, count(*) AS count FROM ${s}.dispatches GROUP BY status`,
+        [],
+      ),
+    );
+    const counts = Object.fromEntries(runDispatchStatusSchema.options.map((status) => [status, 0]));
+    for (const row of rows) counts[row.status] = Number(row.count);
+    return counts as Record<RunDispatchStatus, number>;
+  }
+
+  async listDispatchesByStatus(
+    statusInput: RunDispatchStatus,
+    query?: PageRequest,
+  ): Promise<Page<RunDispatch>> {
+    // served by the index dispatches_by_status (migration 3): dispatches of other statuses are never read
+    const { status, ...page } = inputs.listDispatchesByStatus.parse({ ...query, status: statusInput });
+    return readPage(
+      (sql, params) => this.#read(() => this.db.read<ListedRow>(sql, params)),
+      `SELECT doc, seq AS pos FROM ${this.db.s}.dispatches WHERE status = $1
+       AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
+      [status, page.cursor === undefined ? null : Number(page.cursor)],
+      page,
+      parseDispatch,
+    );
+  }
+
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     const rows = await this.#read((s) =>
@@ -298,13 +329,13 @@ export class PostgresMailboxStore implements MailboxStore {
     });
   }
 
-  async purgeTerminal(input: { olderThan: number }): Promise<number> {
-    const { olderThan } = inputs.purgeTerminal.parse(input);
+  async purgeTerminal(input: { olderThan: number; status?: RunDispatchStatus[] }): Promise<number> {
+    const { olderThan, status } = inputs.purgeTerminal.parse(input);
     return this.#mutate(async (tx, s) => {
       const rows = await tx.query<{ count: string }>(
         `WITH gone AS (DELETE FROM ${s}.dispatches WHERE status = ANY($1) AND updated_at < $2 RETURNING 1)
          SELECT count(*) AS count FROM gone`,
-        [TERMINAL_DISPATCH_STATUSES, olderThan],
+        [status ?? TERMINAL_DISPATCH_STATUSES, olderThan],
       );
       return Number(rows[0]?.count ?? 0);
     });

@@ -295,6 +295,19 @@ export class PostgresThreadRunStore implements ThreadRunStore {
     );
   }
 
+  async listAllRuns(query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
+    // without status: the runs' pos index, newest first; with status: runs_by_status, one range per status
+    const { status, ...page } = this.#inputs.listAllRuns.parse({ ...query });
+    return readPage(
+      this.#readListed,
+      `SELECT doc, pos FROM ${this.db.s}.runs WHERE ($1::text[] IS NULL OR status = ANY($1))
+       AND ($2::bigint IS NULL OR pos < $2) ORDER BY pos DESC LIMIT $3`,
+      [status ?? null, page.cursor === undefined ? null : Number(page.cursor)],
+      page,
+      parseRun,
+    );
+  }
+
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
     const checkpoint = this.#inputs.commitCheckpoint.parse(input);
     const { run } = checkpoint;

@@ -11,6 +11,7 @@ import {
   type RunDispatchResult,
   type RunDispatchStatus,
   mailboxStoreInputs as inputs,
+  runDispatchStatusSchema,
 } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { Coalescer } from './internal/batching/coalescer';
@@ -21,7 +22,7 @@ import { uuidV7 } from './internal/keys/uuid-v7';
 import { MAILBOX_SCRIPTS as S } from './internal/lua/mailbox/mailbox-scripts';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/mailbox/dispatch-codec';
-import { listThreadDispatches } from './internal/mailbox/list-dispatches';
+import { listDispatchesWithStatus, listThreadDispatches } from './internal/mailbox/list-dispatches';
 import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox/mailbox-args';
 import { BlockingPool } from './internal/wake-ups/blocking-pool';
 import { waitForMarker } from './internal/wake-ups/wait-for-marker';
@@ -295,6 +296,34 @@ export class RedisMailboxStore implements MailboxStore {
     return listThreadDispatches(this.redis, this.#key, parsed);
   }
 
+  /** ZCARD of each status index, in one MULTI (one consistent reading): O(1) per status. */
+  async countDispatches(): Promise<Record<RunDispatchStatus, number>> {
+    inputs.countDispatches.parse({});
+    this.#sendQueued();
+    try {
+      const statuses = runDispatchStatusSchema.options;
+      const multi = this.redis.multi();
+      for (const status of statuses) multi.zcard(this.#key.withStatus(status));
+      const replies = (await multi.exec()) ?? [];
+      const counts = Object.fromEntries(
+        statuses.map((status, index) => {
+          const [error, count] = replies[index] ?? [new Error('no reply')];
+          if (error) throw error;
+          return [status, Number(count)];
+        }),
+      );
+      return counts as Record<RunDispatchStatus, number>;
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async listDispatchesByStatus(status: RunDispatchStatus, query?: PageRequest): Promise<Page<RunDispatch>> {
+    const parsed = inputs.listDispatchesByStatus.parse({ ...query, status });
+    this.#sendQueued();
+    return listDispatchesWithStatus(this.redis, this.#key, parsed);
+  }
+
   async threadEpoch(input: string): Promise<number> {
     const { threadId } = inputs.threadEpoch.parse({ threadId: input });
     this.#sendQueued();
@@ -310,9 +339,22 @@ export class RedisMailboxStore implements MailboxStore {
     return decodeDispatchList(await this.#run(S.reclaim, [limit]));
   }
 
-  async purgeTerminal(input: { olderThan: number }): Promise<number> {
-    const { olderThan } = inputs.purgeTerminal.parse(input);
+  async purgeTerminal(input: { olderThan: number; status?: RunDispatchStatus[] }): Promise<number> {
+    const { olderThan, status } = inputs.purgeTerminal.parse(input);
     let total = 0;
+    if (status !== undefined) {
+      // walk the status indexes named, in enqueue order: cost in proportion to their dispatches
+      let left = [...new Set(status)].map((each) => ({ status: each, after: '-inf' }));
+      while (left.length > 0) {
+        const args = left.flatMap((each) => [each.status, each.after]);
+        const reply = (await this.#run(S.purgeStatus, [olderThan, PURGE_BATCH, ...args])) as unknown[];
+        total += Number(reply[0]);
+        left = left
+          .map((each, index) => ({ status: each.status, after: String(reply[index + 1]) }))
+          .filter((each) => each.after !== '');
+      }
+      return total;
+    }
     for (;;) {
       const purged = Number(await this.#run(S.purge, [olderThan, PURGE_BATCH]));
       total += purged;

@@ -17,6 +17,7 @@ import {
   type CheckpointWithEvents,
   type RunEventLog,
   offerTrustedView,
+  runStatusSchema,
   runEventLogInputs,
   threadRunStoreInputs,
   trustedStoreInputs,
@@ -29,6 +30,7 @@ import { uuidV7 } from './internal/keys/uuid-v7';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { THREAD_SCRIPTS as S } from './internal/lua/threads/thread-scripts';
 import { pageIndex, pipelined } from './internal/paging/page-index';
+import { pageIndexes } from './internal/paging/page-indexes';
 import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoint-with-events';
 import { checkpointArgs, titleArg } from './internal/thread-runs/script-args';
 import { decodeMessage, decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
@@ -234,6 +236,25 @@ export class RedisThreadRunStore implements ThreadRunStore {
       batched: false,
       // the index and the record are written in one script; a record read after a later move is skipped
       accept: (run) => run.status === parsed.status,
+    });
+  }
+
+  /** The union of the status indexes asked for (all four by default), merged by creation seq. */
+  async listAllRuns(query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>> {
+    const { status, ...page } = this.#inputs.listAllRuns.parse({ ...query });
+    const wanted = new Set(status ?? runStatusSchema.options);
+    this.#reads.flush();
+    return pageIndexes<RunRecord>({
+      redis: this.redis,
+      keys: [...wanted].map((each) => this.#key.runsWithStatus(each)),
+      ...page,
+      load: async (ids) =>
+        (
+          await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
+            pipeline.hget(this.#key.run(id), 'json'),
+          )
+        ).map((json) => (json === null ? undefined : decodeRun(json))),
+      accept: (run) => wanted.has(run.status),
     });
   }
 

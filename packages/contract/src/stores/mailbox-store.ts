@@ -107,11 +107,29 @@ export interface MailboxStore {
     threadId: string,
     query?: PageRequest & { status?: RunDispatchStatus[] },
   ): Promise<Page<RunDispatch>>;
+  /**
+   * How many dispatches of the store (every thread) have each status now: every status is a key,
+   * `0` when none has it. Served from a status index the store keeps on every status change (never
+   * by reading dispatches); the counts of one call are one consistent reading.
+   */
+  countDispatches(): Promise<Record<RunDispatchStatus, number>>;
+  /**
+   * Dispatches of every thread that have `status` now, newest first (reverse enqueue order), in
+   * pages. Served from the same status index, so a page never reads dispatches of other statuses: this
+   * is how a console lists dead letters without one request per thread. A page reflects each
+   * dispatch's status when it was read; a dispatch whose status changed between two pages may be
+   * missed or seen once more, never twice in one page.
+   */
+  listDispatchesByStatus(status: RunDispatchStatus, page?: PageRequest): Promise<Page<RunDispatch>>;
   /** The thread's current dispatch epoch (0 for a thread never seen). */
   threadEpoch(threadId: string): Promise<number>;
   reclaimExpiredLeases(input?: { limit?: number }): Promise<RunDispatch[]>;
-  /** Deletes terminal dispatches whose `updatedAt` is before `olderThan`; returns how many. */
-  purgeTerminal(input: { olderThan: number }): Promise<number>;
+  /**
+   * Deletes terminal dispatches whose `updatedAt` is before `olderThan` — with `status`, only those
+   * of the statuses named (each a terminal status: naming `queued` or `claimed` is
+   * `validation_failed`); returns how many.
+   */
+  purgeTerminal(input: { olderThan: number; status?: RunDispatchStatus[] }): Promise<number>;
   /**
    * Waits until a dispatch may have become claimable, so an idle worker need not poll `claim`.
    *

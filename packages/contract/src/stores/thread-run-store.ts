@@ -134,6 +134,14 @@ export interface ThreadRunStore {
    * missed or seen once more, never twice in one page.
    */
   listRunsByStatus(status: RunStatus, page?: PageRequest): Promise<Page<RunRecord>>;
+  /**
+   * Runs of every thread of the store, newest first (the order runs were created), in pages;
+   * with `status`, only the runs that have one of those statuses now. Served from the same status
+   * index as `listRunsByStatus` (a page reads the runs it returns, and one past them, never others),
+   * with the same guarantees across pages: a run whose status changed between two pages may be
+   * missed or seen once more, never twice in one page. This is the console's runs list.
+   */
+  listAllRuns(query?: PageRequest & { status?: RunStatus[] }): Promise<Page<RunRecord>>;
   /** Writes a checkpoint atomically; returns the stored run record. */
   commitCheckpoint(checkpoint: Checkpoint): Promise<RunRecord>;
 

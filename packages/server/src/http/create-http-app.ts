@@ -28,7 +28,9 @@ import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerAgentRoutes } from './routes/agent-routes';
 import { registerInboxRoutes } from './routes/inbox-routes';
+import { registerRunListRoutes } from './routes/run-list-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
+import { registerMailboxViewRoutes } from './routes/mailbox-view-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
@@ -206,7 +208,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerLinkAnswerRoutes(app, { signer, tenants });
   registerCommandRoutes(app);
   registerMailboxRoutes(app);
+  registerMailboxViewRoutes(app);
   registerInboxRoutes(app, { keepAliveMs });
+  registerRunListRoutes(app);
   registerAiSdkRoutes(app, {
     keepAliveMs,
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),

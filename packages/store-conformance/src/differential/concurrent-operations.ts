@@ -22,7 +22,11 @@ function isConcurrent(step: Operation): step is ConcurrentOperation {
  */
 export const concurrentMailboxOperations: fc.Arbitrary<Operation> = fc
   .array(
-    mailboxOperation.filter((step) => !step.description.startsWith('listDispatches')),
+    // listings read several keys one after another: concurrent writes may land between the reads
+    mailboxOperation.filter(
+      (step) =>
+        !step.description.startsWith('listDispatches') && !step.description.startsWith('countDispatches'),
+    ),
     { minLength: 2, maxLength: 6 },
   )
   .map((together) => {

@@ -150,6 +150,32 @@ const listDispatches = fc
     ),
   );
 
+const listDispatchesByStatus = fc
+  .record({
+    status: sometimesOdd(fc.constantFrom(...runDispatchStatusSchema.options)),
+    limit: optional(sometimesOdd(fc.constantFrom(1, 2, 50))),
+    cursor: optional(fc.constantFrom<unknown>('-5', '1.5', 'abc', '0', '999')),
+  })
+  .map((args) =>
+    operation('listDispatchesByStatus', args, (stores) =>
+      pages(
+        (cursor) =>
+          stores.mailbox.listDispatchesByStatus(
+            args.status as never,
+            {
+              limit: args.limit,
+              cursor: cursor ?? args.cursor,
+            } as never,
+          ),
+        5,
+      ),
+    ),
+  );
+
+const countDispatches = fc.constant(
+  operation('countDispatches', {}, (stores) => stores.mailbox.countDispatches()),
+);
+
 const sweeps = fc.oneof(
   {
     weight: 3,
@@ -164,10 +190,16 @@ const sweeps = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .record({ olderThan: offset })
+      .record({
+        olderThan: offset,
+        status: optional(sometimesOdd(fc.subarray(['acked', 'dead_letter', 'cancelled', 'queued']))),
+      })
       .map((args) =>
         operation('purgeTerminal', args, (stores, env) =>
-          stores.mailbox.purgeTerminal({ olderThan: at(env.now, args.olderThan) } as never),
+          stores.mailbox.purgeTerminal({
+            olderThan: at(env.now, args.olderThan),
+            ...(args.status === undefined ? {} : { status: args.status }),
+          } as never),
         ),
       ),
   },
@@ -193,5 +225,7 @@ export const mailboxOperation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 2, arbitrary: byDispatch },
   { weight: 2, arbitrary: byThread },
   { weight: 1, arbitrary: listDispatches },
+  { weight: 1, arbitrary: listDispatchesByStatus },
+  { weight: 1, arbitrary: countDispatches },
   { weight: 2, arbitrary: sweeps },
 );

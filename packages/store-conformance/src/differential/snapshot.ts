@@ -1,3 +1,4 @@
+import { runDispatchStatusSchema } from '@awaken/contract';
 import type { BackendEnv } from './backend-env';
 import type { DifferentialStores } from './harness';
 import { pages } from './paging';
@@ -6,7 +7,7 @@ import { POOLS } from './pools';
 /**
  * Everything a backend holds that the pools can reach, read back after a sequence: every thread's
  * record, state, messages, runs, dispatches and epoch; every run's record, events and inbox; every
- * dispatch seen.
+ * dispatch seen; the tenant-wide views (dispatch counts and listings by status, every run).
  */
 export async function snapshot(stores: DifferentialStores, env: BackendEnv): Promise<unknown> {
   const { mailbox, threadRuns, eventLog, inbox } = stores;
@@ -35,8 +36,22 @@ export async function snapshot(stores: DifferentialStores, env: BackendEnv): Pro
   }
   const dispatches = [];
   for (const dispatchId of env.dispatchIds) dispatches.push(await mailbox.loadDispatch(dispatchId));
+  const dispatchesByStatus: Record<string, unknown> = {};
+  for (const status of runDispatchStatusSchema.options) {
+    dispatchesByStatus[status] = await pages(
+      (cursor) => mailbox.listDispatchesByStatus(status, { cursor, limit: 2 }),
+      50,
+    );
+  }
   return {
     threads,
+    dispatchCounts: await mailbox.countDispatches(),
+    dispatchesByStatus,
+    allRuns: await pages((cursor) => threadRuns.listAllRuns({ cursor, limit: 2 }), 50),
+    liveRuns: await pages(
+      (cursor) => threadRuns.listAllRuns({ cursor, limit: 1000, status: ['created', 'running', 'waiting'] }),
+      10,
+    ),
     allThreads: await pages((cursor) => threadRuns.listThreads({ cursor, limit: 1000 }), 10),
     newestThreads: await pages(
       (cursor) => threadRuns.listThreads({ cursor, limit: 1000, order: 'newest' }),

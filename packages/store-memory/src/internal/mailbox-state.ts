@@ -20,6 +20,8 @@ export interface MailboxState {
   byThread: Map<string, Map<string, DispatchEntry>>;
   epochs: Map<string, number>;
   liveDedupeKeys: Map<string, string>;
+  /** The status index: every dispatch under its current status (counts, tenant-wide listings). */
+  byStatus: Map<RunDispatchStatus, Map<string, DispatchEntry>>;
   insert(dispatch: RunDispatch): DispatchEntry;
   write(entry: DispatchEntry, next: RunDispatch): void;
   /** Moves the stored record to `status` in place (the store copies on every way out). */
@@ -43,6 +45,7 @@ export function createMailboxState(): MailboxState {
     byThread: new Map(),
     epochs: new Map(),
     liveDedupeKeys: new Map(),
+    byStatus: new Map(),
 
     insert(dispatch) {
       const entry: DispatchEntry = { position: nextPosition++, dispatch };
@@ -78,6 +81,7 @@ export function createMailboxState(): MailboxState {
       state.entries.delete(dispatchId);
       state.queued.delete(dispatchId);
       state.claimed.delete(dispatchId);
+      state.byStatus.get(entry.dispatch.status)?.delete(dispatchId);
       if (state.claimByThread.get(threadId) === dispatchId) state.claimByThread.delete(threadId);
       const threadEntries = state.byThread.get(threadId);
       threadEntries?.delete(dispatchId);
@@ -96,6 +100,13 @@ export function createMailboxState(): MailboxState {
 
   function index(entry: DispatchEntry, previous: RunDispatchStatus | undefined): void {
     const { dispatchId, threadId, status, dedupeKey } = entry.dispatch;
+    if (previous !== undefined) state.byStatus.get(previous)?.delete(dispatchId);
+    let withStatus = state.byStatus.get(status);
+    if (withStatus === undefined) {
+      withStatus = new Map();
+      state.byStatus.set(status, withStatus);
+    }
+    withStatus.set(dispatchId, entry);
     if (status === 'queued') state.queued.set(dispatchId, entry);
     else state.queued.delete(dispatchId);
     if (status === 'claimed') {

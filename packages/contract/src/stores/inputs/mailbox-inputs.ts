@@ -37,6 +37,9 @@ const fastDispatchId = (value: unknown) =>
 const isObjectWithout = (value: unknown, field: string) =>
   typeof value === 'object' && value !== null && (value as Record<string, unknown>)[field] === undefined;
 
+/** A status a dispatch keeps for good (the statuses `purgeTerminal` may delete). */
+const terminalDispatchStatusSchema = z.enum(['acked', 'cancelled', 'superseded', 'dead_letter']);
+
 /** `reclaimExpiredLeases` reclaims at most this many claims when no limit is given. */
 export const DEFAULT_RECLAIM_LIMIT = 100;
 
@@ -109,12 +112,20 @@ export const mailboxStoreInputs = {
       status: statusFilterSchema(runDispatchStatusSchema),
     }),
   ),
+  countDispatches: defineStoreInput('countDispatches', z.object({})),
+  listDispatchesByStatus: defineStoreInput(
+    'listDispatchesByStatus',
+    pageRequestSchema.extend({ status: runDispatchStatusSchema }),
+  ),
   threadEpoch: defineStoreInput('threadEpoch', byThread),
   reclaimExpiredLeases: defineStoreInput(
     'reclaimExpiredLeases',
     z.object({ limit: positiveIntegerSchema.default(DEFAULT_RECLAIM_LIMIT) }),
   ),
-  purgeTerminal: defineStoreInput('purgeTerminal', z.object({ olderThan: millisSchema })),
+  purgeTerminal: defineStoreInput(
+    'purgeTerminal',
+    z.object({ olderThan: millisSchema, status: statusFilterSchema(terminalDispatchStatusSchema) }),
+  ),
   waitForWork: defineStoreInput(
     'waitForWork',
     z.object({ timeoutMs: waitMsSchema, signal: abortSignalSchema.optional() }),

@@ -111,6 +111,10 @@ export const threadRunStoreInputs = {
     'listRunsByStatus',
     pageRequestSchema.extend({ status: runStatusSchema }),
   ),
+  listAllRuns: defineStoreInput(
+    'listAllRuns',
+    pageRequestSchema.extend({ status: statusFilterSchema(runStatusSchema) }),
+  ),
   commitCheckpoint: defineStoreInput('commitCheckpoint', jsonChecked(checkpointSchema)),
   acquireRun: defineStoreInput(
     'acquireRun',

@@ -2,15 +2,12 @@ import { DEFAULT_PAGE_LIMIT, type RunRecord, type RunStatus } from '@awaken/cont
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
-import { toRunView } from '../internal/views';
 import { apiRoutes } from '../schemas/api-routes';
 import { eventStream, json, pageQuerySchema } from '../schemas/common-schemas';
-import { pageOf, runViewSchema, ticketViewSchema } from '../schemas/resource-schemas';
+import { pageOf, ticketViewSchema } from '../schemas/resource-schemas';
 import { DEFAULT_PAGE_BYTES } from '../sse/page-size';
 import { fittedPage, pageChangesStream } from '../sse/page-changes-stream';
 import { sseResponse } from '../sse/sse-response';
-
-const RUN_STATUSES = ['created', 'running', 'waiting', 'done'] as const;
 
 /**
  * The most an `event: inbox` frame holds: whole items up to about 64 KiB (at least one), like a page
@@ -35,9 +32,6 @@ const inboxPage = pageOf(inboxItemSchema, 'InboxPage');
 type InboxItem = z.infer<typeof inboxItemSchema>;
 
 const inboxQuerySchema = pageQuerySchema.extend({ agentId: z.string().max(256).optional() });
-const tenantRunsQuerySchema = inboxQuerySchema.extend({
-  status: z.enum(RUN_STATUSES).openapi({ description: 'The status of the runs listed (required)' }),
-});
 
 const inbox = apiRoutes(['Inbox']);
 
@@ -54,12 +48,6 @@ const inboxEvents = inbox.get('/v1/inbox/events', {
     'a page holds at most about 64 KiB of items (a longer one is sent short, with `nextCursor`)',
   request: { query: inboxQuerySchema },
   responses: { 200: eventStream('SSE') },
-});
-
-const listTenantRuns = apiRoutes(['Runs']).get('/v1/runs', {
-  summary: 'Runs of every thread of the tenant with one status, newest first (optionally of one agent)',
-  request: { query: tenantRunsQuerySchema },
-  responses: { 200: json(pageOf(runViewSchema, 'TenantRunPage'), 'A page of runs') },
 });
 
 function toInboxItem(run: RunRecord): InboxItem {
@@ -104,7 +92,8 @@ export interface InboxRouteOptions {
 
 /**
  * The console's tenant-wide views: the approval inbox (every waiting run and its tickets, read from
- * the store's status index, never by scanning runs), its live stream, and the runs of one status.
+ * the store's status index, never by scanning runs) and its live stream. The runs list is
+ * `run-list-routes.ts`.
  * The inbox stream re-reads one indexed page per `checkMs` on the server (whichever process moved
  * a run) and sends it only when it changed; clients never poll. It is bounded like a run event
  * stream ({@link pageChangesStream}): a frame of at most {@link INBOX_FRAME_BYTES}, re-read only once
@@ -114,12 +103,6 @@ export function registerInboxRoutes(app: OpenAPIHono<HttpEnv>, options: InboxRou
   app.openapi(listInbox, async (c) => {
     const page = await runsOf(c, 'waiting', c.req.valid('query'), { topLevel: true });
     return c.json({ ...page, items: page.items.map(toInboxItem) }, 200);
-  });
-
-  app.openapi(listTenantRuns, async (c) => {
-    const { status, ...query } = c.req.valid('query');
-    const page = await runsOf(c, status, query);
-    return c.json({ ...page, items: page.items.map(toRunView) }, 200);
   });
 
   app.openapi(inboxEvents, async (c) => {

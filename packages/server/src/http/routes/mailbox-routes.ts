@@ -1,4 +1,4 @@
-import { type RunDispatch, type RunDispatchStatus, runAskersOf, runStarterOf } from '@awaken/contract';
+import { type RunDispatchStatus, runAskersOf, runStarterOf } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
@@ -43,7 +43,7 @@ const getDispatch = route.get('/v1/mailbox/dispatches/{dispatchId}', {
 });
 
 const deadLetters = route.get('/v1/mailbox/dead-letters', {
-  summary: 'Dead-lettered dispatches, of one thread or of every thread (paged by thread)',
+  summary: 'Dead-lettered dispatches, of one thread (oldest first) or of every thread (newest first)',
   request: { query: deadLettersQuerySchema },
   responses: { 200: json(dispatchPage, 'A page of dead letters') },
 });
@@ -93,7 +93,7 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
 
   app.openapi(deadLetters, async (c) => {
     const { threadId, cursor, limit } = c.req.valid('query');
-    const { threadRuns, mailbox } = c.var.service.stores;
+    const { mailbox } = c.var.service.stores;
     const deadLetter = { status: ['dead_letter' as const] };
     if (threadId) {
       await requireThread(c, threadId);
@@ -103,13 +103,9 @@ export function registerMailboxRoutes(app: OpenAPIHono<HttpEnv>): void {
       });
       return c.json(pageView(page, toDispatchView), 200);
     }
-    // every thread: one page of threads per call; the cursor is the thread cursor
-    const threads = await threadRuns.listThreads({ ...(cursor ? { cursor } : {}), limit: limit ?? 50 });
-    const items: RunDispatch[] = [];
-    for (const thread of threads.items) {
-      items.push(...(await mailbox.listDispatches(thread.id, { ...deadLetter, limit: 1000 })).items);
-    }
-    return c.json(pageView({ ...threads, items }, toDispatchView), 200);
+    // every thread: the store's status index, newest first (one read, whatever the number of threads)
+    const page = await mailbox.listDispatchesByStatus('dead_letter', pageRequestOf({ cursor, limit }));
+    return c.json(pageView(page, toDispatchView), 200);
   });
 
   app.openapi(requeue, async (c) => {

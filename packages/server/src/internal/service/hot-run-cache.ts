@@ -139,6 +139,7 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
     messageCount: (threadId) => inner.messageCount(threadId),
     createRun: (record) => inner.createRun(record),
     listRunsByStatus: (status, page) => inner.listRunsByStatus(status, page),
+    listAllRuns: (query) => inner.listAllRuns(query),
     async getRun(runId) {
       const record = await inner.getRun(runId);
       if (!record) return record;

@@ -8,6 +8,8 @@ export function mailboxKeys(prefix: string) {
     dispatch: (dispatchId: string) => `${prefix}d:${dispatchId}`,
     /** zset: a thread's dispatches by enqueue seq. */
     threadDispatches: (threadId: string) => `${prefix}ta:${threadId}`,
+    /** zset: the dispatches with that status now, by enqueue seq (the status index). */
+    withStatus: (status: string) => `${prefix}st:${status}`,
     /** hash: `e:<thread>` -> the thread's dispatch epoch, `c:<thread>` -> its claimed dispatch. */
     threadState: `${prefix}tstate`,
     /** list: the wake-up markers `waitForWork` pops. */

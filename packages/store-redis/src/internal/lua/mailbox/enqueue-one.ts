@@ -44,6 +44,7 @@ local function enqueue_one(i, seq, now, stamp, claim)
   end
   redis.call('HSET', dkey(id), unpack(fields))
   redis.call('ZADD', takey(thread), seq, id)
+  restatus(id, seq, nil, claimed and 'claimed' or 'queued')
   if claimed then redis.call('ZADD', LEASES, claim.lease, id)
   elseif available_at > now then
     redis.call('ZADD', tlkey(thread), score, id)

@@ -19,6 +19,11 @@ import { PRELUDE } from '../prelude';
  *   P delayed       zset   queued dispatches by availableAt, not yet due
  *   P leases        zset   claimed dispatches by leaseUntil (reclaim)
  *   P terminal      zset   terminal dispatches by updatedAt (purge)
+ *   P st:<status>   zset   the status index: ids of the dispatches with that status now, by enqueue
+ *                          seq (countDispatches = ZCARD, listDispatchesByStatus, purge by status).
+ *                          Cost: one ZREM + one ZADD (O(log n)) per status change and one entry per
+ *                          stored dispatch; every status write goes through restatus. Dispatches
+ *                          written by a version without it are indexed at their next status change.
  *   P seq           string enqueue counter
  *   P wake          list   wake-up markers for `waitForWork` (BLPOP): one per dispatch made claimable
  *                          (enqueue, requeue, thread freed), pushed together at the end of the
@@ -64,6 +69,14 @@ local function lease_out_of_range(now, lease_ms)
   end
 end
 local function dkey(id) return P .. 'd:' .. id end
+local function stkey(status) return P .. 'st:' .. status end
+-- The enqueue seq of a read dispatch (its score q is priority * PRIORITY_WEIGHT + seq).
+local function seq_of(h) return tonumber(h.q) % PRIORITY_WEIGHT end
+-- Moves a dispatch in the status index from 'from' (nil: a new dispatch) to 'to'.
+local function restatus(id, seq, from, to)
+  if from then redis.call('ZREM', stkey(from), id) end
+  redis.call('ZADD', stkey(to), num(seq), id)
+end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function tqkey(thread) return P .. 'tq:' .. thread end
 local function tlkey(thread) return P .. 'tl:' .. thread end
@@ -144,6 +157,7 @@ end
 -- its thread queue; the caller takes it out of ready / delayed.
 local function claim_one(h, now, worker, lease, token)
   redis.call('HSET', dkey(h.id), 's', 'claimed', 'ct', token, 'cb', worker, 'l', lease, 'u', num(now))
+  restatus(h.id, seq_of(h), 'queued', 'claimed')
   redis.call('ZADD', LEASES, lease, h.id)
   redis.call('ZREM', tqkey(h.t), h.id)
 end
@@ -190,6 +204,7 @@ local function finish(h, status, now)
   local stamp = num(now)
   if h.s == 'claimed' then redis.call('HSET', dkey(id), 's', status, 'u', stamp, 'ct', '', 'l', '')
   else redis.call('HSET', dkey(id), 's', status, 'u', stamp) end
+  restatus(id, seq_of(h), h.s, status)
   redis.call('ZADD', TERMINAL, stamp, id)
   if h.k and redis.call('HGET', tddkey(thread), h.k) == id then redis.call('HDEL', tddkey(thread), h.k) end
 end

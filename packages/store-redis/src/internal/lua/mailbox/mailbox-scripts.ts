@@ -9,7 +9,7 @@ import { EXTEND_LEASE } from './extend-lease';
 import { INTERRUPT } from './interrupt';
 import { MARK_REQUEUED } from './mark-requeued';
 import { NACK } from './nack';
-import { PURGE } from './purge';
+import { PURGE, PURGE_STATUS } from './purge';
 import { RECLAIM } from './reclaim';
 import { RECORD_DISPATCH_START } from './record-dispatch-start';
 import { RECORD_RUN_RESULT } from './record-run-result';
@@ -33,4 +33,5 @@ export const MAILBOX_SCRIPTS = {
   supersedeClaimed: SUPERSEDE_CLAIMED,
   reclaim: RECLAIM,
   purge: PURGE,
+  purgeStatus: PURGE_STATUS,
 } as const;

@@ -47,6 +47,7 @@ for i = 1, math.min(limit, #candidates) do
     finish(h, 'dead_letter', now)
   else
     redis.call('HSET', dkey(id), 's', 'queued', 'a', num(now), 'ct', '', 'l', '')
+    restatus(id, seq_of(h), 'claimed', 'queued')
     place_queued(id, h.t, h.q, now, now)
   end
   out[#out + 1] = id
