@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RunRecord } from '@awaken/contract';
 import { A2aError } from '@awaken/protocol-a2a';
+import { retryRunId } from '../internal/retry-run-id';
 
 /** The run context key a task keeps the message that created it under: `{messageId, digest}`. */
 export const A2A_MESSAGE_KEY = 'a2aMessage';
@@ -9,13 +10,12 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 
 /**
  * The task id (run id) of the task a message without `taskId` creates: derived from its context (none
- * when the message names none) and its `messageId`. Each tenant has its own stores, so the key is per
- * tenant, context and message: a message sent again — a client retrying after a lost answer, to this
- * process or another one on the same stores — names the run the first one created, and the store,
- * which refuses a second run under an existing id, lets only one of them create it.
+ * when the message names none) and its `messageId` (`retryRunId`), so per tenant, context and
+ * message: a message sent again — a client retrying after a lost answer, to this process or another
+ * one on the same stores — names the run the first one created.
  */
 export function messageTaskId(contextId: string | undefined, messageId: string): string {
-  return `a2a-${sha256(JSON.stringify([contextId ?? null, messageId])).slice(0, 32)}`;
+  return retryRunId('a2a', [contextId ?? null, messageId]);
 }
 
 /** What makes a message the same message: the agent it was sent to and the input it gives the run. */

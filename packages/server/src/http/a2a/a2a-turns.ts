@@ -90,8 +90,6 @@ export async function startTask(c: Context<HttpEnv>, agentId: string, params: Se
     Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
     return taskAsItStands(c, record, message);
   };
-  const earlier = await service.stores.threadRuns.getRun(runId);
-  if (earlier) return retried(earlier);
   let run: SubmittedRun;
   try {
     run = await service.submit({
@@ -108,8 +106,8 @@ export async function startTask(c: Context<HttpEnv>, agentId: string, params: Se
       }),
     });
   } catch (error) {
-    // the same message created the task meanwhile (another process, a parallel retry): the store
-    // took one run under the id, and this one answers with it
+    // the task exists: the same message created it (before, or meanwhile on another process — the
+    // store took one run under the id), and this one answers with it
     const raced = AwakenError.hasCode(error, 'conflict')
       ? await service.stores.threadRuns.getRun(runId)
       : null;
