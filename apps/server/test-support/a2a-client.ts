@@ -9,18 +9,24 @@ import {
 } from '@a2a-js/sdk/client';
 
 /** A fetch that adds a bearer token (what an A2A client does with an `AuthenticationHandler`). */
-export function bearerFetch(token: string | undefined): typeof fetch {
-  if (!token) return fetch;
+export function bearerFetch(token: string | undefined, base: typeof fetch = fetch): typeof fetch {
+  if (!token) return base;
   return (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
+    return base(input, { ...init, headers });
   };
 }
 
-/** The real `@a2a-js/sdk` client of an agent, from its card at `${baseUrl}/.well-known/agent-card.json`. */
-export async function a2aClient(baseUrl: string, options: { token?: string } = {}): Promise<Client> {
-  const fetchImpl = bearerFetch(options.token);
+/**
+ * The real `@a2a-js/sdk` client of an agent, from its card at `${baseUrl}/.well-known/agent-card.json`
+ * (its requests through `options.fetch` when given).
+ */
+export async function a2aClient(
+  baseUrl: string,
+  options: { token?: string; fetch?: typeof fetch } = {},
+): Promise<Client> {
+  const fetchImpl = bearerFetch(options.token, options.fetch);
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
@@ -33,7 +39,7 @@ export async function a2aClient(baseUrl: string, options: { token?: string } = {
 /** Send params from ProtoJSON (`{text}` / `{data}` parts), as the SDK's own types. */
 export function sendParams(
   parts: Array<{ text: string } | { data: unknown }>,
-  ids: { taskId?: string; contextId?: string } = {},
+  ids: { taskId?: string; contextId?: string; messageId?: string } = {},
   configuration?: Record<string, unknown>,
 ): SendMessageRequest {
   return SendMessageRequest.fromJSON({

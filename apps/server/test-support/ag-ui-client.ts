@@ -67,8 +67,21 @@ export function checkAgUiBody(where: string, text: string): Array<Record<string,
 }
 
 /** A fetch that checks every AG-UI stream it returns (on a copy of the body). */
-export async function checkedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetch(url, init);
+export function checkedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  return checkedFetchOf(fetch)(url, init);
+}
+
+/** {@link checkedFetch} over another fetch (one that retries, for example). */
+export function checkedFetchOf(base: typeof fetch) {
+  return (url: string | URL | Request, init?: RequestInit) => checked(base, url, init);
+}
+
+async function checked(
+  base: typeof fetch,
+  url: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> {
+  const response = await base(url, init);
   const where = `${init?.method ?? 'GET'} ${String(url)}`;
   // only the event streams (run, connect): stop answers JSON
   if (!response.ok || !response.body || !/\/(run|connect)$/.test(String(url))) return response;
@@ -91,6 +104,8 @@ export interface AgentOptions {
   /** An `AwakenAgent` (connect, stop) instead of a plain `HttpAgent`. */
   awaken?: boolean;
   headers?: Record<string, string>;
+  /** The fetch the agent's requests go through (checked on the wire all the same). */
+  fetch?: typeof fetch;
 }
 
 /** A client agent on the reference server whose every event is recorded, and checked on the wire. */
@@ -99,7 +114,7 @@ export function createAgent(options: AgentOptions) {
     url: `${options.url}/v1/ag-ui/agents/${options.agentId ?? 'demo'}/run`,
     ...(options.threadId ? { threadId: options.threadId } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
-    fetch: checkedFetch,
+    fetch: options.fetch ? checkedFetchOf(options.fetch) : checkedFetch,
   };
   const agent = options.awaken ? new AwakenAgent(config) : new HttpAgent(config);
   const events: BaseEvent[] = [];

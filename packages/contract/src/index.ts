@@ -5,6 +5,14 @@ export { assertNever } from './errors/assert-never';
 export { MAX_JSON_DEPTH, findJsonIssue, formatJsonIssue } from './json/find-json-issue';
 export type { JsonIssue } from './json/find-json-issue';
 export { jsonValueSchema } from './json/json-value-schema';
+export {
+  CLIENT_ID_RULES,
+  MAX_CLIENT_ID_LENGTH,
+  clientIdIssue,
+  clientIdSchema,
+  hasControlCharacter,
+  isDotSegment,
+} from './ids/client-id';
 export { SSE_KEEP_ALIVE, formatSseFrame } from './sse/format-sse-frame';
 export type { SseFrame } from './sse/format-sse-frame';
 export { toSseStream } from './sse/to-sse-stream';

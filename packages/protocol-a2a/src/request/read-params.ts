@@ -1,8 +1,18 @@
+import { clientIdIssue } from '@awaken/contract';
 import { z } from 'zod';
 import type { A2aMessage, A2aPart, A2aVersion, TaskState } from '../wire/a2a-types';
 import { A2aError } from '../wire/a2a-errors';
 
 const metadata = z.record(z.string(), z.unknown()).optional();
+
+/**
+ * A context or task id: the server's one id grammar (`clientIdIssue`: 1–256 characters, no control
+ * characters, not `.` or `..`), so a context created here is a thread every route can read and delete.
+ */
+const id = z.string().superRefine((value, ctx) => {
+  const issue = clientIdIssue(value);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue });
+});
 
 const v1Part = z.union([
   z.looseObject({ text: z.string(), mediaType: z.string().optional(), metadata }),
@@ -19,8 +29,8 @@ const v03Part = z.discriminatedUnion('kind', [
 
 const messageFields = {
   messageId: z.string().min(1),
-  contextId: z.string().min(1).optional(),
-  taskId: z.string().min(1).optional(),
+  contextId: id.optional(),
+  taskId: id.optional(),
   metadata,
   referenceTaskIds: z.array(z.string()).optional(),
 };
@@ -61,11 +71,11 @@ const TASK_STATES = [
 ] as const satisfies readonly (TaskState | 'TASK_STATE_UNSPECIFIED')[];
 
 const schemas = {
-  get: z.looseObject({ id: z.string().min(1), historyLength: z.number().int().nonnegative().optional() }),
-  cancel: z.looseObject({ id: z.string().min(1) }),
-  subscribe: z.looseObject({ id: z.string().min(1) }),
+  get: z.looseObject({ id, historyLength: z.number().int().nonnegative().optional() }),
+  cancel: z.looseObject({ id }),
+  subscribe: z.looseObject({ id }),
   list: z.looseObject({
-    contextId: z.string().min(1).optional(),
+    contextId: id.optional(),
     status: z.enum(TASK_STATES).optional(),
     pageSize: z.number().int().min(1).max(100).optional(),
     pageToken: z.string().optional(),

@@ -1,7 +1,11 @@
-import { AwakenError, formatZodIssues } from '@awaken/contract';
+import { AwakenError, clientIdIssue, formatZodIssues } from '@awaken/contract';
 import { z } from 'zod';
 
-const idSchema = z.string().min(1).max(256);
+/** A thread or run id: the server's one id grammar (`clientIdIssue`). */
+const idSchema = z.string().superRefine((value, ctx) => {
+  const issue = clientIdIssue(value);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue });
+});
 
 /** A message of the client's thread copy; only the fields this adapter reads are checked. */
 export const agUiInputMessageSchema = z.looseObject({

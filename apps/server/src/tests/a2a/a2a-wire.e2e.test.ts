@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc } from '../../../test-support/a2a-client';
 import { type AppProcess, readSse, startAppProcess } from '../../../test-support/app-process';
@@ -13,11 +14,12 @@ afterAll(async () => {
 });
 
 const V1 = { 'a2a-version': '1.0' };
+/** A new message (each its own `messageId`: the same id again would be the same message, retried). */
 const send = (text: string, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
   id: 'req-1',
   method: 'SendMessage',
-  params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text }], ...extra } },
+  params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } },
 });
 
 describe('agent cards', () => {

@@ -1,4 +1,4 @@
-import { AwakenError, decisionViewOf } from '@awaken/contract';
+import { AwakenError, type RunRecord, decisionViewOf } from '@awaken/contract';
 import {
   A2aError,
   type A2aMessage,
@@ -10,8 +10,10 @@ import {
   taskStatusOf,
 } from '@awaken/protocol-a2a';
 import type { Context } from 'hono';
+import type { SubmittedRun } from '../../types';
 import type { HttpEnv } from '../http-types';
 import { callerOf, runContextOf } from '../internal/run-context';
+import { A2A_MESSAGE_KEY, checkSameMessage, messageDigest, messageTaskId } from './a2a-message-key';
 import { isTerminal, loadRun } from './a2a-tasks';
 
 /** Events read from the log at a time. */
@@ -70,19 +72,48 @@ export function a2aErrorOf(error: unknown): unknown {
   return error;
 }
 
-/** A message without `taskId`: a new run of the agent on the context's thread (a new one when none). */
+/**
+ * A message without `taskId`: a new run of the agent on the context's thread (a new one when none),
+ * under the task id its context and `messageId` give (`messageTaskId`). The same message again — a
+ * client retrying after a lost answer, on this process or another sharing the stores, even at the
+ * same moment — answers with the task the first one created, as it stands (followed while it works),
+ * never a second run; a `messageId` reused for another message is `-32602` (`checkSameMessage`).
+ */
 export async function startTask(c: Context<HttpEnv>, agentId: string, params: SendParams): Promise<TaskFlow> {
   const { message } = params;
   const input = inputOf(message);
-  const run = await c.var.service.submit({
-    agentId,
-    ...(message.contextId ? { threadId: message.contextId } : {}),
-    input,
-    mode: 'foreground',
-    ifBusy: 'queue',
-    origin: 'a2a',
-    context: runContextOf(c, params.metadata ? { a2a: params.metadata } : undefined),
-  });
+  const { service } = c.var;
+  const runId = messageTaskId(message.contextId, message.messageId);
+  const sent = { messageId: message.messageId, agentId, digest: messageDigest(agentId, input) };
+  const retried = async (record: RunRecord) => {
+    checkSameMessage(record, sent);
+    Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
+    return taskAsItStands(c, record, message);
+  };
+  let run: SubmittedRun;
+  try {
+    run = await service.submit({
+      agentId,
+      ...(message.contextId ? { threadId: message.contextId } : {}),
+      runId,
+      input,
+      mode: 'foreground',
+      ifBusy: 'queue',
+      origin: 'a2a',
+      context: runContextOf(c, {
+        ...(params.metadata ? { a2a: params.metadata as never } : {}),
+        [A2A_MESSAGE_KEY]: { messageId: sent.messageId, digest: sent.digest },
+      }),
+    });
+  } catch (error) {
+    // the task exists: the same message created it (before, or meanwhile on another process — the
+    // store took one run under the id), and this one answers with it
+    const raced = AwakenError.hasCode(error, 'conflict')
+      ? await service.stores.threadRuns.getRun(runId)
+      : null;
+    if (raced) return retried(raced);
+    throw error;
+  }
   Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
   const ids = { taskId: run.runId, contextId: run.threadId };
   const projection = new TaskProjection(ids);
@@ -97,10 +128,12 @@ export async function startTask(c: Context<HttpEnv>, agentId: string, params: Se
 }
 
 /**
- * A message on an existing task: a finished task is `-32004`; a context that is not the task's is
- * `-32602`; a task that is not waiting takes no message (`-32004`); a waiting one takes the
- * answers of the message's data parts (see `readAnswers`, `decideAnswers`) and continues — the same
- * task, streamed from the task as it stands.
+ * A message on an existing task: a context that is not the task's is `-32602`; a waiting task takes
+ * the answers of the message's data parts (see `readAnswers`, `decideAnswers`) and continues — the
+ * same task, streamed from the task as it stands. A message whose answers the task already has (the
+ * same message sent again: the decision ids are the same) applies nothing and answers with the task
+ * as it stands, whatever its state; any other message to a finished task, or to one that is not
+ * waiting, is `-32004`.
  */
 export async function continueTask(
   c: Context<HttpEnv>,
@@ -118,38 +151,41 @@ export async function continueTask(
       `invalid params: params.message.contextId: task ${taskId} belongs to context ${record.threadId}`,
       { field: 'params.message.contextId' },
     );
-  if (isTerminal(record))
-    throw new A2aError(
-      'unsupported_operation',
-      `task ${taskId} is in a terminal state and cannot be modified: send a new message on context ${record.threadId}`,
-    );
-  if (record.status !== 'waiting')
+  // judged at this moment (an expired ticket is refused) and as the caller (four-eyes)
+  const judge = () =>
+    decideAnswers({
+      answers: readAnswers(message),
+      run: decisionViewOf(record, Date.now()),
+      context: { caller: callerOf(c) },
+      decidedBy: c.var.caller.subject,
+    });
+  if (record.status !== 'waiting') {
+    // a message of answers the task already applied (a retry after a lost answer): the task as it
+    // stands, followed while it works; anything else is refused below
+    if (answersApplied(judge)) return taskAsItStands(c, record, message);
+    if (isTerminal(record))
+      throw new A2aError(
+        'unsupported_operation',
+        `task ${taskId} is in a terminal state and cannot be modified: send a new message on context ${record.threadId}`,
+      );
     throw new A2aError(
       'unsupported_operation',
       `task ${taskId} is working and takes no message now; it takes answers once it is input-required`,
     );
-  const answers = readAnswers(message);
-  const decisions = decideAnswers({
-    answers,
-    // judged at this moment (an expired ticket is refused) and as the caller (four-eyes)
-    run: decisionViewOf(record, Date.now()),
-    context: { caller: callerOf(c) },
-    decidedBy: c.var.caller.subject,
-  });
+  }
+  const decisions = judge();
+  // a message of answers the run already applied, while it waits on others: the task as it stands
+  if (decisions.length === 0) return taskAsItStands(c, record, message);
   const ids = { taskId, contextId: record.threadId };
   const projection = new TaskProjection(ids);
   // what came before: folded for the snapshot, never sent again
   const afterSeq = await foldLog(c, taskId, projection);
-  // judged once, by the answer rules: not again while the run stands at the version judged; a
-  // message of answers the run already has applies nothing and shows the task as it stands
+  // judged once, by the answer rules: not again while the run stands at the version judged
   const prejudged = {
     version: record.version,
     decisionIds: new Set(decisions.map((decision) => decision.decisionId)),
   };
-  const result =
-    decisions.length === 0
-      ? { receipts: [] }
-      : await service.commands.decide({ runId: taskId }, decisions, { prejudged });
+  const result = await service.commands.decide({ runId: taskId }, decisions, { prejudged });
   const refused = result.receipts.filter((receipt) => receipt.status === 'rejected');
   if (refused.length > 0 && refused.length === result.receipts.length)
     throw new A2aError(
@@ -168,25 +204,27 @@ export async function continueTask(
   return { runId: taskId, snapshot, projection, afterSeq };
 }
 
+/** True when every answer of the message is one the run already has (and there is at least one). */
+function answersApplied(judge: () => unknown[]): boolean {
+  try {
+    return judge().length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * `SubscribeToTask`: the task as its event log tells it so far (status, the answer so far, the tool
- * results), then its events after that point until it is interrupted or terminal — from any process
- * sharing the stores, nothing lost or repeated. An interrupted task answers its snapshot only; a
- * finished one is `-32004`.
+ * The task as its event log tells it so far (status, the answer so far, the tool results, the
+ * tickets still open), then — while it is submitted or working — its events after that point until
+ * it is interrupted or terminal; an interrupted or terminal task answers its snapshot only.
+ * `message`, when given, is the history the snapshot shows (the message being answered).
  */
-export async function subscribeTask(
+async function taskAsItStands(
   c: Context<HttpEnv>,
-  taskId: string,
-  agentId?: string,
+  record: RunRecord,
+  message?: A2aMessage,
 ): Promise<TaskFlow> {
-  const { service } = c.var;
-  const record = await loadRun(service, taskId, agentId);
-  Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
-  if (isTerminal(record))
-    throw new A2aError(
-      'unsupported_operation',
-      `task ${taskId} is in a terminal state: nothing to subscribe to`,
-    );
+  const taskId = record.runId;
   const ids = { taskId, contextId: record.threadId };
   const projection = new TaskProjection(ids);
   const afterSeq = await foldLog(c, taskId, projection);
@@ -195,9 +233,30 @@ export async function subscribeTask(
     contextId: record.threadId,
     status: projection.status,
     ...(projection.artifacts().length > 0 ? { artifacts: projection.artifacts() } : {}),
+    ...(message ? { history: [{ ...message, ...ids }] } : {}),
     metadata: { agentId: record.agentId },
   };
   if (projection.status.state !== 'TASK_STATE_SUBMITTED' && projection.status.state !== 'TASK_STATE_WORKING')
     return { runId: taskId, snapshot, projection };
   return { runId: taskId, snapshot, projection, afterSeq };
+}
+
+/**
+ * `SubscribeToTask`: the task as its event log tells it so far, then its events after that point
+ * until it is interrupted or terminal — from any process sharing the stores, nothing lost or
+ * repeated. An interrupted task answers its snapshot only; a finished one is `-32004`.
+ */
+export async function subscribeTask(
+  c: Context<HttpEnv>,
+  taskId: string,
+  agentId?: string,
+): Promise<TaskFlow> {
+  const record = await loadRun(c.var.service, taskId, agentId);
+  Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
+  if (isTerminal(record))
+    throw new A2aError(
+      'unsupported_operation',
+      `task ${taskId} is in a terminal state: nothing to subscribe to`,
+    );
+  return taskAsItStands(c, record);
 }

@@ -1,6 +1,7 @@
 import { AwakenError, type RunRecord, decisionViewOf, readToolCallStates } from '@awaken/contract';
 import {
   type AgUiEvent,
+  type AgUiInputMessage,
   type RunAgentInput,
   agUiErrorEvents,
   contentText,
@@ -14,8 +15,10 @@ import {
 } from '@awaken/protocol-ag-ui';
 import type { Context } from 'hono';
 import { replayRun } from '../ai-sdk/ai-sdk-stream';
+import type { SubmittedRun } from '../../types';
 import type { HttpEnv } from '../http-types';
 import { activeRunOrNone } from '../internal/active-run';
+import { retryRunId } from '../internal/retry-run-id';
 import { callerOf, runContextOf } from '../internal/run-context';
 import { AG_UI_CONTEXT_KEY, settleRun } from './ag-ui-ending';
 
@@ -47,56 +50,82 @@ function isReplayOf(record: RunRecord, threadId: string, userMessageId: string):
   return record.threadId === threadId && agUi?.userMessageId === userMessageId;
 }
 
-/** A new user message: a new run on the thread (after its current work), streamed from its start. */
+/**
+ * Where a new user message's run goes: the client's `runId`, or — when an earlier run of another
+ * message has it (a client pinning one id, as CopilotKit does) — an id derived from the thread, that
+ * id and the message (`retryRunId`). `earlier` is the run the same request (same thread, `runId` and
+ * user message id) started before, when it was sent already.
+ */
+async function runOfMessage(
+  c: Context<HttpEnv>,
+  input: RunAgentInput,
+  messageId: string,
+): Promise<{ runId: string; earlier?: RunRecord }> {
+  const { threadRuns } = c.var.service.stores;
+  const taken = await threadRuns.getRun(input.runId);
+  if (!taken) return { runId: input.runId };
+  if (isReplayOf(taken, input.threadId, messageId)) return { runId: taken.runId, earlier: taken };
+  const runId = retryRunId('agui', [input.threadId, input.runId, messageId]);
+  const derived = await threadRuns.getRun(runId);
+  if (derived && isReplayOf(derived, input.threadId, messageId)) return { runId, earlier: derived };
+  return { runId };
+}
+
+/** The same request again (a client retry, a double submit): the run it started, replayed, then live. */
+function replayTurn(c: Context<HttpEnv>, input: RunAgentInput, record: RunRecord): AsyncIterable<AgUiEvent> {
+  const { service } = c.var;
+  c.var.ids.runId = record.runId;
+  const signal = c.req.raw.signal;
+  return encodeAgUiRun(replayRun(service, record.runId, signal), {
+    threadId: input.threadId,
+    runId: input.runId,
+    settle: () => settleRun(service, record.runId),
+    legacyInterruptEvent: wantsLegacyInterrupt(input),
+    signal,
+  });
+}
+
+/**
+ * A new user message: a new run on the thread (after its current work), streamed from its start,
+ * under the id `runOfMessage` gives. A parallel copy of the same request that created the run
+ * meanwhile (on any process sharing the stores) makes this one its replay.
+ */
 async function startRun(
   c: Context<HttpEnv>,
   input: RunAgentInput,
   agentId: string,
+  message: AgUiInputMessage,
+  runId: string,
 ): Promise<AsyncIterable<AgUiEvent>> {
-  const message = newUserMessage(input);
-  if (!message) {
-    throw new AwakenError(
-      'validation_failed',
-      'messages: the last message must be a user message, or send resume[]',
-      {
-        details: { issues: [{ path: 'messages', message: 'no new user message' }] },
-      },
-    );
-  }
   const { service } = c.var;
-  // the client's run id names our run, unless a run has it already (a client pinning an old id)
-  const taken = await service.stores.threadRuns.getRun(input.runId);
-  if (taken && isReplayOf(taken, input.threadId, message.id)) {
-    // the same request again (a client retry, a double submit): replay the run it started
-    c.var.ids.runId = taken.runId;
-    const signal = c.req.raw.signal;
-    return encodeAgUiRun(replayRun(service, taken.runId, signal), {
+  let run: SubmittedRun;
+  try {
+    run = await service.submit({
+      agentId,
       threadId: input.threadId,
-      runId: input.runId,
-      settle: () => settleRun(service, taken.runId),
-      legacyInterruptEvent: wantsLegacyInterrupt(input),
-      signal,
+      runId,
+      input: contentText(message.content),
+      mode: 'foreground',
+      ifBusy: 'queue',
+      origin: 'user',
+      context: runContextOf(c, { [AG_UI_CONTEXT_KEY]: { userMessageId: message.id } }),
+      ...(input.tools.length > 0
+        ? {
+            tools: input.tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.parameters ?? { type: 'object' },
+            })),
+          }
+        : {}),
     });
+  } catch (error) {
+    if (AwakenError.hasCode(error, 'conflict')) {
+      const { earlier } = await runOfMessage(c, input, message.id);
+      if (earlier) return replayTurn(c, input, earlier);
+    }
+    throw error;
   }
-  const run = await service.submit({
-    agentId,
-    threadId: input.threadId,
-    ...(taken ? {} : { runId: input.runId }),
-    input: contentText(message.content),
-    mode: 'foreground',
-    ifBusy: 'queue',
-    origin: 'user',
-    context: runContextOf(c, { [AG_UI_CONTEXT_KEY]: { userMessageId: message.id } }),
-    ...(input.tools.length > 0
-      ? {
-          tools: input.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            parameters: tool.parameters ?? { type: 'object' },
-          })),
-        }
-      : {}),
-  });
   Object.assign(c.var.ids, { runId: run.runId, dispatchId: run.dispatchId });
   const signal = c.req.raw.signal;
   return encodeAgUiRun(run.events({ signal }), {
@@ -209,16 +238,24 @@ async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
 }
 
 /**
- * One `POST …/run`: answers for a waiting run resume it; a resume for a run no longer waiting is
- * judged against it (a replay answers how it stands); otherwise the last user message starts a run.
- * Input that cannot be acted on before anything streams throws (`validation_failed` → 422); a
- * refusal of the resume itself is a `RUN_ERROR` event, with nothing applied.
+ * One `POST …/run`: the same request sent again (same thread, `runId` and last user message, no
+ * answers) replays the run it started, whatever the thread does now — a retry never starts a second
+ * run; answers for a waiting run resume it; a resume for a run no longer waiting is judged against it
+ * (a replay answers how it stands); otherwise the last user message starts a run. Input that cannot
+ * be acted on before anything streams throws (`validation_failed` → 422); a refusal of the resume
+ * itself is a `RUN_ERROR` event, with nothing applied.
  */
 export async function agUiTurn(
   c: Context<HttpEnv>,
   input: RunAgentInput,
   agentId: string,
 ): Promise<AsyncIterable<AgUiEvent>> {
+  const answering =
+    input.resume !== undefined ||
+    (input.forwardedProps as { command?: unknown } | undefined)?.command !== undefined;
+  const message = answering ? undefined : newUserMessage(input);
+  const placed = message ? await runOfMessage(c, input, message.id) : undefined;
+  if (placed?.earlier) return replayTurn(c, input, placed.earlier);
   const view = await activeRunOrNone(c, input.threadId);
   if (view?.kind === 'open') {
     const record = await c.var.service.stores.threadRuns.getRun(view.runId);
@@ -226,9 +263,6 @@ export async function agUiTurn(
     checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
-  const answering =
-    input.resume !== undefined ||
-    (input.forwardedProps as { command?: unknown } | undefined)?.command !== undefined;
   if (answering) {
     const record = view
       ? await c.var.service.stores.threadRuns.getRun(view.runId)
@@ -244,5 +278,14 @@ export async function agUiTurn(
     checkRunAgent(record, agentId);
     return resumeRun(c, input, record);
   }
-  return startRun(c, input, agentId);
+  if (!message || !placed) {
+    throw new AwakenError(
+      'validation_failed',
+      'messages: the last message must be a user message, or send resume[]',
+      {
+        details: { issues: [{ path: 'messages', message: 'no new user message' }] },
+      },
+    );
+  }
+  return startRun(c, input, agentId, message, placed.runId);
 }

@@ -1,4 +1,4 @@
-import { AwakenError, decisionViewOf } from '@awaken/contract';
+import { AwakenError, type RunRecord, decisionViewOf } from '@awaken/contract';
 import {
   type ChatRequest,
   type ChatTurn,
@@ -7,9 +7,11 @@ import {
   matchDecisions,
 } from '@awaken/protocol-ai-sdk';
 import type { Context } from 'hono';
-import type { IfBusy } from '../../types';
+import type { IfBusy, SubmittedRun } from '../../types';
 import type { HttpEnv } from '../http-types';
+import { retryRunId } from '../internal/retry-run-id';
 import { callerOf, runContextOf } from '../internal/run-context';
+import { replayRun } from './ai-sdk-stream';
 
 /** Why a chat request cannot be acted on: the route answers 400 with this message. */
 export class NothingToDo extends Error {
@@ -36,22 +38,52 @@ function ifBusyOf(request: ChatRequest, fallback: IfBusy): IfBusy {
   return value as IfBusy;
 }
 
-/** A new user message (or a regenerate): a new run on the chat's thread, streamed from its start. */
+/** The answer of a run a message already started: its stream replayed from its start, then live. */
+function replayed(c: Context<HttpEnv>, record: RunRecord): AsyncIterable<UiMessageChunk> {
+  Object.assign(c.var.ids, { threadId: record.threadId, runId: record.runId });
+  return encodeUiMessageStream(replayRun(c.var.service, record.runId, c.req.raw.signal), {
+    messageId: record.runId,
+  });
+}
+
+/**
+ * A new user message (or a regenerate): a new run on the chat's thread, streamed from its start. A
+ * new message runs under the id its chat, id and text give (`retryRunId`): the same message sent
+ * again (a retried request after a lost answer, on any process sharing the stores) answers with the
+ * run it started — its stream replayed, then live — never a second run. The same id with another text
+ * is another message (`sendMessage({ messageId })` edits a message): a new run. A regenerate asks for
+ * a new answer each time.
+ */
 export async function startTurn(
   c: Context<HttpEnv>,
   request: ChatRequest,
   turn: Extract<ChatTurn, { type: 'message' | 'regenerate' }>,
   agentId: string,
 ): Promise<AsyncIterable<UiMessageChunk>> {
-  const run = await c.var.service.submit({
-    agentId,
-    threadId: request.id,
-    input: turn.text,
-    mode: 'foreground',
-    ifBusy: ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue'),
-    origin: 'user',
-    context: runContextOf(c, undefined),
-  });
+  const { service } = c.var;
+  const runId =
+    turn.type === 'message' ? retryRunId('chat', [request.id, turn.userMessageId, turn.text]) : undefined;
+  let run: SubmittedRun;
+  try {
+    run = await service.submit({
+      agentId,
+      threadId: request.id,
+      ...(runId === undefined ? {} : { runId }),
+      input: turn.text,
+      mode: 'foreground',
+      ifBusy: ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue'),
+      origin: 'user',
+      context: runContextOf(c, undefined),
+    });
+  } catch (error) {
+    // the run exists: the same message started it (before, or meanwhile on another process)
+    const raced =
+      runId !== undefined && AwakenError.hasCode(error, 'conflict')
+        ? await service.stores.threadRuns.getRun(runId)
+        : null;
+    if (raced) return replayed(c, raced);
+    throw error;
+  }
   Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
   return encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
 }

@@ -1,24 +1,18 @@
+import { CLIENT_ID_RULES, MAX_CLIENT_ID_LENGTH, hasControlCharacter, isDotSegment } from '@awaken/contract';
 import { z } from '@hono/zod-openapi';
 
 /**
- * An id in a path or body: 1–256 characters, no control characters, and not `.` or `..`: a URL
- * normalises those path segments away, so no route could name the thread or run afterwards (the
- * AI SDK client puts the chat id in the path of `resumeStream()`).
+ * An id in a path or body: the one id grammar of every door (`clientIdIssue` of `@awaken/contract`,
+ * which A2A's context and task ids follow too): 1–256 characters, no control characters, and not `.`
+ * or `..`: a URL normalises those path segments away, so no route could name the thread or run
+ * afterwards (the AI SDK client puts the chat id in the path of `resumeStream()`).
  */
 export const idSchema = z
   .string()
   .min(1)
-  .max(256)
-  .refine((value) => !hasControlCharacter(value), 'must not contain control characters')
-  .refine((value) => value !== '.' && value !== '..', 'must not be "." or ".."');
-
-function hasControlCharacter(value: string): boolean {
-  for (let index = 0; index < value.length; index += 1) {
-    const code = value.charCodeAt(index);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
+  .max(MAX_CLIENT_ID_LENGTH)
+  .refine((value) => !hasControlCharacter(value), CLIENT_ID_RULES.control)
+  .refine((value) => !isDotSegment(value), CLIENT_ID_RULES.dots);
 
 export const errorSchema = z
   .object({

@@ -27,3 +27,20 @@ export function publicReason(error: unknown): string {
       return `an error (${error.code})`;
   }
 }
+
+/** What a store records when it reclaims a dispatch: `lease of <worker id> expired`. */
+const LEASE_EXPIRED = /^lease of [\s\S]* expired$/;
+
+/** What the tenant reads for a dispatch whose worker's lease expired (the worker's id names a host and a pid). */
+export const LEASE_EXPIRED_REASON = "the worker's lease expired";
+
+/**
+ * A dispatch's `lastError` where the tenant reads it (the dispatch views, the message of a run the
+ * service ended): the store's `lease of <worker id> expired` — a host name and a pid — is said as
+ * {@link LEASE_EXPIRED_REASON}; every other `lastError` is already the service's own words
+ * ({@link publicReason}). The stored dispatch keeps the worker's id for operators (`service`'s
+ * dispatch reads, the store).
+ */
+export function publicDispatchError(lastError: string): string {
+  return LEASE_EXPIRED.test(lastError) ? LEASE_EXPIRED_REASON : lastError;
+}

@@ -1,6 +1,7 @@
 import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
 import type { ServiceContext } from '../service/service-context';
 import { DEAD_LETTERED } from './end-dead-lettered-run';
+import { publicDispatchError } from './public-reason';
 
 /** Every dispatch of a thread, oldest first (only read on the rare paths that need them all). */
 async function dispatchesOfThread(context: ServiceContext, threadId: string): Promise<RunDispatch[]> {
@@ -99,7 +100,7 @@ export function orphanEnd(
   if (dispatch?.status === 'dead_letter') {
     return {
       type: 'error',
-      message: `dead-lettered after ${dispatch.attemptCount} attempts; last error: ${dispatch.lastError ?? 'unknown'}`,
+      message: `dead-lettered after ${dispatch.attemptCount} attempts; last error: ${dispatch.lastError === undefined ? 'unknown' : publicDispatchError(dispatch.lastError)}`,
     };
   }
   return { type: 'cancelled', reason: 'interrupted by newer input' };

@@ -1,4 +1,5 @@
 import { endDeadLetteredRun } from '../dispatch/end-dead-lettered-run';
+import { LEASE_EXPIRED_REASON, publicDispatchError } from '../dispatch/public-reason';
 import type { ServiceContext } from '../service/service-context';
 
 export interface LeaseSweeper {
@@ -31,7 +32,7 @@ export function startLeaseSweeper(context: ServiceContext): LeaseSweeper {
           limit: 1,
         });
         if (busy.items.length > 0) continue;
-        const reason = `dead-lettered after ${dispatch.attemptCount} attempts (the process executing it stopped each time); last error: ${dispatch.lastError ?? 'lease expired'}`;
+        const reason = `dead-lettered after ${dispatch.attemptCount} attempts (the process executing it stopped each time); last error: ${dispatch.lastError === undefined ? LEASE_EXPIRED_REASON : publicDispatchError(dispatch.lastError)}`;
         await endDeadLetteredRun(context, dispatch.runId, reason);
       }
       if (reclaimed.length < 100) break;

@@ -75,16 +75,23 @@ async function createRun(
   }
 }
 
-/** Refuses (or, with `interrupt`, clears) what stands in the way of a new run on the thread. */
+/**
+ * Refuses (or, with `interrupt`, clears) what stands in the way of a new run on the thread. A waiting
+ * run under the new run's own id is that run, created meanwhile by the same request sent again: it is
+ * `conflict` (the run exists), never cancelled to make room for itself.
+ */
 async function makeRoom(
   context: ServiceContext,
   commands: SubmitCommands,
   threadId: string,
+  runId: string,
   ifBusy: 'interrupt' | 'queue' | 'conflict',
 ): Promise<void> {
   const { threadRuns, mailbox } = context.stores;
   const thread = await threadRuns.getThread(threadId);
   const open = thread?.openRunId ? await threadRuns.getRun(thread.openRunId) : null;
+  if (open?.runId === runId)
+    throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   if (open?.status === 'waiting') {
     if (ifBusy !== 'interrupt') {
       throw new AwakenError(
@@ -180,7 +187,7 @@ export async function submitRun(
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
   // nothing is written before the runtime has checked the request (in createRun)
-  await makeRoom(context, commands, threadId, ifBusy);
+  await makeRoom(context, commands, threadId, runId, ifBusy);
   await createRun(context, {
     agentId: request.agentId,
     threadId,
