@@ -280,7 +280,7 @@ export class PostgresMailboxStore implements MailboxStore {
     );
   }
 
-  /** One `GROUP BY` over the status index (migration 3): an index-only scan, O(dispatches stored). */
+  /** One `GROUP BY` over the status index (migration 4): an index-only scan, O(dispatches stored). */
   async countDispatches(): Promise<Record<RunDispatchStatus, number>> {
     inputs.countDispatches.parse({});
     const rows = await this.#read((s) =>
@@ -298,7 +298,7 @@ export class PostgresMailboxStore implements MailboxStore {
     statusInput: RunDispatchStatus,
     query?: PageRequest,
   ): Promise<Page<RunDispatch>> {
-    // served by the index dispatches_by_status (migration 3): dispatches of other statuses are never read
+    // served by the index dispatches_by_status (migration 4): dispatches of other statuses are never read
     const { status, ...page } = inputs.listDispatchesByStatus.parse({ ...query, status: statusInput });
     return readPage(
       (sql, params) => this.#read(() => this.db.read<ListedRow>(sql, params)),
