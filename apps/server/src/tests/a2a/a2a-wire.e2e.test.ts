@@ -42,6 +42,8 @@ describe('agent cards', () => {
         'choose_color',
         'restart_service',
         'send_invoice',
+        'janitor',
+        'archivist',
         'transfer_to_billing',
       ]);
       expect(card.capabilities.extensions[0].description).toMatch(/tool-approval-request/);

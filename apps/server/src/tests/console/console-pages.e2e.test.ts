@@ -57,9 +57,13 @@ describe('the console pages, in Chromium', () => {
     await timeline.waitFor(SEEN);
     await page.getByTestId('final-answer').getByText('Done: I deleted /tmp/timeline.txt.').waitFor(SEEN);
     const tool = timeline.locator('.lane[data-kind="tool"]');
-    await expect(
-      tool.locator('.bar').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('data-state'))),
-    ).resolves.toEqual(['running', 'suspended', 'succeeded']);
+    // the timeline fills in as the run's event pages arrive
+    await expect
+      .poll(
+        () => tool.locator('.bar').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('data-state'))),
+        SEEN,
+      )
+      .toEqual(['running', 'suspended', 'succeeded']);
     await expect(timeline.locator('.lane[data-kind="activation"]').count()).resolves.toBe(2);
     await expect(timeline.locator('.lane[data-kind="model"]').count()).resolves.toBe(2);
     await page.getByText('approved', { exact: true }).waitFor(SEEN);

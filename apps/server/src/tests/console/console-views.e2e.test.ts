@@ -135,10 +135,50 @@ describe('the run page', () => {
 });
 
 describe('four-eyes', () => {
+  // tokens: alice starts the runs (an asker), carol uses the console (a second person who may issue
+  // a link), bob approves through the link
+  const ALICE = 'alice-console-token-0123';
+  const CAROL = 'carol-console-token-0123';
+  let guarded: ConsoleSession;
+  beforeAll(async () => {
+    guarded = await startConsoleSession({
+      AWAKEN_TOKENS: `${ALICE}:default:alice,${CAROL}:default:carol`,
+    });
+  });
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  async function submitAsAlice(input: string, threadId: string): Promise<string> {
+    const started = await api(guarded.app.url, '/v1/runs', {
+      token: ALICE,
+      body: { agentId: 'demo', input, threadId, stream: false },
+    });
+    expect(started.status).toBe(202);
+    return started.body.runId;
+  }
+
+  async function settledAs(runId: string, status: 'waiting' | 'done') {
+    const read = async () => (await api(guarded.app.url, `/v1/runs/${runId}`, { token: ALICE })).body;
+    await expect.poll(async () => (await read()).status, SEEN).toBe(status);
+    return read();
+  }
+
+  /** The console signed in as carol (the token the console keeps in the tab's session storage). */
+  async function openAsCarol(hash: string, options?: { height?: number }) {
+    const page = await guarded.open(hash, options);
+    await page.evaluate(
+      ([key, token]) => sessionStorage.setItem(key as string, token as string),
+      ['awaken-console-token', CAROL],
+    );
+    await page.reload();
+    return page;
+  }
+
   it('issues an approval link for a named approver from the form; answered in a second browser, the run page names the approver', async () => {
-    const runId = await submit('delete /srv/four-eyes.txt', 'four-eyes-link');
-    await settled(runId, 'waiting');
-    const page = await session.open(`#/run/${runId}`, { height: 1500 });
+    const runId = await submitAsAlice('delete /srv/four-eyes.txt', 'four-eyes-link');
+    await settledAs(runId, 'waiting');
+    const page = await openAsCarol(`#/run/${runId}`, { height: 1500 });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const form = page.getByTestId('run-waiting').getByTestId('approval');
     await form.getByText('needs a second approver').waitFor(SEEN);
@@ -154,10 +194,10 @@ describe('four-eyes', () => {
     expect(url).toMatch(/^http:\/\/[^/]+\/links\//);
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(url);
     await form.getByText('Copied.').waitFor(SEEN);
-    await session.screenshot(page, 'run-four-eyes-link');
+    await guarded.screenshot(page, 'run-four-eyes-link');
 
     // bob opens it in a browser of his own
-    const other = await session.browser.newContext();
+    const other = await guarded.browser.newContext();
     try {
       const approver = await other.newPage();
       await approver.goto(url);
@@ -169,7 +209,7 @@ describe('four-eyes', () => {
     } finally {
       await other.close();
     }
-    await settled(runId, 'done');
+    await settledAs(runId, 'done');
     await page.getByTestId('decided-by').getByText('bob', { exact: true }).waitFor(SEEN);
     // the call's input and output, and who decided it
     await page
@@ -179,13 +219,13 @@ describe('four-eyes', () => {
     const detail = page.getByTestId('call-detail');
     await detail.getByText('"path": "/srv/four-eyes.txt"').first().waitFor(SEEN);
     await detail.getByText('bob via link').waitFor(SEEN);
-    await session.screenshot(page, 'run-four-eyes-approved', { readme: 'console-run' });
+    await guarded.screenshot(page, 'run-four-eyes-approved', { readme: 'console-run' });
   });
 
   it("shows the server's refusal of a link in words", async () => {
-    const runId = await submit('delete /srv/refused.txt', 'four-eyes-refused');
-    const run = await settled(runId, 'waiting');
-    const page = await session.open(`#/run/${runId}`);
+    const runId = await submitAsAlice('delete /srv/refused.txt', 'four-eyes-refused');
+    const run = await settledAs(runId, 'waiting');
+    const page = await openAsCarol(`#/run/${runId}`);
     const form = page.getByTestId('run-waiting').getByTestId('approval');
     await form.getByRole('button', { name: 'Get an approval link…' }).click();
     // the run's own starter cannot be its second approver
@@ -304,9 +344,16 @@ describe('the agent picker', () => {
       )
       .toBe('delegate');
     await several.screenshot(page, 'chat-agent-picker');
-    // one agent: no picker (the first session runs only demo)
-    const single = await session.open('#/chat/one-agent');
-    await single.getByText('Ask the demo agent something').waitFor(SEEN);
-    await expect(single.getByLabel('Agent').count()).resolves.toBe(0);
+    // the app without a remote agent still runs several (its sub-agents and the billing agent):
+    // the picker lists them, demo first and picked
+    const plain = await session.open('#/chat/one-agent');
+    await plain.getByText('Ask the demo agent something').waitFor(SEEN);
+    await expect(plain.getByLabel('Agent').inputValue()).resolves.toBe('demo');
+    await expect(
+      plain
+        .getByLabel('Agent')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => o.textContent)),
+    ).resolves.toEqual(expect.arrayContaining(['demo', 'janitor', 'billing']));
   });
 });

@@ -71,7 +71,12 @@ describe('threads', () => {
   it("lists the tenant's agents and the chat's default agent", async () => {
     const agents = await fx.json('/v1/agents');
     expect(agents.status).toBe(200);
-    expect(agents.body).toEqual({ items: [{ id: expect.any(String) }] });
+    // every agent of the tenant's runtime (the fixture's own and its sub-agents), ids only
+    expect(agents.body.items.length).toBeGreaterThan(0);
+    for (const item of agents.body.items) expect(item).toEqual({ id: expect.any(String) });
+    expect(new Set(agents.body.items.map((item: { id: string }) => item.id)).size).toBe(
+      agents.body.items.length,
+    );
     expect((await fx.json('/v1/agents', { token: null })).status).toBe(401);
   });
 
