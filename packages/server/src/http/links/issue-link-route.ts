@@ -6,6 +6,7 @@ import { notFound } from '../internal/views';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
 import { type LinkSigner, linkPath } from './link-signer';
 import { waitingCallOf } from './waiting-call';
+import { refuseChildRun } from '../../internal/commands/refuse-child-run';
 
 const DAY_SECONDS = 86_400;
 
@@ -95,6 +96,7 @@ export function registerIssueLinkRoute(app: OpenAPIHono<HttpEnv>, options: LinkO
     c.var.ids.runId = runId;
     const record = await c.var.service.stores.threadRuns.getRun(runId);
     if (!record) throw notFound(`run ${runId}`);
+    await refuseChildRun(c.var.service.stores.threadRuns, record, 'issue links for its tickets');
     const waiting = waitingCallOf(record, ticketId);
     if ('missing' in waiting) throw notFound(`ticket ${ticketId} of run ${runId}`);
     if ('answered' in waiting)

@@ -9,6 +9,7 @@ import { cancelRun } from './cancel-run';
 import { decideRun } from './decide-run';
 import { injectInput } from './inject-input';
 import { interruptThread } from './interrupt-thread';
+import { refuseChildRun } from './refuse-child-run';
 import { activeRun, resolveTarget } from './run-lookup';
 
 /** The run commands over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */
@@ -22,7 +23,9 @@ export function createRunCommands(
       const list: unknown[] = Array.isArray(decisions) ? decisions : [decisions];
       if (list.length === 0)
         throw new AwakenError('validation_failed', 'decisions: expected at least one decision');
-      return decideRun(context, await resolveTarget(context, target), list, options);
+      const record = await resolveTarget(context, target);
+      await refuseChildRun(context.stores.threadRuns, record, 'answer its tickets');
+      return decideRun(context, record, list, options);
     },
     cancelRun: (runId, reason = 'run cancelled') => cancelRun(context, runId, reason),
     interruptThread: (threadId, reason = 'interrupted') => interruptThread(context, threadId, reason),

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { InjectRequest, InjectResult, SubmitRequest, SubmittedRun } from '../../types';
 import { enqueueResume } from '../resume/enqueue-resume';
 import type { ServiceContext } from '../service/service-context';
+import { refuseChildRun } from './refuse-child-run';
 import { activeRun, notFound } from './run-lookup';
 
 const injectRequestSchema = z.object({
@@ -43,12 +44,14 @@ export async function injectInput(
   const { threadRuns, inbox } = context.stores;
   const thread = await threadRuns.getThread(request.threadId);
   if (!thread) throw notFound(`thread ${request.threadId}`);
+  // the thread of a sub-agent's child run takes input only from its parent's call
+  const latest = thread.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
+  if (latest) await refuseChildRun(threadRuns, latest, 'send input');
   const id = `input:${context.config.createId()}`;
   const sender = request.context === undefined ? {} : { context: request.context };
   switch (request.mode) {
     case 'queue':
     case 'interrupt': {
-      const latest = thread.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
       const agentId = request.agentId ?? latest?.agentId;
       if (!agentId)
         throw new AwakenError('validation_failed', 'agentId: the thread has no run to take the agent from');

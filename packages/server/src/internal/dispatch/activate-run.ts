@@ -18,8 +18,15 @@ export interface RunActivation {
   detach(reason: string): void;
 }
 
+/**
+ * True when the run's inbox holds work for a resume now (`pendingWork`): input alone, for a run that
+ * suspended, is not — resuming for it would suspend again at once, without end.
+ */
 async function hasInboxWork(context: ServiceContext, runId: string): Promise<boolean> {
-  return (await context.stores.inbox.peek(runId)).length > 0;
+  const controls = await context.stores.inbox.peek(runId);
+  if (controls.length === 0) return false;
+  const record = await context.stores.threadRuns.getRun(runId);
+  return record !== null && pendingWork(record, controls).length > 0;
 }
 
 /**

@@ -33,12 +33,29 @@ describe('pendingWork', () => {
       at: 1,
     };
     const controls = [decisionControl(first), decisionControl(second), cancel, input];
-    expect(pendingWork(waiting, controls).map((control) => control.id)).toEqual([
-      second.decisionId,
-      'c',
-      'i',
-    ]);
+    expect(pendingWork(waiting, controls).map((control) => control.id)).toEqual([second.decisionId, 'c']);
     const done = { ...waiting, status: 'done' as const };
     expect(pendingWork(done, controls).map((control) => control.id)).toEqual(['i']);
+  });
+
+  it('input alone is no work for a waiting run: it joins once the tickets are answered (no resume that suspends again at once, without end)', async () => {
+    const stores = createMemoryStores();
+    const runtime = createAgentRuntime({ agents: [scenarioAgent(memoryCounters())], stores });
+    await runtime.createRun({ agentId: AGENT_ID, runId: 'r', threadId: 't', input: 'approve:1' });
+    const waiting = await runtime.resumeRun('r').result;
+    expect(waiting.status).toBe('waiting');
+    const record = await stores.threadRuns.getRun('r');
+    if (!record) throw new Error('no run');
+    const input = {
+      kind: 'input' as const,
+      id: 'i',
+      messages: [{ role: 'user' as const, content: 'x' }],
+      at: 1,
+    };
+    expect(pendingWork(record, [input])).toEqual([]);
+    // a run that has not suspended takes it at its next step boundary
+    expect(pendingWork({ ...record, status: 'running' }, [input]).map((control) => control.id)).toEqual([
+      'i',
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { type RunWaitingTicket, answer } from '@awaken/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Counters, memoryCounters } from '../../../test-support/counters';
 import { AGENT_ID, scenarioAgent } from '../../../test-support/scenario-agent';
-import { WAIT, decisionFor, untilStatus } from '../../../test-support/suite-helpers';
+import { WAIT, decisionFor, events, untilStatus } from '../../../test-support/suite-helpers';
 import { FAST } from '../../../test-support/worker-config';
 import { createMailboxService } from '../../create-mailbox-service';
 import type { MailboxService } from '../../types';
@@ -200,5 +200,28 @@ describe('run commands (memory)', () => {
       termination: { type: 'cancelled', reason: 'changed my mind' },
     });
     expect(await service.commands.cancelRun(run.runId, 'again')).toEqual(first);
+  });
+
+  it('input steered into a run that then suspends waits for the answer: the run is resumed once, not without end', async () => {
+    const run = await service.submit({ agentId: AGENT_ID, input: `slow:300 approve:1 #${randomUUID()}` });
+    await vi.waitFor(async () => expect(await counters.get(`slow-started:${run.runId}`)).toBe(1), WAIT);
+    const steered = await service.commands.injectUserInput({
+      threadId: run.threadId,
+      mode: 'steer',
+      input: `plain #${randomUUID()}`,
+    });
+    expect(steered).toMatchObject({ mode: 'steer', runId: run.runId });
+    // the input came during the tool round: the run suspends on its ticket with the input unapplied
+    const waiting = await untilStatus(service.stores, run.runId, ['waiting']);
+    const [ticket] = waiting.waiting?.tickets ?? [];
+    if (!ticket) throw new Error('no ticket');
+    await service.commands.decide({ runId: run.runId }, [decisionFor(run.runId, ticket, true)]);
+    const done = await untilStatus(service.stores, run.runId, ['done']);
+    // the steered input joined after the answered step (without it: 'done after 2 results'), and
+    // the model answered it with its one `plain` call
+    expect(done.response).toBe('done after 1 results');
+    const starts = (await events(service.stores, run.runId)).filter((event) => event.type === 'run_start');
+    // the first activation, and the resume with the answer: no resume for the input on its own
+    expect(starts).toHaveLength(2);
   });
 });
