@@ -122,4 +122,45 @@ describe("a sub-agent's child run is answered through its top-level run only", (
     expect(carol.status).toBe(200);
     await vi.waitFor(async () => expect((await runOf(runId)).status).toBe('done'), WAIT);
   });
+
+  it("four-eyes: Alice edits the janitor's plain ask on Bob's run into /srv; her approval of the question that follows is refused at the parent (403), Carol's runs it", async () => {
+    const started = await fetch(`${app.url}/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BOB}` },
+      body: JSON.stringify({ agentId: 'demo', input: 'ask the janitor to delete /tmp/bob-nested.txt' }),
+    });
+    await readSse(started);
+    const runId = started.headers.get('x-run-id') ?? '';
+    const first = await nestedTicket(runId, '/tmp/bob-nested.txt');
+    const edit = await api(app.url, `/v1/runs/${runId}/decision`, {
+      token: ALICE,
+      body: {
+        ticketId: first.ticketId,
+        result: { approved: true, editedArguments: { path: '/srv/bob-nested.csv' } },
+      },
+    });
+    expect(edit.status).toBe(200);
+    const again = await nestedTicket(runId, '/srv/bob-nested.csv');
+    expect(again.ticketId).not.toBe(first.ticketId);
+    const self = await api(app.url, `/v1/runs/${runId}/decision`, {
+      token: ALICE,
+      body: { ticketId: again.ticketId, result: { approved: true } },
+    });
+    expect(self.status).toBe(403);
+    expect(self.body.error.code).toBe('self_approval_forbidden');
+    const carol = await api(app.url, `/v1/runs/${runId}/decision`, {
+      token: CAROL,
+      body: { ticketId: again.ticketId, result: { approved: true } },
+    });
+    expect(carol.status).toBe(200);
+    const done = await vi.waitFor(async () => {
+      const run = await runOf(runId);
+      expect(run.status).toBe('done');
+      return run;
+    }, WAIT);
+    expect(done.response).toBe('The janitor deleted /srv/bob-nested.csv.');
+    const audit = (await api(app.url, `/v1/runs/${runId}/decisions`, { token: ALICE })).body.decisions;
+    // the parent's audit holds no applied approval of Alice's for the guarded call
+    expect(audit.map((record: { decidedBy: string }) => record.decidedBy)).toEqual(['alice', 'carol']);
+  });
 });

@@ -36,7 +36,12 @@ async function apply(session: RunSession, state: ToolCallState, decision: ToolCa
   session.events.post({ type: 'decision_recorded', record });
   // a question asked inside a child run: the answer is the child's, whatever it says — the call is
   // replayed with it and forwards it (a denial must reach the child, never cancel this call)
-  if (state.ticket?.suspension.nested) {
+  const nested = state.ticket?.suspension.nested;
+  if (nested) {
+    // edited arguments of the inner call: its approver asked for the edited call here too, so this
+    // run's judge refuses their answer to a four-eyes question the edit leads to (as the child's does)
+    const edited = decision.action === 'resume' ? readApproval(decision.result)?.editedArguments : undefined;
+    if (edited !== undefined && !sameJson(edited, nested.arguments)) addAsker(session, decision.decidedBy);
     moveCall(session, state, 'resuming');
     return;
   }
