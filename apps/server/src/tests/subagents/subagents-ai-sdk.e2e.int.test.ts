@@ -142,10 +142,15 @@ describe('the native API and the inbox show the nested question (curl)', () => {
     expect(started.status).toBe(202);
     const runId = started.body.runId;
     let run: Record<string, any> = {};
-    for (let attempt = 0; attempt < 100 && run.status !== 'waiting'; attempt += 1) {
-      run = await runView(app, runId);
-      if (run.status !== 'waiting') await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await expect
+      .poll(
+        async () => {
+          run = await runView(app, runId);
+          return run.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('waiting');
     const [ticket] = run.waiting.tickets;
     expect(ticket).toMatchObject({
       toolName: 'janitor',
@@ -169,11 +174,15 @@ describe('the native API and the inbox show the nested question (curl)', () => {
       body: { ticketId: ticket.ticketId, decisionId: `d-${randomUUID()}`, result: { approved: true } },
     });
     expect(decided.body.receipts).toMatchObject([{ status: 'accepted' }]);
-    for (let attempt = 0; attempt < 100 && run.status !== 'done'; attempt += 1) {
-      run = await runView(app, runId);
-      if (run.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(run.status).toBe('done');
+    await expect
+      .poll(
+        async () => {
+          run = await runView(app, runId);
+          return run.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('done');
     expect(await deletions(app, ticket.nested.runId)).toEqual(['succeeded']);
   });
 });
