@@ -234,6 +234,16 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(await lost(() => proxied.mailbox.purgeTerminal({ olderThan }))).toBe(1);
       expect(await direct.mailbox.loadDispatch(queued.dispatchId)).toBeNull();
     });
+
+    it('purgeTerminal of one status answers with the number it purged, and counts agree', async () => {
+      const queued = await direct.mailbox.enqueue({ threadId: 't1', runId: 'r1' });
+      const cancelled = await direct.mailbox.cancel(queued.dispatchId);
+      await vi.waitFor(async () => expect(await direct.mailbox.now()).toBeGreaterThan(cancelled.updatedAt));
+      const olderThan = await direct.mailbox.now();
+      expect(await lost(() => proxied.mailbox.purgeTerminal({ olderThan, status: ['cancelled'] }))).toBe(1);
+      expect(await direct.mailbox.loadDispatch(queued.dispatchId)).toBeNull();
+      expect((await direct.mailbox.countDispatches()).cancelled).toBe(0);
+    });
   });
 
   describe('threads and runs', () => {
