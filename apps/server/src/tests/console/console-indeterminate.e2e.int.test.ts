@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
 import { type ConsoleSession, startConsoleSession } from '../../../test-support/console-browser';
 
@@ -56,13 +56,15 @@ beforeAll(async () => {
   // the survivor takes the runs over once their leases run out
   session = await startConsoleSession(env);
   for (const runId of Object.values(runs)) {
-    const deadline = Date.now() + 20_000;
-    while (
-      (await api(session.app.url, `/v1/runs/${runId}`)).body.waiting?.tickets?.[0]?.action !== 'indeterminate'
-    ) {
-      if (Date.now() > deadline) throw new Error(`run ${runId} never waited on an indeterminate ticket`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        const run = (await api(session.app.url, `/v1/runs/${runId}`)).body;
+        if (run.waiting?.tickets?.[0]?.action !== 'indeterminate') {
+          throw new Error(`run ${runId} never waited on an indeterminate ticket`);
+        }
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   }
 }, 90_000);
 afterAll(async () => {
