@@ -121,7 +121,11 @@ async function main(): Promise<void> {
       if (result.status !== 'done' || !result.response?.includes('deleted'))
         throw new Error(`${name} ended ${JSON.stringify(result)}`);
       const after = await commandTotals(admin);
-      const entry = perRun.get(name) ?? { trips: [], commands: [], byMethod: new Map() };
+      const entry = perRun.get(name) ?? {
+        trips: [] as number[],
+        commands: [] as number[],
+        byMethod: new Map<string, number[]>(),
+      };
       let total = 0;
       for (const [method, count] of counter.byMethod) {
         const made = count - (trips.get(method) ?? 0);
