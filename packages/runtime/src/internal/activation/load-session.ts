@@ -42,7 +42,8 @@ async function own(plumbing: SessionPlumbing, runId: string): Promise<{ fence: n
   return log ? { fence, logSeq: await log.raiseFence(runId, fence) } : { fence };
 }
 
-function build(
+/** The session of a run whose record, thread and lease this activation holds. */
+export function buildSession(
   plumbing: SessionPlumbing,
   agent: ResolvedAgent,
   record: RunRecord,
@@ -106,7 +107,7 @@ export async function createRunRecord(
 }
 
 /** {@link createRunRecord}, saying whether it created the run's thread too (then known empty). */
-async function writeRunRecord(
+export async function writeRunRecord(
   services: RuntimeServices,
   agent: ResolvedAgent,
   request: NewRunInput,
@@ -186,7 +187,7 @@ export async function createSession(
         readHistory(plumbing.services, request.threadId),
         store.getThreadState(request.threadId),
       ]);
-  return build(plumbing, agent, record, messages, threadState, owned);
+  return buildSession(plumbing, agent, record, messages, threadState, owned);
 }
 
 /**
@@ -219,5 +220,5 @@ export async function loadSession(
     readHistory(plumbing.services, record.threadId),
     store.getThreadState(record.threadId),
   ]);
-  return build(plumbing, agent, record, messages, threadState, owned);
+  return buildSession(plumbing, agent, record, messages, threadState, owned);
 }
