@@ -112,8 +112,26 @@ export async function writeRunRecord(
   agent: ResolvedAgent,
   request: NewRunInput,
 ): Promise<{ record: RunRecord; threadCreated: boolean }> {
-  const { store, now } = services;
-  const at = now();
+  const { store } = services;
+  const record = newRunRecord(services, agent, request);
+  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
+    return { record: await store.createRun(record), threadCreated: true };
+  try {
+    return { record: await store.createRun(record), threadCreated: false };
+  } catch (error) {
+    if (!AwakenError.hasCode(error, 'not_found')) throw error;
+  }
+  await store.createThread({ id: request.threadId });
+  return { record: await store.createRun(record), threadCreated: true };
+}
+
+/** The record of a run about to be created (status `created`, version 0, its input in its state). */
+export function newRunRecord(
+  services: RuntimeServices,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): RunRecord {
+  const at = services.now();
   const bookkeeping = {
     lastSeq: 0,
     decisionIds: [],
@@ -148,15 +166,7 @@ export async function writeRunRecord(
     createdAt: at,
     updatedAt: at,
   };
-  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
-    return { record: await store.createRun(record), threadCreated: true };
-  try {
-    return { record: await store.createRun(record), threadCreated: false };
-  } catch (error) {
-    if (!AwakenError.hasCode(error, 'not_found')) throw error;
-  }
-  await store.createThread({ id: request.threadId });
-  return { record: await store.createRun(record), threadCreated: true };
+  return record;
 }
 
 /** Creates the thread; false when it exists already. */
