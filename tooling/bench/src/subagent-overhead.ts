@@ -9,10 +9,10 @@
  *   the worker, then lists, deletes and gives the lead's final answer: 4 model turns, 3 tool calls.
  *   The one turn it lacks is the child's own answer, which only delegating needs;
  * - `one agent, work only` (the first version's baseline): the worker's 3 turns alone.
- * Measures time per run (median and p90) and store round trips per run (every call of a store
- * method is one request to Redis: see `countTrips`) plus Redis commands per run (INFO commandstats,
- * script-internal commands included), and writes results/subagent-overhead.md with both ratios and
- * the round trips per store method.
+ * Measures time per run (median and p90) and the mean store round trips per run (every call of a
+ * store method is one request to Redis: see `countTrips`) plus Redis commands per run (INFO
+ * commandstats, script-internal commands included), and writes results/subagent-overhead.md with
+ * both ratios and the round trips per store method.
  *
  *   pnpm --filter @awaken/bench exec tsx src/subagent-overhead.ts
  *
@@ -28,6 +28,8 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { commandTotals } from './internal/redis-info';
 import { type Contender, measureInterleaved, median, p90 } from './internal/stats';
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 import { countTrips, createTripCounter } from './internal/store-trips';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -148,12 +150,12 @@ async function main(): Promise<void> {
     const row = (name: string): Row => {
       const ms = samples.get(name) ?? [];
       const counts = perRun.get(name)!;
-      const byMethod = new Map([...counts.byMethod].map(([method, made]) => [method, median(made)]));
+      const byMethod = new Map([...counts.byMethod].map(([method, made]) => [method, mean(made)]));
       return {
         p50: median(ms),
         p90: p90(ms),
-        trips: median(counts.trips),
-        commands: median(counts.commands),
+        trips: mean(counts.trips),
+        commands: mean(counts.commands),
         byMethod,
       };
     };
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
     const ratio = (of: number, to: number) => `${(of / to).toFixed(2)}×`;
     const line = (label: string, pick: (row: Row) => number, digits = 0) =>
       `| ${label} | ${pick(same).toFixed(digits)} | ${pick(work).toFixed(digits)} | ${pick(sub).toFixed(digits)} | ${ratio(pick(sub), pick(same))} | ${ratio(pick(sub), pick(work))} |`;
+    const fixed = (value: number | undefined) => (value ?? 0).toFixed(1).replace(/\.0$/, '');
     const methods = [...new Set([...same.byMethod.keys(), ...sub.byMethod.keys()])].sort();
     const lines = [
       '# A run with one sub-agent against the same work done by one agent (Redis)',
@@ -177,16 +180,16 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|',
       line('time per run, median (ms)', (entry) => entry.p50, 2),
       line('time per run, p90 (ms)', (entry) => entry.p90, 2),
-      line('store round trips per run', (entry) => entry.trips),
-      line('Redis commands per run (script-internal included)', (entry) => entry.commands),
+      line('store round trips per run (mean)', (entry) => entry.trips, 1),
+      line('Redis commands per run, script-internal included (mean)', (entry) => entry.commands, 1),
       '',
-      'Store round trips per run by method (median; `joint.*` is the checkpoint written with its events in one script):',
+      'Store round trips per run by method (mean; `joint.*` is the checkpoint written with its events in one script; the appends of posted events vary with timing: they group-commit):',
       '',
       '| method | one agent, same turns | one agent, work only | with a sub-agent |',
       '|---|---|---|---|',
       ...methods.map(
         (method) =>
-          `| ${method} | ${same.byMethod.get(method) ?? 0} | ${work.byMethod.get(method) ?? 0} | ${sub.byMethod.get(method) ?? 0} |`,
+          `| ${method} | ${fixed(same.byMethod.get(method))} | ${fixed(work.byMethod.get(method))} | ${fixed(sub.byMethod.get(method))} |`,
       ),
       '',
       'Run: `pnpm --filter @awaken/bench exec tsx src/subagent-overhead.ts`.',
