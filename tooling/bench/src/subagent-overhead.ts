@@ -166,6 +166,12 @@ async function main(): Promise<void> {
     const line = (label: string, pick: (row: Row) => number, digits = 0) =>
       `| ${label} | ${pick(same).toFixed(digits)} | ${pick(work).toFixed(digits)} | ${pick(sub).toFixed(digits)} | ${ratio(pick(sub), pick(same))} | ${ratio(pick(sub), pick(work))} |`;
     const fixed = (value: number | undefined) => (value ?? 0).toFixed(1).replace(/\.0$/, '');
+    // each measured round ran every contender once, in rotated order: the ratio within a round
+    // is taken under the same load, so its median is steadier than the ratio of the medians
+    const paired = (of: string, to: string) => {
+      const tos = samples.get(to) ?? [];
+      return median((samples.get(of) ?? []).map((ms, round) => ms / (tos[round] ?? Number.NaN)));
+    };
     const methods = [...new Set([...same.byMethod.keys(), ...sub.byMethod.keys()])].sort();
     const lines = [
       '# A run with one sub-agent against the same work done by one agent (Redis)',
@@ -180,6 +186,7 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|',
       line('time per run, median (ms)', (entry) => entry.p50, 2),
       line('time per run, p90 (ms)', (entry) => entry.p90, 2),
+      `| time, median of the per-round ratios | | | | ${paired(names.sub, names.same).toFixed(2)}× | ${paired(names.sub, names.work).toFixed(2)}× |`,
       line('store round trips per run (mean)', (entry) => entry.trips, 1),
       line('Redis commands per run, script-internal included (mean)', (entry) => entry.commands, 1),
       '',
