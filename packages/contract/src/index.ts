@@ -330,6 +330,12 @@ export type {
   JointCheckpointStore,
 } from './stores/checkpoint-with-events';
 export { jointCheckpointWriter } from './stores/checkpoint-with-events';
+export type {
+  CreateRunWithLeaseInput,
+  CreatedRunWithLease,
+  RunCreationWithLease,
+} from './stores/create-run-with-lease';
+export { runCreationWithLease } from './stores/create-run-with-lease';
 export {
   MAX_RUN_LEASE_MS,
   acquireRunInputSchema,

@@ -3,6 +3,7 @@ import { describeBothPaths } from './describe-both-paths';
 import type { StoreHarness } from './harness';
 import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
+import { createRunWithLeaseSpec } from './thread-run/create-run-with-lease.spec';
 import { jsonValuesSpec } from './thread-run/json-values.spec';
 import { unicodeTextSpec } from './thread-run/unicode-text.spec';
 import { largeBatchesSpec } from './thread-run/large-batches.spec';
@@ -32,6 +33,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     pointersSpec(ctx);
     threadIdsSpec(ctx);
     runLeaseSpec(ctx);
+    createRunWithLeaseSpec(ctx);
     // Bad input is the validating path's job: the trusted view takes only what the runtime built and
     // checked, and skips the checks by design, so the bad-input specs run on the store itself only.
     if (!ctx.trusted) threadRunBadInputSpec(ctx);

@@ -3,6 +3,7 @@ import {
   AwakenError,
   type MessageRecord,
   type NewMessage,
+  type RunCreationWithLease,
   type RunRecord,
   type RunStatus,
   type Thread,
@@ -47,6 +48,7 @@ interface RunEntry {
  * concurrent writers with the same expected version / message count see exactly one succeed. Inputs
  * are validated and copied by the contract's store input schemas (`validation_failed`, JSON only);
  * records are copied on the way out. Run leases are timed on this store's clock (`options.now`).
+ * It offers the contract's `RunCreationWithLease` (`runCreationWithLease(store)` finds it).
  * Nothing survives the process.
  */
 export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
@@ -81,6 +83,28 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     return entry;
   };
 
+  const addThread = (id: string, metadata: Record<string, unknown>, at: number): ThreadEntry => {
+    const thread: Thread = { id, metadata, createdAt: at, updatedAt: at };
+    const entry: ThreadEntry = {
+      position: nextPosition++,
+      written: nextWrite++,
+      thread,
+      messages: [],
+      state: {},
+      runIds: new Set<string>(),
+    };
+    threads.set(id, entry);
+    return entry;
+  };
+
+  const addRun = (entry: ThreadEntry, record: RunRecord, ownership: RunOwnership): void => {
+    runs.set(record.runId, { position: nextPosition++, record, ownership });
+    indexRun(record.runId, undefined, record.status);
+    entry.runIds.add(record.runId);
+    entry.thread = { ...entry.thread, latestRunId: record.runId };
+    touch(entry, now());
+  };
+
   const toRecords = (entry: ThreadEntry, messages: NewMessage[], createdAt: number): MessageRecord[] =>
     messages.map((message, index) => ({
       ...message,
@@ -104,22 +128,12 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     for (const record of records) entry.messages.push(record);
   };
 
-  const build = (inputs: typeof threadRunStoreInputs): ThreadRunStore => ({
+  const build = (inputs: typeof threadRunStoreInputs): ThreadRunStore & RunCreationWithLease => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
       if (threads.has(id)) throw conflict(`thread ${id} already exists`, { id });
-      const at = now();
-      const thread: Thread = { id, metadata: parsed.metadata ?? {}, createdAt: at, updatedAt: at };
-      threads.set(id, {
-        position: nextPosition++,
-        written: nextWrite++,
-        thread,
-        messages: [],
-        state: {},
-        runIds: new Set(),
-      });
-      return clone(thread);
+      return clone(addThread(id, parsed.metadata ?? {}, now()).thread);
     },
 
     async getThread(input) {
@@ -214,12 +228,25 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const record = inputs.createRun.parse(input);
       const entry = requireThread(record.threadId);
       if (runs.has(record.runId)) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
-      runs.set(record.runId, { position: nextPosition++, record, ownership: { fence: 0 } });
-      indexRun(record.runId, undefined, record.status);
-      entry.runIds.add(record.runId);
-      entry.thread = { ...entry.thread, latestRunId: record.runId };
-      touch(entry, now());
+      addRun(entry, record, { fence: 0 });
       return clone(record);
+    },
+
+    async createRunWithLease(record, input) {
+      const { run, owner, leaseMs, createThread } = inputs.createRunWithLease.parse({
+        run: record,
+        owner: input?.owner,
+        leaseMs: input?.leaseMs,
+        createThread: input?.createThread,
+      });
+      const found = threads.get(run.threadId);
+      if (found === undefined && !createThread) throw notFound('thread', run.threadId);
+      if (runs.has(run.runId)) throw conflict(`run ${run.runId} already exists`, { id: run.runId });
+      const at = now();
+      const entry = found ?? addThread(run.threadId, {}, at);
+      const lease = { runId: run.runId, owner, fence: 1, leaseUntil: at + leaseMs };
+      addRun(entry, run, { fence: 1, owner, leaseUntil: lease.leaseUntil });
+      return { run: clone(run), lease, threadCreated: found === undefined };
     },
 
     async getRun(input) {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Checkpoint,
+  type CreateRunWithLeaseInput,
   type CreateThreadInput,
+  type CreatedRunWithLease,
   type MessageRecord,
   type NewMessage,
   type Page,
   type PageRequest,
   type RunLease,
+  type RunCreationWithLease,
   type RunLeaseProof,
   type RunRecord,
   type RunStatus,
@@ -44,7 +47,7 @@ interface ThreadRow {
  * (`unnest`), whatever its size. Leases use the database clock. Writes record their reply per request.
  * The store offers the contract's trusted view (`trustedViewOf`) for the runtime's own calls.
  */
-export class PostgresThreadRunStore implements ThreadRunStore {
+export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLease {
   readonly db: PgDb;
   readonly #shared: boolean;
   readonly #inputs: typeof threadRunStoreInputs;
@@ -262,6 +265,43 @@ export class PostgresThreadRunStore implements ThreadRunStore {
       if (rows.length === 0) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
       await this.#saveThread(tx, { ...thread, latestRunId: record.runId, updatedAt: await tx.now() });
       return record;
+    });
+  }
+
+  /**
+   * `createRun` and `acquireRun` (and `createThread` when asked) in one transaction: see the
+   * contract. A missing thread is inserted first (a concurrent insert of the same thread makes this
+   * one use it), then locked like every write's.
+   */
+  async createRunWithLease(record: RunRecord, input: CreateRunWithLeaseInput): Promise<CreatedRunWithLease> {
+    const { run, owner, leaseMs, createThread } = this.#inputs.createRunWithLease.parse({
+      run: record,
+      owner: input?.owner,
+      leaseMs: input?.leaseMs,
+      createThread: input?.createThread,
+    });
+    return this.db.mutate(async (tx) => {
+      const at = await tx.now();
+      let threadCreated = false;
+      if (createThread) {
+        const thread: Thread = { id: run.threadId, metadata: {}, createdAt: at, updatedAt: at };
+        const rows = await tx.query(
+          `INSERT INTO ${this.db.s}.threads (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING pos`,
+          [key(run.threadId), JSON.stringify(thread)],
+        );
+        threadCreated = rows.length > 0;
+      }
+      const { thread } = await this.#lockThread(tx, run.threadId);
+      const lease = leaseOf(run.runId, owner, 1, at + leaseMs);
+      const rows = await tx.query(
+        `INSERT INTO ${this.db.s}.runs (run_id, thread_id, status, doc, fence, lease_owner, lease_until)
+         VALUES ($1, $2, $3, $4, 1, $5, $6) ON CONFLICT DO NOTHING RETURNING pos`,
+        [key(run.runId), key(run.threadId), run.status, JSON.stringify(run), owner, lease.leaseUntil],
+      );
+      // the transaction rolls back: a thread inserted above is not kept
+      if (rows.length === 0) throw conflict(`run ${run.runId} already exists`, { id: run.runId });
+      await this.#saveThread(tx, { ...thread, latestRunId: run.runId, updatedAt: at });
+      return { run, lease, threadCreated };
     });
   }
 

@@ -15,6 +15,9 @@ import {
   type ThreadRunStore,
   type Visibility,
   type CheckpointWithEvents,
+  type CreateRunWithLeaseInput,
+  type CreatedRunWithLease,
+  type RunCreationWithLease,
   type RunEventLog,
   offerTrustedView,
   runStatusSchema,
@@ -67,7 +70,7 @@ const trustedEventInputs = trustedStoreInputs(runEventLogInputs);
  * (`trustedViewOf`): the same store on the same connection, for the runtime's own calls, whose
  * runtime-built inputs skip the parse (see `trustedStoreInputs`).
  */
-export class RedisThreadRunStore implements ThreadRunStore {
+export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #key: ThreadRunKeys;
@@ -212,6 +215,30 @@ export class RedisThreadRunStore implements ThreadRunStore {
     const run = this.#inputs.createRun.parse(record);
     await this.#run(S.createRun, [run.runId, run.threadId, JSON.stringify(run), run.status]);
     return run;
+  }
+
+  /** `createRun` and `acquireRun` (and `createThread` when asked) in one script: see the contract. */
+  async createRunWithLease(record: RunRecord, input: CreateRunWithLeaseInput): Promise<CreatedRunWithLease> {
+    const { run, owner, leaseMs, createThread } = this.#inputs.createRunWithLease.parse({
+      run: record,
+      owner: input?.owner,
+      leaseMs: input?.leaseMs,
+      createThread: input?.createThread,
+    });
+    const [created, until] = (await this.#run(S.createRunWithLease, [
+      run.runId,
+      run.threadId,
+      JSON.stringify(run),
+      run.status,
+      owner,
+      leaseMs,
+      createThread ? '1' : '0',
+    ])) as [number, string];
+    return {
+      run,
+      lease: { runId: run.runId, owner, fence: 1, leaseUntil: Number(until) },
+      threadCreated: Number(created) === 1,
+    };
   }
 
   async getRun(input: string): Promise<RunRecord | null> {

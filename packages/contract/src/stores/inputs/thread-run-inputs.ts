@@ -23,6 +23,12 @@ const countSchema = millisSchema;
 /** A run record as a store keeps it: its ids are store ids. */
 const storedRunRecordSchema = runRecordSchema.extend({ runId: storeIdSchema, threadId: storeIdSchema });
 
+/** A run record as `createRun` takes it: version 0. */
+const newRunSchema = storedRunRecordSchema.refine((run) => run.version === 0, {
+  path: ['version'],
+  message: 'a new run has version 0',
+});
+
 /** Why a checkpoint is written: the loop's checkpoint triggers. */
 export const checkpointTriggerSchema = z.enum([
   'user_message',
@@ -93,14 +99,15 @@ export const threadRunStoreInputs = {
     }),
   ),
   messageCount: defineStoreInput('messageCount', byThread),
-  createRun: defineStoreInput(
-    'createRun',
-    jsonChecked(
-      storedRunRecordSchema.refine((run) => run.version === 0, {
-        path: ['version'],
-        message: 'a new run has version 0',
-      }),
-    ),
+  createRun: defineStoreInput('createRun', jsonChecked(newRunSchema)),
+  createRunWithLease: defineStoreInput(
+    'createRunWithLease',
+    z.object({
+      run: jsonChecked(newRunSchema),
+      owner: storeIdSchema,
+      leaseMs: runLeaseMsSchema,
+      createThread: z.boolean().optional(),
+    }),
   ),
   getRun: defineStoreInput('getRun', z.object({ runId: storeIdSchema })),
   listRuns: defineStoreInput(

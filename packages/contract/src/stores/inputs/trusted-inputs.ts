@@ -11,6 +11,7 @@ const CALLER_VALUE_OPERATIONS: ReadonlySet<string> = new Set([
   'updateThreadMetadata',
   'appendMessages',
   'createRun',
+  'createRunWithLease',
   'put',
 ]);
 

@@ -43,7 +43,8 @@ async function own(plumbing: SessionPlumbing, runId: string): Promise<{ fence: n
   return log ? { fence, logSeq: await log.raiseFence(runId, fence) } : { fence };
 }
 
-function build(
+/** The session of a run whose record, thread and lease this activation holds. */
+export function buildSession(
   plumbing: SessionPlumbing,
   agent: ResolvedAgent,
   record: RunRecord,
@@ -107,13 +108,31 @@ export async function createRunRecord(
 }
 
 /** {@link createRunRecord}, saying whether it created the run's thread too (then known empty). */
-async function writeRunRecord(
+export async function writeRunRecord(
   services: RuntimeServices,
   agent: ResolvedAgent,
   request: NewRunInput,
 ): Promise<{ record: RunRecord; threadCreated: boolean }> {
-  const { store, now } = services;
-  const at = now();
+  const { store } = services;
+  const record = newRunRecord(services, agent, request);
+  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
+    return { record: await store.createRun(record), threadCreated: true };
+  try {
+    return { record: await store.createRun(record), threadCreated: false };
+  } catch (error) {
+    if (!AwakenError.hasCode(error, 'not_found')) throw error;
+  }
+  await store.createThread({ id: request.threadId });
+  return { record: await store.createRun(record), threadCreated: true };
+}
+
+/** The record of a run about to be created (status `created`, version 0, its input in its state). */
+export function newRunRecord(
+  services: RuntimeServices,
+  agent: ResolvedAgent,
+  request: NewRunInput,
+): RunRecord {
+  const at = services.now();
   const bookkeeping = {
     lastSeq: 0,
     decisionIds: [],
@@ -148,15 +167,7 @@ async function writeRunRecord(
     createdAt: at,
     updatedAt: at,
   };
-  if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
-    return { record: await store.createRun(record), threadCreated: true };
-  try {
-    return { record: await store.createRun(record), threadCreated: false };
-  } catch (error) {
-    if (!AwakenError.hasCode(error, 'not_found')) throw error;
-  }
-  await store.createThread({ id: request.threadId });
-  return { record: await store.createRun(record), threadCreated: true };
+  return record;
 }
 
 /** Creates the thread; false when it exists already. */
@@ -187,7 +198,7 @@ export async function createSession(
         readHistory(plumbing.services, request.threadId),
         store.getThreadState(request.threadId),
       ]);
-  return build(plumbing, agent, record, messages, threadState, owned);
+  return buildSession(plumbing, agent, record, messages, threadState, owned);
 }
 
 /**
@@ -222,5 +233,5 @@ export async function loadSession(
     readHistory(plumbing.services, record.threadId),
     store.getThreadState(record.threadId),
   ]);
-  return build(plumbing, agent, record, messages, threadState, owned);
+  return buildSession(plumbing, agent, record, messages, threadState, owned);
 }

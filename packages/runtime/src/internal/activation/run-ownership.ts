@@ -11,6 +11,11 @@ export interface RunOwnership {
   readonly lease: RunLease | undefined;
   /** Acquires the run (once; later calls return the same lease). `run_busy` while another holds it. */
   acquire(): Promise<RunLease>;
+  /**
+   * Holds `granted` — the lease a joint creation of the run granted (`createRunWithLease`) — as if
+   * `acquire` had returned it: renewed, released and fenced the same.
+   */
+  adopt(granted: RunLease): void;
   /** Renews every `renewEveryMs` until `stop`; a `stale_claim` answer calls `onLost`. */
   keepAlive(handlers: { onLost(error: unknown): void; onTick(): void }): void;
   /** Stops renewing and releases the lease (best effort; a handed-in lease is left to its holder). */
@@ -47,6 +52,11 @@ export function createRunOwnership(
           return granted;
         });
       return acquiring;
+    },
+    adopt(granted) {
+      if (lease !== undefined || acquiring !== undefined)
+        throw new AwakenError('conflict', `run ${runId}: this activation holds a lease already`);
+      lease = granted;
     },
     keepAlive(handlers) {
       if (handedIn !== undefined || timer !== undefined) return;

@@ -40,6 +40,16 @@ export interface StartOptions {
   signal?: AbortSignal;
   decisions?: ToolCallDecisionInput[];
   lease?: RunLease;
+  /**
+   * A child run this activation has just created, driven inline by its parent's activation: it does
+   * not subscribe to its control inbox nor read it before the loop (nothing was put there yet that
+   * the run must see first: it has no ticket, and a cancel of its parent reaches it through the
+   * parent's signal), and its gates skip their peeks. The lease tick's check still peeks (a cancel
+   * sent to the child itself from another process applies within a renewal period; from this one it
+   * applies at once through the live entry) and so does the gate the run ends after (input sent to it
+   * is answered before it ends). Saves a subscribe, an unsubscribe and a peek per child.
+   */
+  quietInbox?: boolean;
 }
 
 /**
@@ -102,7 +112,8 @@ export function startActivation(
       if (!('services' in found)) return resultOf(found);
       await receipts;
       const check = createControlWatch(found);
-      if (services.inbox) {
+      if (run.quietInbox) found.inbox.quiet();
+      else if (services.inbox) {
         unsubscribe = await services.inbox.subscribe(found.runId, () => {
           found.inbox.noteWakeUp();
           wake.notify();
@@ -111,7 +122,7 @@ export function startActivation(
         found.inbox.listening();
       }
       ownership.keepAlive({ onLost: (error) => found.activation.loseLease(error), onTick: check });
-      await readControls(found);
+      if (!run.quietInbox) await readControls(found);
       try {
         // a run prepared by createRun starts here: its first activation is not a resumption
         const resumed = run.resumed && found.run.status !== 'created';

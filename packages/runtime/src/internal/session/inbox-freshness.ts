@@ -10,9 +10,14 @@
  * input is answered before the run ends). The activation's first read, the lease tick's check and a
  * parked run's wait always peek, so a wake-up lost while the subscriber reconnected delays an entry by one
  * tick at most, never forever.
+ *
+ * A quiet activation (`quiet()`: a fresh child run driven inline by its parent, see `StartOptions`)
+ * does not listen at all: its gates skip every peek, so only the lease tick's check and the gate
+ * the run ends after read its inbox.
  */
 export class InboxFreshness {
   #listening = false;
+  #quiet = false;
   #wakeUps = 0;
   /** The wake-up count when the last peek that found nothing began; undefined when it found entries. */
   #emptyAt: number | undefined;
@@ -24,6 +29,11 @@ export class InboxFreshness {
     this.#listening = true;
   }
 
+  /** The activation neither listens nor peeks at its gates (see the class comment). */
+  quiet(): void {
+    this.#quiet = true;
+  }
+
   /** A put reached the run's inbox (the subscription's listener). */
   noteWakeUp(): void {
     this.#wakeUps += 1;
@@ -31,7 +41,7 @@ export class InboxFreshness {
 
   /** True when a peek now cannot find anything the last one did not. */
   get unchanged(): boolean {
-    return this.#listening && this.#emptyAt === this.#wakeUps;
+    return this.#quiet || (this.#listening && this.#emptyAt === this.#wakeUps);
   }
 
   /** Peeks with `read` and remembers whether the inbox was empty as of the peek's start. */

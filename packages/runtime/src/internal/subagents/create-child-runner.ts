@@ -1,9 +1,9 @@
 import type { RunHandle, RunResult } from '../../types';
-import { createSession } from '../activation/load-session';
 import { type LiveRun, startActivation } from '../activation/start-activation';
 import type { ResolvedAgent } from '../runtime/resolve-agents';
 import type { RuntimeServices } from '../session/run-session';
 import type { ChildRunner } from '../session/child-runner';
+import { createChildSession } from './create-child-session';
 
 export interface ChildRunnerParts {
   services: RuntimeServices;
@@ -18,7 +18,9 @@ export interface ChildRunnerParts {
  * The runtime's child runner: a child is created and activated like `run` does (its own lease,
  * checkpoints and event log, registered as live in this runtime), with `origin: 'internal'`, its
  * parent's ids and its agent path stored on its record; it is continued and cancelled through the
- * runtime's own `resumeRun` and `cancelRun`. Every activation returns when the child waits.
+ * runtime's own `resumeRun` and `cancelRun`. Every activation returns when the child waits. The
+ * first activation, driven by the parent, keeps its inbox quiet (`StartOptions.quietInbox`) and
+ * skips the fence raise a first lease needs not (`createChildSession`).
  */
 export function createChildRunner(parts: ChildRunnerParts): ChildRunner {
   return {
@@ -30,7 +32,7 @@ export function createChildRunner(parts: ChildRunnerParts): ChildRunner {
         parts.live,
         { runId, threadId },
         (plumbing) =>
-          createSession(plumbing, agent, {
+          createChildSession(plumbing, agent, {
             runId,
             threadId,
             input: child.input,
@@ -38,10 +40,9 @@ export function createChildRunner(parts: ChildRunnerParts): ChildRunner {
             parentRunId: child.parentRunId,
             parentCallId: child.parentCallId,
             agentPath: child.agentPath,
-            freshThread: true,
             ...(child.context ? { context: child.context } : {}),
           }),
-        { resumed: false, onSuspend: 'return', signal: child.signal },
+        { resumed: false, onSuspend: 'return', signal: child.signal, quietInbox: true },
       );
     },
     resume: parts.resume,

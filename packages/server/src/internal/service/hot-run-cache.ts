@@ -1,9 +1,11 @@
 import {
   type JointCheckpointStore,
   type MessageRecord,
+  type RunCreationWithLease,
   type RunRecord,
   type ThreadRunStore,
   jointCheckpointWriter,
+  runCreationWithLease,
   offerTrustedView,
   trustedViewOf,
 } from '@awaken/contract';
@@ -32,6 +34,12 @@ export interface HotRunCache {
   size(): number;
   readonly hits: number;
   readonly misses: number;
+}
+
+/** The inner store's joint creation (a new run caches nothing), offered only when it offers one. */
+function creationOf(inner: ThreadRunStore): Partial<RunCreationWithLease> {
+  const joint = runCreationWithLease(inner);
+  return joint ? { createRunWithLease: (record, input) => joint.createRunWithLease(record, input) } : {};
 }
 
 /** A Map used as an LRU: re-inserting moves a key to the end; the first key is the oldest. */
@@ -101,6 +109,7 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
 
   /** The cache over one path of the inner store (`inner` here is that path). */
   const over = (inner: ThreadRunStore): JointCheckpointStore => ({
+    ...creationOf(inner),
     createThread: (input) => inner.createThread(input),
     getThread: (threadId) => inner.getThread(threadId),
     listThreads: (page) => inner.listThreads(page),

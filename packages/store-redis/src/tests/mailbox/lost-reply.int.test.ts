@@ -281,6 +281,24 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(await direct.threadRuns.getRun('r1')).toEqual(run);
     });
 
+    it('createRunWithLease answers with the run and its lease, not conflict', async () => {
+      const created = await lost(() =>
+        proxied.threadRuns.createRunWithLease(newRun('r1', 'th1'), {
+          owner: 'worker-a',
+          leaseMs: 60_000,
+          createThread: true,
+        }),
+      );
+      expect(created).toMatchObject({
+        threadCreated: true,
+        lease: { runId: 'r1', owner: 'worker-a', fence: 1 },
+      });
+      expect(await direct.threadRuns.getRun('r1')).toEqual(created.run);
+      // the lease answered is the one stored: it renews
+      const { leaseUntil: _until, ...held } = created.lease;
+      await expect(direct.threadRuns.renewRun({ ...held, leaseMs: 60_000 })).resolves.toMatchObject(held);
+    });
+
     it('commitCheckpoint answers with the run, not stale_version, and writes once', async () => {
       await direct.threadRuns.createThread({ id: 'th1' });
       await direct.threadRuns.createRun(newRun('r1', 'th1'));

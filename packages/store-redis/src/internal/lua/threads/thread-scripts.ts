@@ -2,6 +2,7 @@ import { ACQUIRE_RUN } from './acquire-run';
 import { APPEND_MESSAGES } from './append-messages';
 import { COMMIT_CHECKPOINT } from './commit-checkpoint';
 import { CREATE_RUN } from './create-run';
+import { CREATE_RUN_WITH_LEASE } from './create-run-with-lease';
 import { CREATE_THREAD } from './create-thread';
 import { DELETE_THREAD } from './delete-thread';
 import { RELEASE_RUN } from './release-run';
@@ -18,5 +19,6 @@ export const THREAD_SCRIPTS = {
   deleteThread: DELETE_THREAD,
   appendMessages: APPEND_MESSAGES,
   createRun: CREATE_RUN,
+  createRunWithLease: CREATE_RUN_WITH_LEASE,
   commitCheckpoint: COMMIT_CHECKPOINT,
 } as const;
