@@ -50,7 +50,10 @@ describe('a sub-agent question survives kill -9 of the process that asked it', (
       const run = await runView(first, runId);
       expect(run.status).toBe('waiting');
       expect(run.waiting.tickets).toHaveLength(2);
-      return run.waiting.tickets as Array<{ ticketId: string; nested: { runId: string; arguments: unknown } }>;
+      return run.waiting.tickets as Array<{
+        ticketId: string;
+        nested: { runId: string; arguments: unknown };
+      }>;
     }, WAIT);
     const children = tickets.map((ticket) => ticket.nested.runId);
     expect(new Set(children).size).toBe(2);
