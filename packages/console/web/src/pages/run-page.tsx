@@ -27,6 +27,8 @@ interface DecisionRecord {
     editedArguments?: unknown;
     result?: unknown;
   };
+  /** A sub-agent's question: the child run, ticket and decision the answer was forwarded to. */
+  forwardedTo?: { runId: string; ticketId: string; decisionId: string };
 }
 
 /** A mailbox dispatch of the run's thread (`GET /v1/threads/:id/dispatches`), as the page reads it. */
@@ -309,6 +311,13 @@ export function RunPage({ runId }: { runId: string }) {
                   {decision.answer.reason ? (
                     <span className="muted"> — “{decision.answer.reason}”</span>
                   ) : null}
+                  {decision.forwardedTo ? (
+                    <span className="small" data-testid="forwarded-to">
+                      {' '}
+                      → forwarded to the{' '}
+                      <a href={`#/run/${encodeURIComponent(decision.forwardedTo.runId)}`}>child run</a>
+                    </span>
+                  ) : null}
                   {decision.answer.editedArguments !== undefined ? (
                     <span className="small">
                       {' '}
@@ -325,7 +334,11 @@ export function RunPage({ runId }: { runId: string }) {
       <div className="card" id="dispatches">
         <h2>Mailbox dispatches</h2>
         {runDispatches.length === 0 ? (
-          <p className="muted small">No dispatch of this run is kept (finished ones may have been purged).</p>
+          <p className="muted small">
+            {record?.parentRunId
+              ? 'A sub-agent runs inside its parent run’s activations: it has no dispatch of its own.'
+              : 'No dispatch of this run is kept (finished ones may have been purged).'}
+          </p>
         ) : (
           <ul className="dispatch-list" data-testid="run-dispatches">
             {runDispatches.map((dispatch) => (
