@@ -73,6 +73,17 @@ describe('a question asked inside a sub-agent', () => {
     await session.screenshot(phone, 'inbox-nested-question-phone');
     await phone.context().close();
 
+    // the thread's chat shows the same question on the janitor call
+    const chat = await session.open('#/chat/sub-approve');
+    const asking = chat.getByTestId('approval');
+    await asking.getByTestId('agent-path').waitFor(SEEN);
+    await expect(asking.getByTestId('agent-path').textContent()).resolves.toBe(
+      'demo › janitor › delete_file',
+    );
+    await expect(asking.locator('code.tool').textContent()).resolves.toBe('delete_file');
+    await session.screenshot(chat, 'chat-nested-question');
+    await chat.context().close();
+
     await item.getByRole('button', { name: 'Approve', exact: true }).click();
     await item.waitFor({ state: 'detached', ...SEEN });
     // the server says both ended: the child deleted the file once, the parent answered from it
@@ -127,6 +138,12 @@ describe('a question asked inside a sub-agent', () => {
     ).resolves.toBe(`#/run/${child}`);
     await session.screenshot(page, 'run-subagent');
     expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    const dark = await session.open(`#/run/${parent}`, { ...PHONE, colorScheme: 'dark' });
+    await dark.getByTestId('child-run').getByText('done', { exact: true }).waitFor(SEEN);
+    expect(await overflow(dark)).toBeLessThanOrEqual(0);
+    await session.screenshot(dark, 'run-subagent-phone-dark');
+    await dark.context().close();
 
     await lane.getByTestId('child-run-link').click();
     await page.waitForURL(`**/#/run/${child}`);
