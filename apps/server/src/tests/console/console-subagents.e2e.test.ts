@@ -156,6 +156,14 @@ describe('a question asked inside a sub-agent', () => {
     await back.getByTestId('parent-run-link').click();
     await page.waitForURL(`**/#/run/${parent}`);
     await page.getByTestId('child-runs').waitFor(SEEN);
+
+    // the runs list marks the child run with its parent
+    const list = await session.open('#/runs');
+    const row = list.locator('[data-testid="run-row"]').filter({ hasText: child });
+    await expect(row.getByTestId('run-parent').getByRole('link').getAttribute('href')).resolves.toBe(
+      `#/run/${parent}`,
+    );
+    await list.context().close();
     expect(session.problems).toEqual([]);
   }, 90_000);
 
