@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { ApiError, api } from '../lib/api';
 import { AnswerRefused, readableRefusal } from '../lib/decide';
 import { ago, useNow } from '../lib/hooks';
-import { INDETERMINATE, type Ticket, allowsEditing, isApproval } from '../lib/tickets';
+import { INDETERMINATE, type Ticket, allowsEditing, askedCall, isApproval } from '../lib/tickets';
+import { NestedPath } from './nested-path';
 
 /** What a human answered to one ticket. */
 export type TicketAnswer =
@@ -48,6 +49,8 @@ export function TicketForm(props: {
   const [closed, setClosed] = useState<string>();
   const shut = props.closed ?? closed;
   const approval = isApproval(ticket);
+  // a sub-agent's question: the inner call is what is asked (and what an edit replaces)
+  const asked = askedCall(ticket);
   const indeterminate = ticket.action === INDETERMINATE;
 
   async function send(answer: TicketAnswer) {
@@ -81,7 +84,7 @@ export function TicketForm(props: {
     >
       <div className="approval-head">
         <span className={`badge ${shut ? 'cancelled' : 'waiting'}`}>{shut ?? kind}</span>
-        <code className="tool">{ticket.toolName}</code>
+        <code className="tool">{asked.toolName}</code>
         {ticket.requiresDistinctApprover ? (
           <span className="badge four-eyes" title="Whoever started this run cannot answer it">
             needs a second approver
@@ -89,18 +92,19 @@ export function TicketForm(props: {
         ) : null}
         {ticket.expiresAt && !shut ? <Expiry at={ticket.expiresAt} /> : null}
       </div>
+      {ticket.nested ? <NestedPath nested={ticket.nested} /> : null}
       {ticket.message ? <p className="approval-message">{ticket.message}</p> : null}
       {shut ? (
         <>
-          <pre className="args">{JSON.stringify(ticket.arguments ?? {}, null, 2)}</pre>
+          <pre className="args">{JSON.stringify(asked.arguments ?? {}, null, 2)}</pre>
           {error ? <p className="muted small">{error}</p> : null}
         </>
       ) : indeterminate ? (
-        <IndeterminateForm id={id} args={ticket.arguments} busy={busy} onAnswer={send} />
+        <IndeterminateForm id={id} args={asked.arguments} busy={busy} onAnswer={send} />
       ) : approval ? (
         <ApprovalForm
           id={id}
-          args={ticket.arguments}
+          args={asked.arguments}
           canEdit={allowsEditing(ticket)}
           busy={busy}
           onAnswer={send}

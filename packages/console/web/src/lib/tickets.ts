@@ -12,6 +12,31 @@ export interface Ticket {
   expiresAt?: number;
   /** Four-eyes: whoever started the run cannot answer it. */
   requiresDistinctApprover?: boolean;
+  /** A question asked inside a sub-agent: the inner call the answer is forwarded to. */
+  nested?: NestedQuestion;
+}
+
+/**
+ * The inner call a parent ticket mirrors (the API's `nested`): `runId` / `ticketId` / `toolCallId`
+ * address the next hop down; `toolName`, `arguments` and `agentPath` name the innermost call.
+ */
+export interface NestedQuestion {
+  runId: string;
+  ticketId: string;
+  toolCallId: string;
+  toolName: string;
+  arguments?: unknown;
+  agentPath: string[];
+}
+
+/** What a human is asked about: the innermost call of a nested question, else the ticket's own. */
+export function askedCall(ticket: Pick<Ticket, 'toolName' | 'arguments' | 'nested'>): {
+  toolName: string;
+  arguments: unknown;
+} {
+  return ticket.nested
+    ? { toolName: ticket.nested.toolName, arguments: ticket.nested.arguments }
+    : { toolName: ticket.toolName, arguments: ticket.arguments };
 }
 
 /**

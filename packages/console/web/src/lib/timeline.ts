@@ -20,10 +20,12 @@ export interface Segment {
 /** One row of the timeline. */
 export interface Lane {
   id: string;
-  kind: 'activation' | 'step' | 'model' | 'tool';
+  kind: 'activation' | 'step' | 'model' | 'tool' | 'subagent' | 'handoff';
   label: string;
   segments: Segment[];
   detail?: string;
+  /** Where the lane leads (a sub-agent lane: its child run's page). */
+  href?: string;
 }
 
 /** A decision a human (or client) made, with who made it. */
@@ -71,10 +73,20 @@ function whoDecided(decision: any): string | undefined {
   return undefined;
 }
 
+/** How a child's inline activation ended (`subagent_finish`), drawn on its lane. */
+function childState(event: RunEvent): Segment['state'] {
+  if (event.status === 'failed') return 'failed';
+  if (event.status === 'done')
+    return activationState(event) === 'done' ? 'succeeded' : activationState(event);
+  return 'waiting';
+}
+
 /**
  * The lanes of a run's timeline from its events: activations (run_start → run_finish), steps, model
  * calls (inference_complete, drawn back over its duration) and tool calls (running → suspended →
- * resumed → succeeded / failed / cancelled); a bar still open ends at `now`.
+ * resumed → succeeded / failed / cancelled); a bar still open ends at `now`. A call that delegates has
+ * a sub-agent lane under it (each inline activation of the child, waiting between them, linking to
+ * the child run), and a handoff is a lane of its own (`from → to`).
  */
 export function buildTimeline(events: RunEvent[], now: number) {
   const lanes: Lane[] = [];
@@ -193,6 +205,50 @@ export function buildTimeline(events: RunEvent[], now: number) {
         open.delete(`tool-${event.toolCallId}`);
         break;
       }
+      case 'subagent_start': {
+        const key = `sub-${event.childRunId}`;
+        const known = open.get(key);
+        if (known) {
+          close(known, event.at);
+          known.segments.push({ from: event.at, to: now, state: 'running' });
+          known.detail = 'running';
+          break;
+        }
+        const lane: Lane = {
+          id: key,
+          kind: 'subagent',
+          label: `↳ ${event.agentId}`,
+          segments: [{ from: event.at, to: now, state: 'running' }],
+          detail: 'running',
+          href: `#/run/${encodeURIComponent(event.childRunId)}`,
+        };
+        // under the call that started it (after the sub-agent lanes already there)
+        let at = lanes.findIndex((other) => other.id === `tool-${event.toolCallId}`);
+        if (at < 0) at = lanes.length - 1;
+        while (lanes[at + 1]?.kind === 'subagent') at += 1;
+        lanes.splice(at + 1, 0, lane);
+        open.set(key, lane);
+        break;
+      }
+      case 'subagent_finish': {
+        const lane = open.get(`sub-${event.childRunId}`);
+        if (!lane) break;
+        const state = childState(event);
+        close(lane, event.at, state === 'waiting' ? undefined : state);
+        lane.detail = `${event.status}${event.termination?.type && event.status === 'done' ? ` · ${event.termination.type}` : ''}`;
+        // waiting (or detached) until its next activation: drawn waiting, still open
+        if (state === 'waiting') lane.segments.push({ from: event.at, to: now, state: 'suspended' });
+        break;
+      }
+      case 'handoff':
+        lanes.push({
+          id: `handoff-${event.seq}`,
+          kind: 'handoff',
+          label: `${event.fromAgentId} → ${event.toAgentId}`,
+          segments: [{ from: event.at, to: event.at, state: 'done' }],
+          detail: event.reason ? `handoff: ${event.reason}` : `handoff after step ${event.step}`,
+        });
+        break;
     }
   }
   const times = lanes.flatMap((lane) => lane.segments.flatMap((segment) => [segment.from, segment.to]));

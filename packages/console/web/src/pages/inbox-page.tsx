@@ -140,7 +140,7 @@ export function InboxPage() {
             }}
             data-run-id={item.runId}
             data-ticket-id={ticket.ticketId}
-            aria-label={`${ticket.toolName} in run ${item.runId}`}
+            aria-label={`${ticket.nested?.toolName ?? ticket.toolName} in run ${item.runId}`}
           >
             <header className="inbox-meta">
               <span>

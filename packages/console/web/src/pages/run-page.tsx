@@ -1,9 +1,12 @@
 import { type KeyboardEvent, useCallback, useEffect, useState } from 'react';
+import { CallDetail, CallTable } from '../components/call-table';
+import { ChildRuns, ParentRunLink } from '../components/child-runs';
 import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { api, followSse } from '../lib/api';
 import { decide } from '../lib/decide';
-import { type CallView, buildCalls } from '../lib/calls';
+import { buildCalls } from '../lib/calls';
 import { ago, useApi, when } from '../lib/hooks';
+import { childRunsOf } from '../lib/subagents';
 import type { Ticket } from '../lib/tickets';
 import { type RunEvent, buildTimeline } from '../lib/timeline';
 import { StatusBadge } from './runs-page';
@@ -24,6 +27,8 @@ interface DecisionRecord {
     editedArguments?: unknown;
     result?: unknown;
   };
+  /** A sub-agent's question: the child run, ticket and decision the answer was forwarded to. */
+  forwardedTo?: { runId: string; ticketId: string; decisionId: string };
 }
 
 /** A mailbox dispatch of the run's thread (`GET /v1/threads/:id/dispatches`), as the page reads it. */
@@ -42,132 +47,6 @@ function dispatchTone(status: string): string {
   if (status === 'claimed') return 'running';
   if (status === 'queued') return 'waiting';
   return 'cancelled';
-}
-
-const CALL_TONE: Record<string, string> = {
-  succeeded: 'done',
-  stop: 'done',
-  'tool-calls': 'done',
-  tool_calls: 'done',
-  length: 'waiting',
-  waiting: 'waiting',
-  running: 'running',
-  expired: 'expired',
-};
-
-function toneOf(call: CallView): string {
-  return CALL_TONE[call.status] ?? (call.error ? 'failed' : 'done');
-}
-
-function ms(value: number | undefined): string {
-  if (value === undefined) return '—';
-  return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
-}
-
-/** The run's model and tool calls, one row each: select one to see its input and output. */
-function CallTable(props: {
-  calls: CallView[];
-  selected?: string | undefined;
-  onSelect: (id: string) => void;
-}) {
-  return (
-    <table className="calls" aria-label="Calls">
-      <thead>
-        <tr>
-          <th>call</th>
-          <th>status</th>
-          <th className="num">duration</th>
-          <th className="num hide-sm">waited</th>
-          <th className="num">tokens</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.calls.map((call) => (
-          <tr
-            key={call.id}
-            aria-selected={props.selected === call.id}
-            data-testid="call-row"
-            data-kind={call.kind}
-            tabIndex={0}
-            onClick={() => props.onSelect(call.id)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' || event.key === ' ') {
-                event.preventDefault();
-                props.onSelect(call.id);
-              }
-            }}
-          >
-            <td>
-              <code>{call.name}</code>
-              {call.step ? <span className="muted small"> · step {call.step}</span> : null}
-            </td>
-            <td>
-              <span className={`badge ${toneOf(call)}`}>{call.status}</span>
-            </td>
-            <td className="num">{ms(call.durationMs)}</td>
-            <td className="num hide-sm">{call.waitedMs ? ms(call.waitedMs) : ''}</td>
-            <td className="num">{call.tokens ? call.tokens.totalTokens : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-/** One call's input, output, error, duration and tokens. */
-function CallDetail({ call }: { call: CallView }) {
-  return (
-    <section className="call-detail" aria-label={`Call ${call.name}`} data-testid="call-detail">
-      <h3>
-        <code>{call.name}</code> <span className={`badge ${toneOf(call)}`}>{call.status}</span>
-      </h3>
-      <dl>
-        <dt>{call.kind === 'model' ? 'New input' : 'Input'}</dt>
-        <dd>{call.input === undefined ? <span className="muted">—</span> : <pre>{show(call.input)}</pre>}</dd>
-        <dt>Output</dt>
-        <dd>
-          {call.output === undefined ? <span className="muted">—</span> : <pre>{show(call.output)}</pre>}
-        </dd>
-        {call.error ? (
-          <>
-            <dt>Error</dt>
-            <dd>
-              <pre className="failed">{call.error}</pre>
-            </dd>
-          </>
-        ) : null}
-        <dt>Started</dt>
-        <dd>
-          <time dateTime={new Date(call.startedAt).toISOString()}>{when(call.startedAt)}</time>
-        </dd>
-        <dt>Duration</dt>
-        <dd>
-          {ms(call.durationMs)}
-          {call.waitedMs ? (
-            <span className="muted"> (and {ms(call.waitedMs)} waiting for an answer)</span>
-          ) : null}
-        </dd>
-        {call.tokens ? (
-          <>
-            <dt>Tokens</dt>
-            <dd>
-              {call.tokens.inputTokens} in · {call.tokens.outputTokens} out · {call.tokens.totalTokens} total
-            </dd>
-          </>
-        ) : null}
-        {call.decision ? (
-          <>
-            <dt>Decided by</dt>
-            <dd>{call.decision}</dd>
-          </>
-        ) : null}
-      </dl>
-    </section>
-  );
 }
 
 function verdictOf(record: DecisionRecord): { label: string; tone: string } {
@@ -222,7 +101,8 @@ export function RunPage({ runId }: { runId: string }) {
           event.type === 'run_finish' ||
           event.type === 'run_start' ||
           event.type === 'tool_call_resumed' ||
-          event.type === 'decision_recorded'
+          event.type === 'decision_recorded' ||
+          event.type === 'handoff'
         )
           reload();
       },
@@ -256,6 +136,7 @@ export function RunPage({ runId }: { runId: string }) {
     inputText && inputText.length > 0 ? (inputText.length === 1 ? inputText[0] : inputText) : undefined,
   );
   const chosen = calls.find((call) => call.id === selected);
+  const children = childRunsOf(events);
   const runDispatches = (dispatches.data?.items ?? []).filter((dispatch) => dispatch.runId === runId);
   const span = timeline.end - timeline.start;
   const pos = (at: number) => `${(((at - timeline.start) / span) * 100).toFixed(2)}%`;
@@ -273,9 +154,16 @@ export function RunPage({ runId }: { runId: string }) {
           </h1>
           {record ? (
             <>
+              <ParentRunLink record={record} />
               <p className="muted small">
-                agent <code>{record.agentId}</code> · thread{' '}
-                <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>{record.threadId}</a> ·{' '}
+                agent <code>{record.agentId}</code>
+                {record.activeAgentId && record.activeAgentId !== record.agentId ? (
+                  <>
+                    {' '}
+                    → handed to <code data-testid="active-agent">{record.activeAgentId}</code>
+                  </>
+                ) : null}{' '}
+                · thread <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>{record.threadId}</a> ·{' '}
                 {record.steps} steps · {record.usage?.totalTokens ?? 0} tokens · created{' '}
                 <time dateTime={new Date(record.createdAt).toISOString()} title={when(record.createdAt)}>
                   {ago(record.createdAt)} ago
@@ -307,8 +195,18 @@ export function RunPage({ runId }: { runId: string }) {
       {record?.status === 'waiting' && (record.waiting?.tickets ?? []).length > 0 ? (
         <div className="card" data-testid="run-waiting">
           <h2>Waiting for an answer</h2>
+          {record.parentRunId ? (
+            <p className="muted small" data-testid="answer-at-parent">
+              A sub-agent's question is answered on its top-level run, which forwards the answer here:{' '}
+              <a href={`#/run/${encodeURIComponent(record.parentRunId)}`}>answer it on the parent run</a>.
+            </p>
+          ) : null}
           {(record.waiting.tickets as Ticket[]).map((ticket) =>
-            ticket.action === 'client_tool' ? (
+            record.parentRunId ? (
+              <p key={ticket.ticketId} className="small">
+                <code>{ticket.toolName}</code> <span className="muted">{ticket.message}</span>
+              </p>
+            ) : ticket.action === 'client_tool' ? (
               <p key={ticket.ticketId} className="muted small">
                 <code>{ticket.toolName}</code> waits for its client — open the{' '}
                 <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>chat</a>.
@@ -338,7 +236,7 @@ export function RunPage({ runId }: { runId: string }) {
             {timeline.lanes.map((lane) => (
               <div key={lane.id} className={`lane ${lane.kind}`} data-kind={lane.kind}>
                 <div className="lane-label" title={lane.label}>
-                  {lane.label}
+                  {lane.href ? <a href={lane.href}>{lane.label}</a> : lane.label}
                 </div>
                 <div className="lane-track">
                   {lane.segments.map((segment, index) => {
@@ -384,6 +282,8 @@ export function RunPage({ runId }: { runId: string }) {
         </div>
       </div>
 
+      <ChildRuns runs={children} />
+
       {calls.length > 0 ? (
         <div className="card">
           <h2>Calls</h2>
@@ -411,6 +311,13 @@ export function RunPage({ runId }: { runId: string }) {
                   {decision.answer.reason ? (
                     <span className="muted"> — “{decision.answer.reason}”</span>
                   ) : null}
+                  {decision.forwardedTo ? (
+                    <span className="small" data-testid="forwarded-to">
+                      {' '}
+                      → forwarded to the{' '}
+                      <a href={`#/run/${encodeURIComponent(decision.forwardedTo.runId)}`}>child run</a>
+                    </span>
+                  ) : null}
                   {decision.answer.editedArguments !== undefined ? (
                     <span className="small">
                       {' '}
@@ -427,7 +334,11 @@ export function RunPage({ runId }: { runId: string }) {
       <div className="card" id="dispatches">
         <h2>Mailbox dispatches</h2>
         {runDispatches.length === 0 ? (
-          <p className="muted small">No dispatch of this run is kept (finished ones may have been purged).</p>
+          <p className="muted small">
+            {record?.parentRunId
+              ? 'A sub-agent runs inside its parent run’s activations: it has no dispatch of its own.'
+              : 'No dispatch of this run is kept (finished ones may have been purged).'}
+          </p>
         ) : (
           <ul className="dispatch-list" data-testid="run-dispatches">
             {runDispatches.map((dispatch) => (

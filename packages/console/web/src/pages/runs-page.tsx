@@ -201,6 +201,14 @@ export function RunsPage() {
                         <code>{run.runId}</code>
                       </a>
                     </div>
+                    {run.parentRunId ? (
+                      <div className="muted small" data-testid="run-parent">
+                        ↰ sub-agent of run{' '}
+                        <a href={`#/run/${encodeURIComponent(run.parentRunId)}`}>
+                          <code>{String(run.parentRunId).slice(0, 8)}</code>
+                        </a>
+                      </div>
+                    ) : null}
                     {run.termination?.type === 'error' ? (
                       <div className="error small prompt">{run.termination.message}</div>
                     ) : run.response ? (
