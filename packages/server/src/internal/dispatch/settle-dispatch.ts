@@ -68,6 +68,8 @@ export async function settleDispatch(
     case 'dead_letter':
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      // a run that ended with an error: told before the dead letter, as an ack would be
+      if (context.notifications && !plan.endReason) await notifyOf(context, dispatch.runId);
       await mailbox.deadLetter({ ...proof, error: plan.error });
       if (failure !== undefined) reportFailure();
       if (plan.endReason) {
