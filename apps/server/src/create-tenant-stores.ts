@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServiceStores } from '@awaken/server';
+import type { NotificationStores, ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createPostgresStores } from '@awaken/store-postgres';
 import { createRedisClient, createRedisStores } from '@awaken/store-redis';
@@ -12,6 +12,11 @@ export interface TenantStores {
   /** memory; redis; postgres (every store); postgres+redis (the mailbox on Redis, the rest on Postgres). */
   kind: 'memory' | 'redis' | 'postgres' | 'postgres+redis';
   byTenant: Record<string, ServiceStores>;
+  /**
+   * Each tenant's webhook deliveries, on the same backend apart from its runs (Redis prefix
+   * `<prefix>:n:<tenant>`, Postgres schema `<schema>n_<tenant>`): run workers never see them.
+   */
+  notifyByTenant: Record<string, NotificationStores>;
   /** Applies the Postgres migrations of every tenant's schema (nothing to do otherwise). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +27,11 @@ const bundle = (stores: ServiceStores): ServiceStores => ({
   mailbox: stores.mailbox,
   eventLog: stores.eventLog,
   inbox: stores.inbox,
+});
+
+const notifyStores = (stores: ServiceStores): NotificationStores => ({
+  threadRuns: stores.threadRuns,
+  mailbox: stores.mailbox,
 });
 
 /**
@@ -66,19 +76,24 @@ export function createTenantStores(options: {
     const byTenant = Object.fromEntries(
       options.tenants.map((tenant) => [tenant, bundle(createMemoryStores())]),
     );
-    return { kind: 'memory', byTenant, ready: async () => {}, close: async () => {} };
+    const notifyByTenant = Object.fromEntries(
+      options.tenants.map((tenant) => [tenant, notifyStores(createMemoryStores())]),
+    );
+    return { kind: 'memory', byTenant, notifyByTenant, ready: async () => {}, close: async () => {} };
   }
   const redis = connectRedis(options.redisUrl, options.logger);
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
+    notify: createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}` }),
   }));
   return {
     kind: 'redis',
     byTenant: Object.fromEntries(bundles.map(({ tenant, stores }) => [tenant, bundle(stores)])),
+    notifyByTenant: Object.fromEntries(bundles.map(({ tenant, notify }) => [tenant, notifyStores(notify)])),
     ready: async () => {},
     async close() {
-      await Promise.all(bundles.map(({ stores }) => stores.close()));
+      await Promise.all(bundles.flatMap(({ stores, notify }) => [stores.close(), notify.close()]));
       await redis.quit().catch(() => redis.disconnect());
     },
   };
@@ -103,18 +118,27 @@ function postgresTenantStores(options: {
     const mailbox = redis
       ? createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }).mailbox
       : postgres.mailbox;
-    return { tenant, postgres, mailbox };
+    const notify = createPostgresStores({
+      postgres: pool,
+      schema: tenantSchema(`${options.schema ?? 'awaken'}n`, tenant),
+    });
+    return { tenant, postgres, mailbox, notify };
   });
   return {
     kind: redis ? 'postgres+redis' : 'postgres',
     byTenant: Object.fromEntries(
       bundles.map(({ tenant, postgres, mailbox }) => [tenant, { ...bundle(postgres), mailbox }]),
     ),
+    notifyByTenant: Object.fromEntries(bundles.map(({ tenant, notify }) => [tenant, notifyStores(notify)])),
     async ready() {
-      for (const { postgres } of bundles) await postgres.migrate();
+      for (const { postgres, notify } of bundles) {
+        await postgres.migrate();
+        await notify.migrate();
+      }
     },
     async close() {
-      for (const { postgres, mailbox } of bundles) {
+      for (const { postgres, mailbox, notify } of bundles) {
+        await notify.close();
         if (mailbox !== postgres.mailbox && 'close' in mailbox)
           await (mailbox as { close(): Promise<void> }).close();
         await postgres.close();

@@ -4,6 +4,7 @@ import { createMailboxService } from '../src/create-mailbox-service';
 import { type HttpApp, createHttpApp } from '../src/http/create-http-app';
 import {
   type NotificationOutbox,
+  type NotificationStores,
   createNotificationOutbox,
 } from '../src/notifications/create-notification-outbox';
 import { type DeliveryWorker, startDeliveryWorker } from '../src/notifications/start-delivery-worker';
@@ -31,13 +32,19 @@ export interface NotifyFixture {
 /** One tenant (`acme`, memory stores) with webhook endpoints, a delivery worker and the Slack route. */
 export async function createNotifyFixture(
   endpoints: WebhookEndpointInput[],
-  options: { maxAttempts?: number; baseDelayMs?: number; timeoutMs?: number } = {},
+  options: {
+    maxAttempts?: number;
+    baseDelayMs?: number;
+    timeoutMs?: number;
+    /** The delivery stores (default: fresh memory stores). */
+    notifyStores?: NotificationStores;
+  } = {},
 ): Promise<NotifyFixture> {
   const counters = memoryCounters();
   const outbox = createNotificationOutbox({
     tenant: 'acme',
     endpoints,
-    stores: createMemoryStores(),
+    stores: options.notifyStores ?? createMemoryStores(),
     maxAttempts: options.maxAttempts ?? 4,
   });
   const service = createMailboxService({
@@ -46,7 +53,6 @@ export async function createNotifyFixture(
     leaseMs: 2_000,
     idleWaitMs: 50,
     retry: { baseDelayMs: 20, maxDelayMs: 50, jitter: 0 },
-    maxAttempts: 1,
     notifications: outbox,
   });
   await service.start();

@@ -43,7 +43,7 @@ export function deliveryRetryDelay(
  * mailbox, POSTs each signed (`Awaken-Signature`, `Awaken-Delivery-Id`, `Awaken-Event`) with a
  * timeout, acks a 2xx, and nacks anything else (a status, a timeout, a refused connection) with
  * exponential backoff until the outbox's `maxAttempts`, when it is dead-lettered. A delivery whose
- * worker died is reclaimed when its lease (the timeout plus 5 s) expires and sent again under the
+ * worker died is reclaimed when its lease (twice the timeout, at most the timeout plus 5 s) expires and sent again under the
  * same delivery id: receivers dedupe by it. Runs never wait for a receiver.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -52,7 +52,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const workerId = options.workerId ?? `notify:${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 4;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const leaseMs = timeoutMs + 5_000;
+  // the attempt is over (answered or timed out) well before its lease ends
+  const leaseMs = timeoutMs + Math.min(5_000, timeoutMs);
   const retry = {
     baseDelayMs: options.retry?.baseDelayMs ?? 1_000,
     maxDelayMs: options.retry?.maxDelayMs ?? 300_000,

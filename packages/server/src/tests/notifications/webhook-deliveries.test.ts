@@ -1,3 +1,5 @@
+import { AwakenError } from '@awaken/contract';
+import { createMemoryStores } from '@awaken/store-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type NotifyFixture, PUBLIC_URL, createNotifyFixture } from '../../../test-support/notify-fixture';
 import { type WebhookReceiver, startWebhookReceiver } from '../../../test-support/webhook-receiver';
@@ -244,5 +246,34 @@ describe('webhook notifications', () => {
       ticket: { toolName: 'approve_me', arguments: { index: 0 }, agentPath: ['lead', 'helper'] },
     });
     expect(ofType(hook, 'approval.requested')).toHaveLength(1);
+  });
+});
+
+describe('a notification whose enqueue failed', () => {
+  it('is enqueued when the run dispatch, left unacknowledged, is delivered again', async () => {
+    const stores = createMemoryStores();
+    let refusals = 1;
+    const enqueue = stores.mailbox.enqueue.bind(stores.mailbox);
+    const mailbox = Object.assign(Object.create(stores.mailbox), {
+      async enqueue(input: Parameters<typeof enqueue>[0]) {
+        if (refusals > 0) {
+          refusals -= 1;
+          throw new AwakenError('store_failure', 'the delivery store is down', { retryable: true });
+        }
+        return enqueue(input);
+      },
+    });
+    receiver = await startWebhookReceiver([200]);
+    fx = await createNotifyFixture([endpoint(receiver.url, { events: ['approval.requested'] })], {
+      notifyStores: { threadRuns: stores.threadRuns, mailbox },
+    });
+    const hook = receiver;
+    const { runId } = await fx.run('approve:1');
+    // the question is stored; its first settlement could not enqueue the notification, so its
+    // dispatch was not acked: once its lease lapses it is reclaimed and settled again
+    expect((await fx.json(`/v1/runs/${runId}`)).body.status).toBe('waiting');
+    await vi.waitFor(() => expect(ofType(hook, 'approval.requested')).toHaveLength(1), WAIT);
+    expect(refusals).toBe(0);
+    expect(hook.received[0]?.json.data.run.runId).toBe(runId);
   });
 });
