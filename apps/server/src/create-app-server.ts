@@ -38,6 +38,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     prefix: config.AWAKEN_REDIS_PREFIX,
     logger,
     schema: config.AWAKEN_PG_SCHEMA,
+    notifyTenants: [...new Set(config.AWAKEN_WEBHOOKS.map((hook) => hook.tenant))],
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   });

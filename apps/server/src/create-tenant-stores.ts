@@ -13,8 +13,9 @@ export interface TenantStores {
   kind: 'memory' | 'redis' | 'postgres' | 'postgres+redis';
   byTenant: Record<string, ServiceStores>;
   /**
-   * Each tenant's webhook deliveries, on the same backend apart from its runs (Redis prefix
-   * `<prefix>:n:<tenant>`, Postgres schema `<schema>n_<tenant>`): run workers never see them.
+   * The webhook deliveries of each tenant named in `notifyTenants`, on the same backend apart from
+   * its runs (Redis prefix `<prefix>:n:<tenant>`, Postgres schema `<schema>n_<tenant>`): run workers
+   * never see them. Other tenants have none (and no schema is created for them).
    */
   notifyByTenant: Record<string, NotificationStores>;
   /** Applies the Postgres migrations of every tenant's schema (nothing to do otherwise). */
@@ -70,6 +71,8 @@ export function createTenantStores(options: {
   schema?: string;
   /** Where the Redis connection's errors go (the store's own connections' too), as JSON lines. */
   logger?: Logger;
+  /** Tenants with webhook endpoints: they get delivery stores (`notifyByTenant`). Default none. */
+  notifyTenants?: readonly string[];
 }): TenantStores {
   if (options.databaseUrl) return postgresTenantStores({ ...options, databaseUrl: options.databaseUrl });
   if (!options.redisUrl) {
@@ -77,23 +80,28 @@ export function createTenantStores(options: {
       options.tenants.map((tenant) => [tenant, bundle(createMemoryStores())]),
     );
     const notifyByTenant = Object.fromEntries(
-      options.tenants.map((tenant) => [tenant, notifyStores(createMemoryStores())]),
+      (options.notifyTenants ?? []).map((tenant) => [tenant, notifyStores(createMemoryStores())]),
     );
     return { kind: 'memory', byTenant, notifyByTenant, ready: async () => {}, close: async () => {} };
   }
   const redis = connectRedis(options.redisUrl, options.logger);
+  const notifies = new Set(options.notifyTenants ?? []);
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
-    notify: createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}` }),
+    notify: notifies.has(tenant)
+      ? createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}` })
+      : undefined,
   }));
   return {
     kind: 'redis',
     byTenant: Object.fromEntries(bundles.map(({ tenant, stores }) => [tenant, bundle(stores)])),
-    notifyByTenant: Object.fromEntries(bundles.map(({ tenant, notify }) => [tenant, notifyStores(notify)])),
+    notifyByTenant: Object.fromEntries(
+      bundles.flatMap(({ tenant, notify }) => (notify ? [[tenant, notifyStores(notify)]] : [])),
+    ),
     ready: async () => {},
     async close() {
-      await Promise.all(bundles.flatMap(({ stores, notify }) => [stores.close(), notify.close()]));
+      await Promise.all(bundles.flatMap(({ stores, notify }) => [stores.close(), notify?.close()]));
       await redis.quit().catch(() => redis.disconnect());
     },
   };
@@ -101,6 +109,7 @@ export function createTenantStores(options: {
 
 function postgresTenantStores(options: {
   tenants: readonly string[];
+  notifyTenants?: readonly string[];
   redisUrl?: string;
   databaseUrl: string;
   prefix: string;
@@ -118,10 +127,12 @@ function postgresTenantStores(options: {
     const mailbox = redis
       ? createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }).mailbox
       : postgres.mailbox;
-    const notify = createPostgresStores({
-      postgres: pool,
-      schema: tenantSchema(`${options.schema ?? 'awaken'}n`, tenant),
-    });
+    const notify = options.notifyTenants?.includes(tenant)
+      ? createPostgresStores({
+          postgres: pool,
+          schema: tenantSchema(`${options.schema ?? 'awaken'}n`, tenant),
+        })
+      : undefined;
     return { tenant, postgres, mailbox, notify };
   });
   return {
@@ -129,16 +140,18 @@ function postgresTenantStores(options: {
     byTenant: Object.fromEntries(
       bundles.map(({ tenant, postgres, mailbox }) => [tenant, { ...bundle(postgres), mailbox }]),
     ),
-    notifyByTenant: Object.fromEntries(bundles.map(({ tenant, notify }) => [tenant, notifyStores(notify)])),
+    notifyByTenant: Object.fromEntries(
+      bundles.flatMap(({ tenant, notify }) => (notify ? [[tenant, notifyStores(notify)]] : [])),
+    ),
     async ready() {
       for (const { postgres, notify } of bundles) {
         await postgres.migrate();
-        await notify.migrate();
+        await notify?.migrate();
       }
     },
     async close() {
       for (const { postgres, mailbox, notify } of bundles) {
-        await notify.close();
+        await notify?.close();
         if (mailbox !== postgres.mailbox && 'close' in mailbox)
           await (mailbox as { close(): Promise<void> }).close();
         await postgres.close();
