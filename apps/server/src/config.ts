@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webhooksVariable } from './webhook-config';
 
 const TENANT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -104,6 +105,19 @@ export const appConfigSchema = z
       .string()
       .regex(/^https?:\/\/[^\s]+$/, 'AWAKEN_PUBLIC_URL: an http(s) URL')
       .optional(),
+    /** Webhook endpoints (JSON array, or `@<path>` of a JSON file): see `webhook-config.ts`. */
+    AWAKEN_WEBHOOKS: webhooksVariable,
+    /** The Slack app's signing secret: enables `POST /slack/interactions` (the approval cards' buttons). */
+    AWAKEN_SLACK_SIGNING_SECRET: z
+      .string()
+      .min(16, 'AWAKEN_SLACK_SIGNING_SECRET: at least 16 characters')
+      .optional(),
+    /** Longest wait for a webhook receiver's answer. */
+    AWAKEN_WEBHOOK_TIMEOUT_MS: int('AWAKEN_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    /** Attempts of one delivery before it is dead-lettered. */
+    AWAKEN_WEBHOOK_MAX_ATTEMPTS: int('AWAKEN_WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
+    /** Delay before the first retry of a delivery (doubled each time, at most 5 minutes). */
+    AWAKEN_WEBHOOK_RETRY_MS: int('AWAKEN_WEBHOOK_RETRY_MS', 1_000, 10, 600_000),
     OPENAI_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     AWAKEN_MODEL: z.string().min(1).optional(),
@@ -140,6 +154,18 @@ export const appConfigSchema = z
         path: ['AWAKEN_TOKENS'],
         message: 'AWAKEN_TOKENS: a token is listed twice',
       });
+    }
+    const tenants = new Set(
+      config.AWAKEN_TOKENS.length > 0 ? config.AWAKEN_TOKENS.map((entry) => entry.tenant) : ['default'],
+    );
+    for (const hook of config.AWAKEN_WEBHOOKS) {
+      if (!tenants.has(hook.tenant)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['AWAKEN_WEBHOOKS'],
+          message: `AWAKEN_WEBHOOKS: endpoint ${hook.id} names tenant "${hook.tenant}", which no token of AWAKEN_TOKENS serves`,
+        });
+      }
     }
     if (config.AWAKEN_METRICS_TOKEN && tokens.has(config.AWAKEN_METRICS_TOKEN)) {
       context.addIssue({

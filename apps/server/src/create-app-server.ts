@@ -2,11 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { mountConsole } from '@awaken/console';
 import { serve } from '@hono/node-server';
 import {
+  type DeliveryWorker,
   type HttpApp,
   type MailboxService,
+  type NotificationOutbox,
   a2aAgentsOf,
   createHttpApp,
   createMailboxService,
+  createNotificationOutbox,
+  startDeliveryWorker,
 } from '@awaken/server';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
@@ -34,6 +38,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     prefix: config.AWAKEN_REDIS_PREFIX,
     logger,
     schema: config.AWAKEN_PG_SCHEMA,
+    notifyTenants: [...new Set(config.AWAKEN_WEBHOOKS.map((hook) => hook.tenant))],
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   });
@@ -55,6 +60,20 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
         }
       : {}),
   });
+  // webhook endpoints: each tenant with some gets an outbox its runs' settlements write to
+  const outboxes: Record<string, NotificationOutbox> = {};
+  for (const tenant of tenants) {
+    const endpoints = config.AWAKEN_WEBHOOKS.filter((hook) => hook.tenant === tenant).map(
+      ({ tenant: _tenant, ...endpoint }) => endpoint,
+    );
+    if (endpoints.length === 0) continue;
+    outboxes[tenant] = createNotificationOutbox({
+      tenant,
+      endpoints,
+      stores: stores.notifyByTenant[tenant] as NonNullable<(typeof stores.notifyByTenant)[string]>,
+      maxAttempts: config.AWAKEN_WEBHOOK_MAX_ATTEMPTS,
+    });
+  }
   const services: Record<string, MailboxService> = {};
   for (const tenant of tenants) {
     const log = logger.child({ tenant });
@@ -64,6 +83,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       concurrency: config.AWAKEN_WORKERS,
       leaseMs: config.AWAKEN_LEASE_MS,
       onError: (error, context) => log.warn({ err: error, context }, 'service error'),
+      ...(outboxes[tenant] ? { notifications: outboxes[tenant] } : {}),
     });
   }
   await Promise.all(Object.values(services).map((service) => service.start()));
@@ -84,6 +104,12 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       ...(config.AWAKEN_PUBLIC_URL ? { publicUrl: config.AWAKEN_PUBLIC_URL } : {}),
     },
     a2a: { agents: a2aAgentsOf(agents), defaultAgentId: 'demo' },
+    notifications: {
+      outboxes,
+      ...(config.AWAKEN_SLACK_SIGNING_SECRET
+        ? { slack: { signingSecret: config.AWAKEN_SLACK_SIGNING_SECRET } }
+        : {}),
+    },
     logger,
   });
   // the web console at `/` (the API stays under /v1, /health, /reference)
@@ -97,6 +123,17 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  // deliveries go out apart from the runs, once the links they carry can point at this server
+  const deliveries: DeliveryWorker[] = Object.values(outboxes).map((outbox) => {
+    const log = logger.child({ tenant: outbox.tenant });
+    return startDeliveryWorker({
+      outbox,
+      links: http.approvalLinks(url),
+      timeoutMs: config.AWAKEN_WEBHOOK_TIMEOUT_MS,
+      retry: { baseDelayMs: config.AWAKEN_WEBHOOK_RETRY_MS },
+      onError: (error, context) => log.warn({ err: error, context }, 'webhook delivery error'),
+    });
+  });
   if (tokens.length === 0) {
     logger.warn(
       { host: config.HOST },
@@ -109,7 +146,14 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     );
   }
   logger.info(
-    { url, stores: stores.kind, model: label, tenants, workers: config.AWAKEN_WORKERS },
+    {
+      url,
+      stores: stores.kind,
+      model: label,
+      tenants,
+      workers: config.AWAKEN_WORKERS,
+      webhooks: config.AWAKEN_WEBHOOKS.map((hook) => `${hook.tenant}/${hook.id}`),
+    },
     'awaken server listening',
   );
   let stopping: Promise<void> | undefined;
@@ -120,6 +164,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     await Promise.all(
       Object.values(services).map((service) => service.stop({ graceMs: config.AWAKEN_SHUTDOWN_GRACE_MS })),
     );
+    await Promise.all(deliveries.map((worker) => worker.stop()));
     // open event streams end here; their clients reconnect (to another process) with Last-Event-ID
     if ('closeAllConnections' in server) server.closeAllConnections();
     await stores.close();

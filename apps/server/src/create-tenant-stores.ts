@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServiceStores } from '@awaken/server';
+import type { NotificationStores, ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createPostgresStores } from '@awaken/store-postgres';
 import { createRedisClient, createRedisStores } from '@awaken/store-redis';
@@ -12,6 +12,12 @@ export interface TenantStores {
   /** memory; redis; postgres (every store); postgres+redis (the mailbox on Redis, the rest on Postgres). */
   kind: 'memory' | 'redis' | 'postgres' | 'postgres+redis';
   byTenant: Record<string, ServiceStores>;
+  /**
+   * The webhook deliveries of each tenant named in `notifyTenants`, on the same backend apart from
+   * its runs (Redis prefix `<prefix>:n:<tenant>`, Postgres schema `<schema>n_<tenant>`): run workers
+   * never see them. Other tenants have none (and no schema is created for them).
+   */
+  notifyByTenant: Record<string, NotificationStores>;
   /** Applies the Postgres migrations of every tenant's schema (nothing to do otherwise). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +28,11 @@ const bundle = (stores: ServiceStores): ServiceStores => ({
   mailbox: stores.mailbox,
   eventLog: stores.eventLog,
   inbox: stores.inbox,
+});
+
+const notifyStores = (stores: ServiceStores): NotificationStores => ({
+  threadRuns: stores.threadRuns,
+  mailbox: stores.mailbox,
 });
 
 /**
@@ -60,25 +71,37 @@ export function createTenantStores(options: {
   schema?: string;
   /** Where the Redis connection's errors go (the store's own connections' too), as JSON lines. */
   logger?: Logger;
+  /** Tenants with webhook endpoints: they get delivery stores (`notifyByTenant`). Default none. */
+  notifyTenants?: readonly string[];
 }): TenantStores {
   if (options.databaseUrl) return postgresTenantStores({ ...options, databaseUrl: options.databaseUrl });
   if (!options.redisUrl) {
     const byTenant = Object.fromEntries(
       options.tenants.map((tenant) => [tenant, bundle(createMemoryStores())]),
     );
-    return { kind: 'memory', byTenant, ready: async () => {}, close: async () => {} };
+    const notifyByTenant = Object.fromEntries(
+      (options.notifyTenants ?? []).map((tenant) => [tenant, notifyStores(createMemoryStores())]),
+    );
+    return { kind: 'memory', byTenant, notifyByTenant, ready: async () => {}, close: async () => {} };
   }
   const redis = connectRedis(options.redisUrl, options.logger);
+  const notifies = new Set(options.notifyTenants ?? []);
   const bundles = options.tenants.map((tenant) => ({
     tenant,
     stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
+    notify: notifies.has(tenant)
+      ? createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}` })
+      : undefined,
   }));
   return {
     kind: 'redis',
     byTenant: Object.fromEntries(bundles.map(({ tenant, stores }) => [tenant, bundle(stores)])),
+    notifyByTenant: Object.fromEntries(
+      bundles.flatMap(({ tenant, notify }) => (notify ? [[tenant, notifyStores(notify)]] : [])),
+    ),
     ready: async () => {},
     async close() {
-      await Promise.all(bundles.map(({ stores }) => stores.close()));
+      await Promise.all(bundles.flatMap(({ stores, notify }) => [stores.close(), notify?.close()]));
       await redis.quit().catch(() => redis.disconnect());
     },
   };
@@ -86,6 +109,7 @@ export function createTenantStores(options: {
 
 function postgresTenantStores(options: {
   tenants: readonly string[];
+  notifyTenants?: readonly string[];
   redisUrl?: string;
   databaseUrl: string;
   prefix: string;
@@ -103,18 +127,31 @@ function postgresTenantStores(options: {
     const mailbox = redis
       ? createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }).mailbox
       : postgres.mailbox;
-    return { tenant, postgres, mailbox };
+    const notify = options.notifyTenants?.includes(tenant)
+      ? createPostgresStores({
+          postgres: pool,
+          schema: tenantSchema(`${options.schema ?? 'awaken'}n`, tenant),
+        })
+      : undefined;
+    return { tenant, postgres, mailbox, notify };
   });
   return {
     kind: redis ? 'postgres+redis' : 'postgres',
     byTenant: Object.fromEntries(
       bundles.map(({ tenant, postgres, mailbox }) => [tenant, { ...bundle(postgres), mailbox }]),
     ),
+    notifyByTenant: Object.fromEntries(
+      bundles.flatMap(({ tenant, notify }) => (notify ? [[tenant, notifyStores(notify)]] : [])),
+    ),
     async ready() {
-      for (const { postgres } of bundles) await postgres.migrate();
+      for (const { postgres, notify } of bundles) {
+        await postgres.migrate();
+        await notify?.migrate();
+      }
     },
     async close() {
-      for (const { postgres, mailbox } of bundles) {
+      for (const { postgres, mailbox, notify } of bundles) {
+        await notify?.close();
         if (mailbox !== postgres.mailbox && 'close' in mailbox)
           await (mailbox as { close(): Promise<void> }).close();
         await postgres.close();

@@ -63,6 +63,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     execute: (dispatch, startedAs) => executeDispatch(context, dispatch, startedAs),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
+    ...(options.notifications ? { notifications: options.notifications } : {}),
   };
   let pool: WorkerPool | undefined;
   let sweeper: LeaseSweeper | undefined;

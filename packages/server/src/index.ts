@@ -31,3 +31,37 @@ export type { Caller, HttpAppOptions, HttpEnv, HttpToken, TokenScope } from './h
 export type { HttpMetrics } from './http/http-metrics';
 export { sseFrame } from './http/sse/run-event-stream';
 export { createTracingPlugin } from './tracing/create-tracing-plugin';
+export type { ApprovalLinks } from './notifications/approval-links';
+export {
+  createNotificationOutbox,
+  deliveryIdOf,
+} from './notifications/create-notification-outbox';
+export type {
+  NotificationOutbox,
+  NotificationOutboxOptions,
+  NotificationStores,
+  StoredDelivery,
+} from './notifications/create-notification-outbox';
+export { runNotificationsOf } from './notifications/run-notifications-of';
+export type { NotifiedTicket, RunNotification } from './notifications/run-notifications-of';
+export { deliveryRetryDelay, startDeliveryWorker } from './notifications/start-delivery-worker';
+export type { DeliveryWorker, DeliveryWorkerOptions } from './notifications/start-delivery-worker';
+export {
+  notificationEventSchema,
+  parseWebhookEndpoints,
+  webhookEndpointSchema,
+} from './notifications/webhook-endpoint';
+export type {
+  NotificationEvent,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+} from './notifications/webhook-endpoint';
+export {
+  DELIVERY_ID_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  signWebhook,
+  verifyWebhook,
+} from './notifications/webhook-signature';
+export { slackApprovalCard } from './notifications/slack/slack-card';
+export { signSlackRequest, verifySlackRequest } from './notifications/slack/slack-signature';

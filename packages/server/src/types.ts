@@ -13,6 +13,7 @@ import type {
   UserMessage,
 } from '@awaken/contract';
 import type { AgentDefinition, AgentRuntime, RunStateSnapshot } from '@awaken/runtime';
+import type { NotificationOutbox } from './notifications/create-notification-outbox';
 
 /**
  * The four stores a service runs on — the store bundle `createMemoryStores()` and
@@ -68,6 +69,12 @@ export interface MailboxServiceOptions {
   onStateChange?: (snapshot: RunStateSnapshot) => void;
   /** Called with failures the service handled on its own (a lost lease, a failed sweep). */
   onError?: (error: unknown, context: string) => void;
+  /**
+   * Where notifications of settled runs go (`createNotificationOutbox`): each activation's
+   * notifications are enqueued there before its dispatch is acknowledged, so a crash in between
+   * redelivers the dispatch and enqueues them again (idempotently), and none is lost.
+   */
+  notifications?: NotificationOutbox;
 }
 
 /** When a new run arrives on a thread that already has work. */

@@ -22,7 +22,7 @@ import { registerAiSdkRoutes } from './ai-sdk/ai-sdk-routes';
 import { registerCommandRoutes } from './routes/command-routes';
 import { registerIssueLinkRoute } from './links/issue-link-route';
 import { registerLinkAnswerRoutes } from './links/link-answer-routes';
-import { createLinkSigner } from './links/link-signer';
+import { createLinkSigner, linkPath } from './links/link-signer';
 import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
@@ -35,6 +35,9 @@ import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
 import { registerApiReferenceRoutes } from './reference/api-reference-routes';
+import type { ApprovalLinks } from '../notifications/approval-links';
+import { registerDeliveryRoutes } from '../notifications/delivery-routes';
+import { registerSlackInteractionRoute } from '../notifications/slack/slack-interaction-route';
 
 /** The HTTP API of an Awaken deployment: a Hono app, plus its metrics. */
 export interface HttpApp {
@@ -42,6 +45,11 @@ export interface HttpApp {
   app: OpenAPIHono<HttpEnv>;
   fetch: (request: Request) => Response | Promise<Response>;
   metrics: HttpMetrics;
+  /**
+   * Signed approval links as `POST …/links` issues them (the same key), for notifications: absolute
+   * URLs under `links.publicUrl`, else under `baseUrl` (the URL the server listens on).
+   */
+  approvalLinks(baseUrl?: string): ApprovalLinks;
 }
 
 type ValidationResult =
@@ -217,5 +225,19 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   registerAgUiRoutes(app, { keepAliveMs, defaultAgentId: options.aiSdk?.defaultAgentId });
   if (options.a2a) registerA2aRoutes(app, { keepAliveMs, slots, ...options.a2a });
-  return { app, fetch: (request) => app.fetch(request), metrics };
+  registerDeliveryRoutes(app, options.notifications?.outboxes ?? {});
+  const slack = options.notifications?.slack;
+  if (slack) registerSlackInteractionRoute(app, { signingSecret: slack.signingSecret, signer, tenants });
+  return {
+    app,
+    fetch: (request) => app.fetch(request),
+    metrics,
+    approvalLinks: (baseUrl) => ({
+      urlFor({ tenant, runId, ticketId, approver, issuedBy, expiresAt }) {
+        const claims = { tenant, runId, ticketId, expiresAt, ...(approver ? { approver } : {}), issuedBy };
+        const base = (options.links?.publicUrl ?? baseUrl ?? '').replace(/\/$/, '');
+        return `${base}${linkPath(claims, signer.sign(claims))}`;
+      },
+    }),
+  };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { MailboxService } from '../types';
 import type { A2aOptions } from './a2a/a2a-agents';
+import type { NotificationOutbox } from '../notifications/create-notification-outbox';
 
 /** What a token may do: read (GET), run (start, message, cancel…), decide (decisions, approval links). */
 export type TokenScope = 'read' | 'run' | 'decide';
@@ -86,6 +87,15 @@ export interface HttpAppOptions {
    * served and the default one. Absent: no A2A routes.
    */
   a2a?: A2aOptions;
+  /**
+   * Webhook notifications: each tenant's outbox (its deliveries are listed, and dead letters retried,
+   * under `/v1/notifications/deliveries`), and the Slack app's signing secret, which enables the
+   * interaction endpoint `POST /slack/interactions` answering the approval cards' buttons.
+   */
+  notifications?: {
+    outboxes?: Readonly<Record<string, NotificationOutbox>>;
+    slack?: { signingSecret: string };
+  };
   /** Title and version of the OpenAPI document. */
   info?: { title?: string; version?: string };
 }

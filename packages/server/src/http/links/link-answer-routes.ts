@@ -76,7 +76,12 @@ async function notWaiting(
 }
 
 /** The decision a form answer makes: bound to the ticket, idempotent per link and answer. */
-function decisionOf(claims: LinkClaims, signature: string, answer: 'approve' | 'deny', reason?: string) {
+export function decisionOf(
+  claims: LinkClaims,
+  signature: string,
+  answer: 'approve' | 'deny',
+  reason?: string,
+) {
   const options = {
     decisionId: `link:${signature.slice(0, 22)}:${answer}`,
     context: {

@@ -64,3 +64,41 @@ export function linkPath(claims: LinkClaims, signature: string): string {
   const segments = [claims.tenant, claims.runId, claims.ticketId].map(encodeURIComponent).join('/');
   return `/links/${segments}?${linkQuery(claims, signature)}`;
 }
+
+/**
+ * The claims and signature of a link path as `linkPath` writes it (`/links/<tenant>/<run>/<ticket>?…`),
+ * or undefined when it is not one. Says nothing of the signature: check it with `LinkSigner.verify`.
+ */
+export function parseLinkPath(path: string): { claims: LinkClaims; signature: string } | undefined {
+  let url: URL;
+  try {
+    url = new URL(path, 'http://link.invalid');
+  } catch {
+    return undefined;
+  }
+  const segments = url.pathname.split('/');
+  if (segments.length !== 5 || segments[1] !== 'links') return undefined;
+  let tenant: string;
+  let runId: string;
+  let ticketId: string;
+  try {
+    [tenant, runId, ticketId] = segments.slice(2).map(decodeURIComponent) as [string, string, string];
+  } catch {
+    return undefined;
+  }
+  const exp = url.searchParams.get('exp') ?? '';
+  const approver = url.searchParams.get('for');
+  const expiresAt = /^\d{1,16}$/.test(exp) ? Number(exp) : Number.NaN;
+  if (!Number.isFinite(expiresAt)) return undefined;
+  return {
+    claims: {
+      tenant,
+      runId,
+      ticketId,
+      expiresAt,
+      ...(approver === null ? {} : { approver }),
+      issuedBy: url.searchParams.get('iss') ?? '',
+    },
+    signature: url.searchParams.get('sig') ?? '',
+  };
+}

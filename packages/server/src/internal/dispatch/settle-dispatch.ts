@@ -14,6 +14,12 @@ function endedDone(outcome: ActivationOutcome): boolean {
   return outcome.type === 'skipped' && outcome.record.status === 'done';
 }
 
+/** Enqueues what the stored run has to tell (idempotent: earlier notifications are not repeated). */
+async function notifyOf(context: ServiceContext, runId: string): Promise<void> {
+  const record = await context.stores.threadRuns.getRun(runId);
+  if (record) await context.notifications?.record(record);
+}
+
 /** Outcome → dispatch: project the result, then ack / nack with backoff / dead-letter. */
 export async function settleDispatch(
   context: ServiceContext,
@@ -30,6 +36,8 @@ export async function settleDispatch(
     context.report(failure, `run ${dispatch.runId}: its dispatch was dead-lettered after this failure`);
   switch (plan.action) {
     case 'ack': {
+      // before the ack: a crash in between redelivers this dispatch, which enqueues them again
+      if (context.notifications) await notifyOf(context, dispatch.runId);
       // the result and the ack in one write, fenced once
       await mailbox.ack(plan.result ? { ...proof, result: { ...plan.result, dispatchInstanceId } } : proof);
       if (endedDone(input.outcome)) return;
@@ -53,16 +61,20 @@ export async function settleDispatch(
         if (failure !== undefined) reportFailure();
         const reason = `dead-lettered after ${next.attemptCount} attempts; last error: ${plan.error}`;
         await endDeadLetteredRun(context, dispatch.runId, reason, dispatch.dispatchId);
+        if (context.notifications) await notifyOf(context, dispatch.runId);
       }
       return;
     }
     case 'dead_letter':
       if (plan.result)
         await mailbox.recordRunResult({ ...proof, result: { ...plan.result, dispatchInstanceId } });
+      // a run that ended with an error: told before the dead letter, as an ack would be
+      if (context.notifications && !plan.endReason) await notifyOf(context, dispatch.runId);
       await mailbox.deadLetter({ ...proof, error: plan.error });
       if (failure !== undefined) reportFailure();
       if (plan.endReason) {
         await endDeadLetteredRun(context, dispatch.runId, plan.endReason, dispatch.dispatchId);
+        if (context.notifications) await notifyOf(context, dispatch.runId);
       }
       return;
     default:

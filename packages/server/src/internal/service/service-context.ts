@@ -1,5 +1,6 @@
 import type { RunDispatch } from '@awaken/contract';
 import type { AgentRuntime } from '@awaken/runtime';
+import type { NotificationOutbox } from '../../notifications/create-notification-outbox';
 import type { ServiceStores } from '../../types';
 import type { LiveRunEvents } from '../events/live-run-events';
 import type { HotRunCache } from './hot-run-cache';
@@ -37,4 +38,6 @@ export interface ServiceContext {
   /** Aborted when the service stops: no new claims, idle waits end. */
   stopping: AbortSignal;
   report(error: unknown, context: string): void;
+  /** Where the notifications of settled runs are enqueued, when configured. */
+  notifications?: NotificationOutbox;
 }

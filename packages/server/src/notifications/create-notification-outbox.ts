@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { AwakenError, type MailboxStore, type RunRecord, type ThreadRunStore } from '@awaken/contract';
+import { runNotificationsOf } from './run-notifications-of';
+import {
+  type NotificationEvent,
+  type WebhookEndpoint,
+  parseWebhookEndpoints,
+  subscribes,
+} from './webhook-endpoint';
+
+/**
+ * Where deliveries are kept: a store bundle of their own (the tenant's backend under another prefix
+ * or schema, never the run bundle: run workers must not claim deliveries). Each delivery is one
+ * thread (its metadata the notification) and one dispatch (its attempts, backoff and dead letter),
+ * both under the delivery id.
+ */
+export interface NotificationStores {
+  threadRuns: ThreadRunStore;
+  mailbox: MailboxStore;
+}
+
+/** A delivery as stored: what is sent on every attempt (the approval link is minted at each). */
+export interface StoredDelivery {
+  deliveryId: string;
+  endpointId: string;
+  event: NotificationEvent;
+  /** When the notification was enqueued (epoch ms). */
+  createdAt: number;
+  data: Record<string, unknown>;
+}
+
+export interface NotificationOutboxOptions {
+  tenant: string;
+  endpoints: readonly unknown[];
+  stores: NotificationStores;
+  /** Attempts of one delivery before it is dead-lettered. Default 8. */
+  maxAttempts?: number;
+}
+
+/** The tenant's pending notifications: what settled runs have to tell, and what is left to deliver. */
+export interface NotificationOutbox {
+  readonly tenant: string;
+  readonly endpoints: readonly WebhookEndpoint[];
+  readonly stores: NotificationStores;
+  readonly maxAttempts: number;
+  /**
+   * Enqueues a delivery to every subscribed endpoint for each notification of the stored run
+   * (`runNotificationsOf`), durably, before it resolves. Idempotent: a notification already enqueued
+   * (by this or any process) is not enqueued again, so calling it again after a crash is safe.
+   */
+  record(record: RunRecord): Promise<void>;
+  /** A stored delivery, or null. */
+  load(deliveryId: string): Promise<StoredDelivery | null>;
+}
+
+/** The delivery id of a notification for an endpoint: stable, opaque, the same on every retry. */
+export function deliveryIdOf(tenant: string, endpointId: string, key: string): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([tenant, endpointId, key]))
+    .digest('hex');
+  return `dlv_${digest.slice(0, 32)}`;
+}
+
+async function ignoring<T>(codes: readonly string[], write: () => Promise<T>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!codes.some((code) => AwakenError.hasCode(error, code as never))) throw error;
+  }
+}
+
+/** The outbox of one tenant over its delivery stores (see {@link NotificationOutbox}). */
+export function createNotificationOutbox(options: NotificationOutboxOptions): NotificationOutbox {
+  const endpoints = parseWebhookEndpoints(options.endpoints);
+  const { threadRuns, mailbox } = options.stores;
+  const maxAttempts = options.maxAttempts ?? 8;
+  // ids this process saw fully enqueued: later settlements of the same run skip their writes
+  const known = new Set<string>();
+  const remember = (id: string) => {
+    known.add(id);
+    if (known.size > 10_000) known.delete(known.values().next().value as string);
+  };
+
+  async function enqueue(delivery: StoredDelivery): Promise<void> {
+    const id = delivery.deliveryId;
+    // the notification first, then its dispatch: a dispatch never exists without what it sends
+    await ignoring(['conflict'], () => threadRuns.createThread({ id, metadata: { delivery } }));
+    await ignoring(['conflict', 'dedupe_conflict'], () =>
+      mailbox.enqueue({ dispatchId: id, threadId: id, runId: id, maxAttempts }),
+    );
+    remember(id);
+  }
+
+  return {
+    tenant: options.tenant,
+    endpoints,
+    stores: options.stores,
+    maxAttempts,
+    async record(record) {
+      if (endpoints.length === 0) return;
+      const now = Date.now();
+      for (const notification of runNotificationsOf(record)) {
+        for (const endpoint of endpoints) {
+          if (!subscribes(endpoint, notification.event)) continue;
+          const deliveryId = deliveryIdOf(options.tenant, endpoint.id, notification.key);
+          if (known.has(deliveryId)) continue;
+          await enqueue({
+            deliveryId,
+            endpointId: endpoint.id,
+            event: notification.event,
+            createdAt: now,
+            data: notification.data,
+          });
+        }
+      }
+    },
+    async load(deliveryId) {
+      const thread = await threadRuns.getThread(deliveryId);
+      const delivery = thread?.metadata.delivery;
+      return delivery && typeof delivery === 'object' ? (delivery as StoredDelivery) : null;
+    },
+  };
+}
