@@ -31,3 +31,10 @@ export type { Caller, HttpAppOptions, HttpEnv, HttpToken, TokenScope } from './h
 export type { HttpMetrics } from './http/http-metrics';
 export { sseFrame } from './http/sse/run-event-stream';
 export { createTracingPlugin } from './tracing/create-tracing-plugin';
+export { WAIT_BUCKETS, createApprovalWaitMeter, outcomeOf } from './waits/approval-wait-meter';
+export type {
+  ApprovalWaitMeter,
+  ApprovalWaitMeterOptions,
+  MeasuredWait,
+  WaitOutcome,
+} from './waits/approval-wait-meter';
