@@ -91,7 +91,7 @@ async function buckets(meter: ReturnType<typeof createApprovalWaitMeter>, labels
   const metric = (await meter.registry.getSingleMetric('awaken_approval_wait_seconds')?.get())!;
   const out: Record<string, number> = {};
   for (const value of metric.values) {
-    if (!value.metricName?.endsWith('_bucket')) continue;
+    if (!(value as { metricName?: string }).metricName?.endsWith('_bucket')) continue;
     const { le, ...rest } = value.labels as Record<string, string>;
     if (JSON.stringify(rest) === JSON.stringify(labels)) out[String(le)] = value.value;
   }
