@@ -6,7 +6,8 @@ import { requireThread } from '../internal/require-resource';
 import { apiRoutes } from '../schemas/api-routes';
 import { eventStream, threadParamsSchema } from '../schemas/common-schemas';
 import { sseResponse } from '../sse/sse-response';
-import { threadEventCursor } from '../sse/thread-event-id';
+import { type ThreadEventId, threadEventCursor } from '../sse/thread-event-id';
+import type { MailboxService } from '../../types';
 import { runsAfter, threadEventStream, unknownCursorRun } from '../sse/thread-event-stream';
 
 const route = apiRoutes(['Threads']);
@@ -21,7 +22,8 @@ const threadEvents = route.get('/v1/threads/{threadId}/events', {
     params: threadParamsSchema,
     query: z.object({
       after: z.string().max(MAX_EVENT_ID).optional().openapi({
-        description: 'resume after this thread event id, `<runId>:<seq>` (the `Last-Event-ID` header wins)',
+        description:
+          'resume after this thread event id, `<runId>:<seq>`, or `now`: only what happens from now on (the `Last-Event-ID` header wins)',
       }),
     }),
     headers: z.object({ 'last-event-id': z.string().max(MAX_EVENT_ID).optional() }),
@@ -33,9 +35,19 @@ const threadEvents = route.get('/v1/threads/{threadId}/events', {
   },
 });
 
+/** The position after the thread's last event so far: its newest run's last seq (none: no run yet). */
+async function nowOf(
+  service: MailboxService,
+  latestRunId: string | undefined,
+): Promise<ThreadEventId | undefined> {
+  if (latestRunId === undefined) return undefined;
+  return { runId: latestRunId, seq: await service.stores.eventLog.lastSeq(latestRunId) };
+}
+
 /**
  * `GET /v1/threads/:threadId/events`: the thread's event stream ({@link threadEventStream}). An
- * unknown thread is 404; a `Last-Event-ID` that is not `<runId>:<seq>` or names a run of another
+ * `?after=now` starts after the thread's last event so far (what a page that just loaded the thread
+ * wants). An unknown thread is 404; a `Last-Event-ID` that is not `<runId>:<seq>` or names a run of another
  * thread is 400 `validation_failed` — both before the stream starts.
  */
 export function registerThreadEventRoutes(
@@ -44,8 +56,13 @@ export function registerThreadEventRoutes(
 ): void {
   app.openapi(threadEvents, async (c) => {
     const { threadId } = c.req.valid('param');
-    await requireThread(c, threadId);
-    const after = threadEventCursor(c.req.header('last-event-id'), c.req.valid('query').after);
+    const thread = await requireThread(c, threadId);
+    const lastEventId = c.req.header('last-event-id');
+    const query = c.req.valid('query').after;
+    const after =
+      !lastEventId?.trim() && query?.trim() === 'now'
+        ? await nowOf(c.var.service, thread.latestRunId)
+        : threadEventCursor(lastEventId, query);
     const runs = await runsAfter(c.var.service, threadId, after?.runId);
     if (!runs) throw unknownCursorRun(threadId, after?.runId ?? '');
     const events = threadEventStream({

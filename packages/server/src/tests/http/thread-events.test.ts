@@ -112,6 +112,18 @@ describe('GET /v1/threads/:threadId/events', () => {
     await after.close();
   });
 
+  it('with ?after=now sends only what happens from then on', async () => {
+    const thread = (await fx.json('/v1/threads', { body: {} })).body;
+    const old = await submit(thread.id, 'plain #old');
+    await runDone(old);
+    const now = sseReader(await fx.call(`/v1/threads/${thread.id}/events?after=now`));
+    const next = await submit(thread.id, 'plain #next');
+    const frames = await now.until((seen) => finishes(seen, next) === 1);
+    expect(frames.some((frame) => frame.event.runId === old)).toBe(false);
+    expect(frames[0]?.id).toBe(`${next}:1`);
+    await now.close();
+  });
+
   it('answers 404 for an unknown thread and 422 for a bad or foreign Last-Event-ID', async () => {
     const unknown = await fx.json('/v1/threads/nope-thread/events');
     expect(unknown.status).toBe(404);
