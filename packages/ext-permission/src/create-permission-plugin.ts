@@ -28,11 +28,27 @@ import {
   permissionApprovedCallsKey,
   permissionOverridesKey,
   permissionRunGrantsKey,
+  permissionShadowVerdictsKey,
   permissionThreadGrantsKey,
+  MAX_SHADOW_VERDICTS,
+  type ShadowVerdictRecord,
 } from './permission-state';
 
 /** The plugin id; one permission plugin per agent. */
 export const PERMISSION_PLUGIN_ID = 'permission';
+
+/** What the plugin reports besides its decisions. */
+export interface PermissionPluginOptions {
+  /**
+   * Called once per call instance for which the rules in shadow mode would have decided otherwise
+   * than what was enforced (its record is also kept in the run's state, `permission.shadowVerdicts`):
+   * count it in a metric, log it, send it on. It must not throw; it cannot change the decision.
+   */
+  onShadowVerdict?: (
+    verdict: ShadowVerdictRecord,
+    run: { runId: string; threadId: string; agentId: string },
+  ) => void;
+}
 
 /** A permission plugin, with its compiled policy for inspection. */
 export interface PermissionPlugin extends Plugin {
@@ -83,9 +99,52 @@ function runtimeRulesOf(state: PluginStateAccess): PermissionRuntimeRules {
  *   `remember: 'always'` keeps an allow for that tool (thread or run scope, see `rememberScope`), which
  *   turns later asks for it into allows but never overrides a deny.
  * - BeforeInference: tools every call of which would be denied are removed from the model's tool list.
+ * - Shadow mode: a rule with `shadow: true` (or every rule and the default, with `shadow: true` on the
+ *   configuration) is judged at every ToolGate but never enforced — a shadow `deny` lets the call
+ *   through, a shadow `ask` never suspends, a shadow deny removes no tool. When it would have decided
+ *   otherwise, the verdict is kept once per call instance in the run's state
+ *   (`permission.shadowVerdicts`, checkpointed with the run) and passed to `onShadowVerdict`.
  */
-export function createPermissionPlugin(config: PermissionConfigInput = {}): PermissionPlugin {
+export function createPermissionPlugin(
+  config: PermissionConfigInput = {},
+  options: PermissionPluginOptions = {},
+): PermissionPlugin {
   const policy = createPermissionPolicy(config);
+
+  /**
+   * Records what the shadow rules would have decided for this call instance, once: the gate is
+   * judged again on replays and after earlier calls of the batch commit, and a record already kept
+   * is not kept (or reported) again.
+   */
+  function recordShadow(context: ToolGateContext, decision: PermissionDecision): void {
+    const verdict = policy.evaluateShadow(asExecuted(context.call), runtimeRulesOf(context.state));
+    if (!verdict) return;
+    const call = callInstanceKey(context);
+    const kept = context.state.get(permissionShadowVerdictsKey);
+    if (kept.some((entry) => entry.call === call)) return;
+    const record: ShadowVerdictRecord = {
+      call,
+      toolCallId: context.call.id,
+      toolName: context.call.name,
+      step: context.step,
+      behavior: verdict.behavior,
+      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+      reason: verdict.reason,
+      enforced: decision.behavior,
+      at: Date.now(),
+    };
+    if (kept.length < MAX_SHADOW_VERDICTS)
+      context.state.update(permissionShadowVerdictsKey, (current) => [...current, record]);
+    try {
+      options.onShadowVerdict?.(record, {
+        runId: context.runId,
+        threadId: context.threadId,
+        agentId: context.agentId,
+      });
+    } catch {
+      // a reporting hook never changes the decision
+    }
+  }
   const grantsKey =
     policy.config.rememberScope === 'run' ? permissionRunGrantsKey : permissionThreadGrantsKey;
 
@@ -143,6 +202,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
     )
       return replayOwnTicket(context);
     const decision = policy.evaluate(asExecuted(context.call), runtimeRulesOf(context.state));
+    recordShadow(context, decision);
     switch (decision.behavior) {
       case 'allow':
         return { type: 'allow' };

@@ -58,6 +58,24 @@ export interface PermissionPolicy {
   evaluate(call: PermissionCall, runtimeRules?: PermissionRuntimeRules): PermissionDecision;
   /** True when every call of `toolName` is denied whatever its arguments. */
   isDeniedUnconditionally(toolName: string, runtimeRules?: PermissionRuntimeRules): boolean;
+  /**
+   * What the rules in shadow mode (`shadow: true` on a rule or on the whole configuration) would
+   * have decided, when that differs from what `evaluate` enforces: the decision with every shadow
+   * rule turned on, next to the enforced behaviour. `undefined` when no rule is in shadow or the
+   * shadow rules change nothing for this call. Never changes what `evaluate` says.
+   */
+  evaluateShadow(call: PermissionCall, runtimeRules?: PermissionRuntimeRules): ShadowVerdict | undefined;
+}
+
+/** A verdict of the rules in shadow mode that was not enforced. */
+export interface ShadowVerdict {
+  /** What the call would have got with the shadow rules enforced. */
+  behavior: PermissionBehavior;
+  /** The rule that would have decided (absent when the default would have). */
+  rule?: string;
+  reason: string;
+  /** What the call got. */
+  enforced: PermissionBehavior;
 }
 
 function reasonFor(behavior: PermissionBehavior, winner: Candidate): string {
@@ -86,10 +104,56 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
   const config = parsePermissionConfig(input);
   const compiledRules = config.rules.map((rule, index) => compileRule(rule, 'rule', index));
   const primaryArguments: PrimaryArgumentPaths = compilePrimaryArguments(config.primaryArguments);
+  // Run-time rules come from state as text; parse each distinct one once (shared by both views).
+  const runtimeCache = new Map<string, CompiledRule>();
+  const judge = (rules: CompiledRule[], defaultBehavior: PermissionBehavior) =>
+    createJudge({ rules, defaultBehavior, primaryArguments, runtimeCache, ruleCount: compiledRules.length });
+  const hasShadow = config.shadow || config.rules.some((rule) => rule.shadow === true);
+  // what is enforced: the rules not in shadow; a rule set in shadow enforces nothing (allow)
+  const enforced = judge(
+    config.shadow ? [] : compiledRules.filter((_, index) => config.rules[index]?.shadow !== true),
+    config.shadow ? 'allow' : config.defaultBehavior,
+  );
+  // what would be enforced with every shadow rule turned on
+  const shadowed = hasShadow ? judge(compiledRules, config.defaultBehavior) : undefined;
+
+  function evaluateShadow(
+    call: PermissionCall,
+    runtimeRules: PermissionRuntimeRules = {},
+  ): ShadowVerdict | undefined {
+    if (!shadowed) return undefined;
+    const would = shadowed.evaluate(call, runtimeRules);
+    const is = enforced.evaluate(call, runtimeRules);
+    if (would.behavior === is.behavior) return undefined;
+    return {
+      behavior: would.behavior,
+      ...(would.rule === undefined ? {} : { rule: would.rule }),
+      reason: would.reason,
+      enforced: is.behavior,
+    };
+  }
+
+  return {
+    config,
+    evaluate: enforced.evaluate,
+    isDeniedUnconditionally: enforced.isDeniedUnconditionally,
+    evaluateShadow,
+  };
+}
+
+/** The evaluation of one set of configured rules (plus the run's overrides and grants). */
+function createJudge(options: {
+  rules: CompiledRule[];
+  defaultBehavior: PermissionBehavior;
+  primaryArguments: PrimaryArgumentPaths;
+  runtimeCache: Map<string, CompiledRule>;
+  /** How many rules are configured: overrides come after all of them in declaration order. */
+  ruleCount: number;
+}): Pick<PermissionPolicy, 'evaluate' | 'isDeniedUnconditionally'> {
+  const { rules: compiledRules, primaryArguments, runtimeCache } = options;
+  const config = { defaultBehavior: options.defaultBehavior };
   const rulesFor = createRuleIndex(compiledRules);
 
-  // Run-time rules come from state as text; parse each distinct one once.
-  const runtimeCache = new Map<string, CompiledRule>();
   function compileCached(rule: PermissionRuleConfig): CompiledRule {
     const key = `${rule.behavior}\u0000${rule.requireDistinctApprover === true}\u0000${rule.tool}\u0000${rule.approvalTimeout ?? ''}`;
     let compiled = runtimeCache.get(key);
@@ -103,7 +167,7 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
     if (overrides === undefined || overrides.length === 0) return undefined;
     const compiled = overrides.map((override, index) => ({
       ...compileCached(override),
-      order: compiledRules.length + index,
+      order: options.ruleCount + index,
     }));
     return groupRules(compiled.filter((rule) => rule.matchTool(toolName)));
   }
@@ -173,5 +237,5 @@ export function createPermissionPolicy(input: PermissionConfigInput = {}): Permi
     );
   }
 
-  return { config, evaluate, isDeniedUnconditionally };
+  return { evaluate, isDeniedUnconditionally };
 }

@@ -35,6 +35,7 @@ export type {
   PermissionDecision,
   PermissionPolicy,
   PermissionRuntimeRules,
+  ShadowVerdict,
 } from './create-permission-policy';
 export {
   PERMISSION_APPROVAL_JSON_SCHEMA,
@@ -50,7 +51,11 @@ export {
   permissionApprovedCallsKey,
   permissionOverridesKey,
   permissionRunGrantsKey,
+  permissionShadowVerdictsKey,
   permissionThreadGrantsKey,
+  shadowVerdictRecordSchema,
+  MAX_SHADOW_VERDICTS,
 } from './permission-state';
+export type { ShadowVerdictRecord } from './permission-state';
 export { PERMISSION_PLUGIN_ID, createPermissionPlugin } from './create-permission-plugin';
-export type { PermissionPlugin } from './create-permission-plugin';
+export type { PermissionPlugin, PermissionPluginOptions } from './create-permission-plugin';

@@ -23,7 +23,8 @@ const ruleTextSchema = z
  * identified approver other than the subject who started the run (others are refused
  * `self_approval_forbidden`), and a remembered approval never turns it into an allow. An `ask` rule
  * may set `approvalTimeout` (ms): its ticket expires then (the call resolves `expired`, never run),
- * over the tool's and the agent's timeout.
+ * over the tool's and the agent's timeout. `shadow: true`: the rule is judged and its verdict recorded
+ * but not enforced (see `createPermissionPlugin`).
  */
 export const permissionRuleConfigSchema = z
   .object({
@@ -31,6 +32,7 @@ export const permissionRuleConfigSchema = z
     behavior: permissionBehaviorSchema,
     requireDistinctApprover: z.boolean().optional(),
     approvalTimeout: z.number().int().positive().optional(),
+    shadow: z.boolean().optional(),
   })
   .refine((rule) => !rule.requireDistinctApprover || rule.behavior === 'ask', {
     message: 'requireDistinctApprover applies to an ask rule only',
@@ -50,6 +52,8 @@ export type PermissionRuleConfig = z.infer<typeof permissionRuleConfigSchema>;
  *   depth (default true): a child runs under these rules plus its own and may tighten, never loosen
  *   them — a `deny` or `ask` here is never an `allow` in the child, and `defaultBehavior` applies to
  *   the child's tools that no rule here names. `false` leaves the children to their own rules.
+ * - `shadow`: the whole rule set (its rules and `defaultBehavior`) is in shadow mode: judged and
+ *   recorded, never enforced — every call is allowed (default false).
  */
 export const permissionConfigSchema = z
   .object({
@@ -59,6 +63,7 @@ export const permissionConfigSchema = z
     primaryArguments: z.record(z.string(), z.string().min(1)).default({}),
     rememberScope: z.enum(['run', 'thread']).default('thread'),
     inherit: z.boolean().default(true),
+    shadow: z.boolean().default(false),
   })
   .strict();
 export type PermissionConfig = z.infer<typeof permissionConfigSchema>;

@@ -49,12 +49,46 @@ export const permissionApprovedCallsKey: StateKey<string[]> = persistentListKey(
   z.string(),
 );
 
+/** One verdict of the rules in shadow mode that was not enforced, as the run's audit keeps it. */
+export const shadowVerdictRecordSchema = z.object({
+  /** The call instance (`callInstanceKey`: `<step>:<toolCallId>`): one record per instance. */
+  call: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  step: z.number().int().nonnegative(),
+  /** What the call would have got with the shadow rules enforced. */
+  behavior: permissionBehaviorSchema,
+  /** The rule that would have decided (absent: the default would have). */
+  rule: z.string().optional(),
+  reason: z.string(),
+  /** What the call got. */
+  enforced: permissionBehaviorSchema,
+  /** When it was judged (epoch ms). */
+  at: z.number().int().nonnegative(),
+});
+export type ShadowVerdictRecord = z.infer<typeof shadowVerdictRecordSchema>;
+
+/** Most shadow verdicts one run keeps; later ones are still reported to `onShadowVerdict`. */
+export const MAX_SHADOW_VERDICTS = 500;
+
+/**
+ * The verdicts of the rules in shadow mode that were not enforced, in this run, oldest first (at
+ * most {@link MAX_SHADOW_VERDICTS}): persistent, so they are stored with the run's checkpoints and
+ * shown with the run's state (`GET /v1/runs/:id`).
+ */
+export const permissionShadowVerdictsKey: StateKey<ShadowVerdictRecord[]> = persistentListKey(
+  'permission.shadowVerdicts',
+  'run',
+  shadowVerdictRecordSchema,
+);
+
 /** Every state key the permission plugin reads or writes. */
 export const PERMISSION_STATE_KEYS = [
   permissionOverridesKey,
   permissionThreadGrantsKey,
   permissionRunGrantsKey,
   permissionApprovedCallsKey,
+  permissionShadowVerdictsKey,
 ] as const;
 
 /**

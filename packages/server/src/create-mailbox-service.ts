@@ -59,7 +59,17 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     runtime,
     hotCache,
     live: new Map(),
-    liveEvents: new LiveRunEvents(),
+    liveEvents: new LiveRunEvents(
+      options.observeEvents
+        ? (runId, event) => {
+            try {
+              options.observeEvents?.({ runId, events: [event], eventLog: stores.eventLog });
+            } catch (error) {
+              config.onError(error, `observing events of run ${runId}`);
+            }
+          }
+        : undefined,
+    ),
     execute: (dispatch, startedAs) => executeDispatch(context, dispatch, startedAs),
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),

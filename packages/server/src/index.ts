@@ -65,3 +65,10 @@ export {
 } from './notifications/webhook-signature';
 export { slackApprovalCard } from './notifications/slack/slack-card';
 export { signSlackRequest, verifySlackRequest } from './notifications/slack/slack-signature';
+export { WAIT_BUCKETS, createApprovalWaitMeter, outcomeOf } from './waits/approval-wait-meter';
+export type {
+  ApprovalWaitMeter,
+  ApprovalWaitMeterOptions,
+  MeasuredWait,
+  WaitOutcome,
+} from './waits/approval-wait-meter';

@@ -7,6 +7,7 @@ import type {
   RunDispatch,
   RunRecord,
   RunContext,
+  RunEventLog,
   RunRequestOrigin,
   RunWaitingTicket,
   ToolCallDecisionInput,
@@ -67,6 +68,12 @@ export interface MailboxServiceOptions {
   createId?: () => string;
   /** Passed to the runtime (diagnostics, tests). */
   onStateChange?: (snapshot: RunStateSnapshot) => void;
+  /**
+   * Told of every event the activations this process executes yield, in order, once it is in the
+   * run's event log (e.g. `createApprovalWaitMeter().observe`). It runs on the event path: keep it
+   * quick; a throw is reported to `onError` and changes nothing.
+   */
+  observeEvents?: (batch: { runId: string; events: readonly AgentEvent[]; eventLog: RunEventLog }) => void;
   /** Called with failures the service handled on its own (a lost lease, a failed sweep). */
   onError?: (error: unknown, context: string) => void;
   /**

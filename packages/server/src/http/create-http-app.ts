@@ -34,6 +34,7 @@ import { registerMailboxViewRoutes } from './routes/mailbox-view-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
+import { registerThreadEventRoutes } from './routes/thread-event-routes';
 import { registerApiReferenceRoutes } from './reference/api-reference-routes';
 import type { ApprovalLinks } from '../notifications/approval-links';
 import { registerDeliveryRoutes } from '../notifications/delivery-routes';
@@ -197,11 +198,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     '/v1/ag-ui/agents/:agentId/run',
     '/v1/ag-ui/agents/:agentId/connect',
     '/v1/inbox/events',
+    '/v1/threads/:threadId/events',
   ]) {
     app.use(path, capStreams(slots));
   }
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
+  registerThreadEventRoutes(app, { metrics, keepAliveMs });
   registerAgentRoutes(app, {
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });

@@ -51,10 +51,31 @@ async function countTenant(service: MailboxService, sample: number): Promise<Sto
   return counts;
 }
 
+/** Most waiting runs one scrape reads for `awaken_open_questions`. */
+const MAX_WAITING_RUNS = 10_000;
+
+/** The tickets of a tenant's waiting runs, from the store's status index (not a sample of threads). */
+async function countOpenQuestions(service: MailboxService): Promise<number> {
+  let open = 0;
+  let read = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await service.stores.threadRuns.listRunsByStatus('waiting', {
+      limit: 500,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const run of page.items) open += run.waiting?.tickets.length ?? 0;
+    read += page.items.length;
+    cursor = page.nextCursor;
+  } while (cursor && read < MAX_WAITING_RUNS);
+  return open;
+}
+
 /**
  * Creates the metrics: HTTP latency by route and status, SSE event lag, and — counted from the stores
  * at scrape time over a sample of threads per tenant — runs by status, dispatches by status, waiting
- * runs and the age of the oldest queued dispatch.
+ * runs and the age of the oldest queued dispatch; and the open questions of each tenant (the tickets of
+ * its waiting runs, from the stores' status index).
  */
 export function createHttpMetrics(options: {
   registry?: Registry;
@@ -97,6 +118,11 @@ export function createHttpMetrics(options: {
     ['tenant'],
   );
   const active = gauge('awaken_active_activations', 'Activations executing in this process', ['tenant']);
+  const questions = gauge(
+    'awaken_open_questions',
+    'Questions waiting for an answer: the tickets of the waiting runs (every thread, up to 10 000 runs)',
+    ['tenant'],
+  );
   async function scan(): Promise<void> {
     for (const [tenant, service] of Object.entries(options.tenants)) {
       const counts = await countTenant(service, options.threadSample);
@@ -107,6 +133,7 @@ export function createHttpMetrics(options: {
       waiting.set({ tenant }, counts.waiting);
       queueAge.set({ tenant }, counts.oldestQueuedAgeSeconds);
       active.set({ tenant }, service.stats().active);
+      questions.set({ tenant }, await countOpenQuestions(service));
     }
   }
   return {

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test-support/app-process';
 import {
   type ConsoleSession,
   startConsoleSession,
@@ -98,6 +99,26 @@ describe('the console chat (useChat on the AI SDK route), in Chromium', () => {
     await assistant(page).getByText('Done: I deleted /tmp/late.txt.').waitFor(SEEN);
     await expect(page.getByText('Ask the demo agent something').count()).resolves.toBe(0);
     expect(await succeededCalls(session.app.url, 'console-waiting-reload', 'delete_file')).toBe(1);
+  });
+
+  it('an idle chat shows a run started elsewhere (the API) as it happens, through the thread event stream', async () => {
+    const page = await session.open('#/chat/console-elsewhere');
+    await ask(page, 'count to 3');
+    await assistant(page).getByText('1 2 3.').waitFor(SEEN);
+    // another client starts a run on this thread: the page, idle, shows its question without a reload
+    const started = await api(session.app.url, '/v1/runs', {
+      body: {
+        agentId: 'demo',
+        input: 'delete /tmp/elsewhere.txt',
+        threadId: 'console-elsewhere',
+        stream: false,
+      },
+    });
+    expect(started.status).toBe(202);
+    const card = page.getByTestId('approval');
+    await card.waitFor(SEEN);
+    await expect(card.textContent()).resolves.toContain('/tmp/elsewhere.txt');
+    expect(session.problems).toEqual([]);
   });
 
   it('a reload in the middle of a run re-attaches to it and shows it finish; stop cancels', async () => {

@@ -161,7 +161,8 @@ function openTicketIds(messages: UIMessage[], tickets: Ticket[]): string[] {
  * The conversation of one thread: streaming text, tool calls as the server reports them, answer
  * forms in place, the client tool, stop, and a reload that re-attaches to a running run (`resume`).
  * While its last run waits, the chat follows that run's events: an answer made elsewhere (the API,
- * the inbox, a link) or an expiry replaces the form with what happened.
+ * the inbox, a link) or an expiry replaces the form with what happened. While it is idle, it follows
+ * the thread's event stream from now on, so a run started elsewhere shows up as it runs.
  */
 function Conversation({
   id,
@@ -269,6 +270,31 @@ function Conversation({
       controller.abort();
     };
   }, [waitingRunId, sync]);
+
+  // idle and following no run: the thread's own stream, from now on, shows a run started elsewhere
+  // (another tab, the API, a queued input) — the chat then shows the thread as the server has it
+  // (a chat with no message yet has no thread on the server to follow)
+  const idle = !busy && !waitingRunId && messages.length > 0;
+  useEffect(() => {
+    if (!idle) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    void followSse(
+      `/v1/threads/${encodeURIComponent(id)}/events?after=now`,
+      (frame) => {
+        const event = JSON.parse(frame.data) as { type: string };
+        if (!MOVES.has(event.type)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void sync(), 120);
+      },
+      controller.signal,
+      { reconnect: true },
+    );
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [idle, id, sync]);
 
   async function onAnswer(message: UIMessage, part: ToolPart, answer: TicketAnswer) {
     setNotice(undefined);

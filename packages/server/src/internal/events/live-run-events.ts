@@ -27,6 +27,12 @@ function wakeAll(run: LiveRun): void {
  */
 export class LiveRunEvents {
   readonly #runs = new Map<string, LiveRun>();
+  readonly #onEvent: ((runId: string, event: AgentEvent) => void) | undefined;
+
+  /** `onEvent`: told of every published event, in order (it must not throw). */
+  constructor(onEvent?: (runId: string, event: AgentEvent) => void) {
+    this.#onEvent = onEvent;
+  }
 
   /**
    * Announces that an activation of a run nobody has executed yet (a run just created, no event
@@ -64,6 +70,7 @@ export class LiveRunEvents {
       try {
         for await (const event of events) {
           run.events.push(event);
+          this.#onEvent?.(runId, event);
           wake();
         }
       } catch {
