@@ -7,7 +7,7 @@ import { createRedisStores } from '@awaken/store-redis';
 import { createScriptedModel } from '@awaken/testing';
 import { pino } from 'pino';
 import { createMailboxService } from '../src/create-mailbox-service';
-import { createHttpApp } from '../src/http/create-http-app';
+import { type HttpApp, createHttpApp } from '../src/http/create-http-app';
 import type { MailboxService, ServiceStores } from '../src/types';
 
 export const ECHO_AGENT = 'echo';
@@ -49,6 +49,7 @@ export function branchBackends(urls: { redisUrl: string; postgresUrl: string }):
 
 export interface BranchFixture {
   service: MailboxService;
+  http: HttpApp;
   /** Every model request, in call order. */
   requests: InferenceRequest[];
   call(path: string, init?: { method?: string; body?: unknown; raw?: string }): Promise<Response>;
@@ -90,6 +91,7 @@ export async function createBranchFixture(
   };
   return {
     service,
+    http,
     requests: model.requests as InferenceRequest[],
     call,
     async json(path, init) {
