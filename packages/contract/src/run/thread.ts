@@ -15,9 +15,7 @@ export const threadSchema = z.object({
   openRunId: z.string().optional(),
   latestRunId: z.string().optional(),
   title: z.string().optional(),
-  branchOf: z
-    .object({ threadId: z.string().min(1), seq: z.number().int().nonnegative() })
-    .optional(),
+  branchOf: z.object({ threadId: z.string().min(1), seq: z.number().int().nonnegative() }).optional(),
   createdAt: z.number().int().nonnegative(),
   updatedAt: z.number().int().nonnegative(),
 });
