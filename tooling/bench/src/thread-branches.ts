@@ -2,10 +2,10 @@
  * Thread branch creation cost against the prefix length, on memory, Redis and PostgreSQL: a branch
  * stores a pointer to its source's prefix, so creating one at any message of a 10-message or a
  * 10,000-message thread should cost the same. For each backend and prefix size: a thread of `size`
- * messages (appended in batches of 1,000), then `BRANCHES` branches created one at a time at seqs
- * spread over the whole log (first, middle, last message and between), timed per call; then, for
+ * messages (appended in batches of 1,000), then `BRANCHES` branches of each created one at a time,
+ * the calls alternating between the sizes, at seqs spread over the whole log, timed per call; then, for
  * contrast, `COPIES` copies of the prefix the way a copy-based fork makes them (read the prefix,
- * append it to a new thread). Rounds interleave the sizes; the best round's median is reported.
+ * append it to a new thread). The best round's median is reported.
  * Starts its own redis-server and postgres (fsync off, like the tests). Writes results/thread-branches.md.
  *   pnpm --filter @awaken/bench bench:thread-branches
  */
@@ -25,7 +25,7 @@ import { startPostgresServer, startRedisServer } from '@awaken/testing';
 const SIZES = [10, 10_000];
 const BRANCHES = Number(process.env.BENCH_BRANCHES ?? 200);
 const COPIES = Number(process.env.BENCH_COPIES ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 interface Backend {
   name: string;
@@ -59,15 +59,23 @@ interface Measure {
   copyP50: number;
 }
 
-async function measure(store: ThreadRunStore, branching: ThreadBranching, id: string, size: number) {
-  const branch: number[] = [];
+/** `BRANCHES` branches of each thread, the calls alternating between the sizes (same conditions). */
+async function measureBranches(branching: ThreadBranching, threads: Array<{ id: string; size: number }>) {
+  const times = threads.map(() => [] as number[]);
   for (let index = 0; index < BRANCHES; index += 1) {
-    // spread over the log: 1, ..., size (the first and last included)
-    const atSeq = 1 + Math.round(((size - 1) * index) / Math.max(1, BRANCHES - 1));
-    const started = performance.now();
-    await branching.createBranch({ threadId: id, atSeq });
-    branch.push(performance.now() - started);
+    for (const [which, { id, size }] of threads.entries()) {
+      // spread over the log: 1, ..., size (the first and last included)
+      const atSeq = 1 + Math.round(((size - 1) * index) / Math.max(1, BRANCHES - 1));
+      const started = performance.now();
+      await branching.createBranch({ threadId: id, atSeq });
+      times[which]?.push(performance.now() - started);
+    }
   }
+  return times.map((each) => ({ p50: quantile(each, 0.5), p99: quantile(each, 0.99) }));
+}
+
+/** What a copy-based fork costs: read the prefix, append it to a new thread (median of `COPIES`). */
+async function measureCopy(store: ThreadRunStore, id: string, size: number): Promise<number> {
   const copy: number[] = [];
   for (let index = 0; index < COPIES; index += 1) {
     const started = performance.now();
@@ -80,11 +88,7 @@ async function measure(store: ThreadRunStore, branching: ThreadBranching, id: st
     });
     copy.push(performance.now() - started);
   }
-  return {
-    branchP50: quantile(branch, 0.5),
-    branchP99: quantile(branch, 0.99),
-    copyP50: quantile(copy, 0.5),
-  };
+  return quantile(copy, 0.5);
 }
 
 const redis = await startRedisServer();
@@ -117,11 +121,16 @@ try {
       const { store, close } = await backend.open(round);
       const branching = threadBranching(store);
       if (!branching) throw new Error(`${backend.name} offers no branching`);
-      // interleave: the sizes alternate within the round, on one store
-      for (const size of round % 2 === 0 ? SIZES : [...SIZES].reverse()) {
-        const id = `bench-${round}-${size}`;
-        await threadOf(store, id, size);
-        const result = await measure(store, branching, id, size);
+      const threads = SIZES.map((size) => ({ id: `bench-${round}-${size}`, size }));
+      for (const { id, size } of threads) await threadOf(store, id, size);
+      const branches = await measureBranches(branching, threads);
+      for (const [which, { id, size }] of threads.entries()) {
+        const branch = branches[which] ?? { p50: 0, p99: 0 };
+        const result = {
+          branchP50: branch.p50,
+          branchP99: branch.p99,
+          copyP50: await measureCopy(store, id, size),
+        };
         const key = `${backend.name}:${size}`;
         const kept = best.get(key);
         if (!kept || result.branchP50 < kept.branchP50) best.set(key, result);
@@ -150,8 +159,9 @@ const report = `# Thread branches: creation cost against the prefix length
 
 Command: \`pnpm --filter @awaken/bench bench:thread-branches\` (BENCH_BRANCHES=${BRANCHES}, BENCH_COPIES=${COPIES}, BENCH_ROUNDS=${ROUNDS}).
 Same machine, loopback, both servers started by the benchmark (postgres with fsync off, redis without persistence).
-Each round builds a thread of 10 and one of 10,000 messages on each backend (sizes interleaved), then
-times ${BRANCHES} \`createBranch\` calls one at a time at seqs spread from the first message to the last;
+Each round builds a thread of 10 and one of 10,000 messages on each backend, then times
+${BRANCHES} \`createBranch\` calls on each, one at a time, alternating between the two threads, at seqs
+spread from the first message to the last;
 the best round's median (p50) and p99 are shown. "copy" is what a copy-based fork costs for contrast:
 read the prefix and append it to a new thread (median of ${COPIES}).
 Machine when measured: a shared 2-core container (other sessions running: absolute numbers are noisy, the ratio is what to read).
