@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { InferenceRequest } from '@awaken/contract';
+import { type InferenceRequest, defineTool } from '@awaken/contract';
 import type { AgentDefinition } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createPostgresStores } from '@awaken/store-postgres';
 import { createRedisStores } from '@awaken/store-redis';
 import { createScriptedModel } from '@awaken/testing';
 import { pino } from 'pino';
+import { z } from 'zod';
 import { createMailboxService } from '../src/create-mailbox-service';
 import { type HttpApp, createHttpApp } from '../src/http/create-http-app';
 import type { MailboxService, ServiceStores } from '../src/types';
@@ -19,7 +20,9 @@ export function transcriptOf(request: Pick<InferenceRequest, 'messages'>): strin
       ? [`user:${message.content}`]
       : message.role === 'assistant'
         ? [`assistant:${message.text}`]
-        : [],
+        : message.role === 'tool'
+          ? [`tool:${message.toolName}`]
+          : [],
   );
 }
 
@@ -52,6 +55,8 @@ export interface BranchFixture {
   http: HttpApp;
   /** Every model request, in call order. */
   requests: InferenceRequest[];
+  /** The `q` of every execution of the tool `lookup`. */
+  toolRuns: string[];
   call(path: string, init?: { method?: string; body?: unknown; raw?: string }): Promise<Response>;
   json<T = any>(
     path: string,
@@ -64,7 +69,9 @@ export interface BranchFixture {
 
 /**
  * The HTTP app over one service on `stores`, running an agent whose model answers
- * `re:<last user text>#<messages it was given>` and records every request.
+ * `re:<last user text>#<messages it was given>` and records every request. A user text holding the
+ * word `tool` is first answered with a call of the tool `lookup` (counted in `toolRuns`), then with
+ * the text once the result is in.
  */
 export async function createBranchFixture(
   stores: ServiceStores & { close?(): Promise<void> },
@@ -74,9 +81,24 @@ export async function createBranchFixture(
       transcriptOf(request)
         .filter((line) => line.startsWith('user:'))
         .at(-1) ?? '';
-    return { text: `re:${last.slice('user:'.length)}#${request.messages.length}` };
+    const text = last.slice('user:'.length);
+    if (request.messages.at(-1)?.role === 'user' && text.split(/\s+/).includes('tool'))
+      return {
+        toolCalls: [{ id: `call_${request.messages.length}`, name: 'lookup', arguments: { q: text } }],
+      };
+    return { text: `re:${text}#${request.messages.length}` };
   });
-  const agents: AgentDefinition[] = [{ id: ECHO_AGENT, model }];
+  const toolRuns: string[] = [];
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'looks a question up',
+    parameters: z.object({ q: z.string() }),
+    execute: ({ q }) => {
+      toolRuns.push(q);
+      return { found: q };
+    },
+  });
+  const agents: AgentDefinition[] = [{ id: ECHO_AGENT, model, tools: [lookup] }];
   const service = createMailboxService({ agents, stores, concurrency: 1, leaseMs: 2_000, idleWaitMs: 50 });
   await service.start();
   const http = createHttpApp({ tenants: { default: service }, logger: pino({ level: 'silent' }) });
@@ -93,6 +115,7 @@ export async function createBranchFixture(
     service,
     http,
     requests: model.requests as InferenceRequest[],
+    toolRuns,
     call,
     async json(path, init) {
       const response = await call(path, init);

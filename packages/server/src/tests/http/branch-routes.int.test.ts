@@ -6,8 +6,13 @@ import {
   transcriptOf,
 } from '../../../test-support/branch-fixture';
 
-const lines = (records: Array<{ message: { role: string; content?: string; text?: string } }>) =>
-  records.map(({ message }) => `${message.role}:${message.content ?? message.text}`);
+type Stored = { message: { role: string; content?: unknown; text?: string; toolName?: string } };
+const lines = (records: Stored[]) =>
+  records.map(({ message }) =>
+    message.role === 'tool'
+      ? `tool:${message.toolName}`
+      : `${message.role}:${message.content ?? message.text}`,
+  );
 
 describe.each(branchBackends({ redisUrl: inject('redisUrl'), postgresUrl: inject('postgresUrl') }))(
   'thread branches over HTTP on $name',
@@ -26,6 +31,65 @@ describe.each(branchBackends({ redisUrl: inject('redisUrl'), postgresUrl: inject
       const read = await fx.json(`/v1/threads/${threadId}/messages`);
       return { threadId, messages: lines(read.body.items) };
     }
+
+    /** A 5-turn conversation with two tool calls: 14 messages. */
+    async function withTools(): Promise<{ threadId: string; messages: string[] }> {
+      const { threadId } = await fx.run('q1');
+      for (const input of ['q2 tool', 'q3', 'q4 tool', 'q5']) await fx.run(input, threadId);
+      const read = await fx.json(`/v1/threads/${threadId}/messages`);
+      return { threadId, messages: lines(read.body.items) };
+    }
+
+    it('branches every message of a 5-turn conversation with tools; runs on them re-run no tool', async () => {
+      const { threadId, messages } = await withTools();
+      expect(messages).toEqual([
+        'user:q1',
+        'assistant:re:q1#1',
+        'user:q2 tool',
+        'assistant:',
+        'tool:lookup',
+        'assistant:re:q2 tool#5',
+        'user:q3',
+        'assistant:re:q3#7',
+        'user:q4 tool',
+        'assistant:',
+        'tool:lookup',
+        'assistant:re:q4 tool#11',
+        'user:q5',
+        'assistant:re:q5#13',
+      ]);
+      expect(fx.toolRuns).toEqual(['q2 tool', 'q4 tool']);
+      const source = (await fx.json(`/v1/threads/${threadId}`)).body;
+      for (let atSeq = 0; atSeq <= messages.length; atSeq += 1) {
+        const branch = (await fx.json(`/v1/threads/${threadId}/branches`, { body: { atSeq } })).body;
+        expect(lines((await fx.json(`/v1/threads/${branch.id}/messages`)).body.items)).toEqual(
+          messages.slice(0, atSeq),
+        );
+        const calls = fx.requests.length;
+        await fx.run(`next ${atSeq}`, branch.id);
+        // the model saw the prefix and the new message, nothing after the cut
+        expect(transcriptOf(fx.requests[calls] ?? { messages: [] })).toEqual([
+          ...messages.slice(0, atSeq),
+          `user:next ${atSeq}`,
+        ]);
+        // a cut between a tool call and its result leaves the call unanswered: the run never
+        // executes it, it ends it `cancelled` when it finishes
+        const dangling = messages[atSeq - 1] === 'assistant:';
+        const read = await fx.json(`/v1/threads/${branch.id}/messages`);
+        expect(lines(read.body.items)).toEqual([
+          ...messages.slice(0, atSeq),
+          `user:next ${atSeq}`,
+          `assistant:re:next ${atSeq}#${atSeq + 1}`,
+          ...(dangling ? ['tool:lookup'] : []),
+        ]);
+        if (dangling) expect(read.body.items.at(-1).message.outcome).toBe('cancelled');
+      }
+      // no tool of the prefix ran again, and the source is as it was
+      expect(fx.toolRuns).toEqual(['q2 tool', 'q4 tool']);
+      expect((await fx.json(`/v1/threads/${threadId}`)).body).toEqual(source);
+      expect(lines((await fx.json(`/v1/threads/${threadId}/messages`)).body.items)).toEqual(messages);
+      expect((await fx.json(`/v1/threads/${threadId}/branches?limit=1000`)).body.items).toHaveLength(15);
+    });
 
     it('branches at every message: each branch reads the prefix, the source stays as it was', async () => {
       const { threadId, messages } = await conversation();
