@@ -336,6 +336,12 @@ export type {
   RunCreationWithLease,
 } from './stores/create-run-with-lease';
 export { runCreationWithLease } from './stores/create-run-with-lease';
+export type {
+  BranchListRequest,
+  CreateBranchInput,
+  ThreadBranching,
+} from './stores/thread-branching';
+export { threadBranching } from './stores/thread-branching';
 export {
   MAX_RUN_LEASE_MS,
   acquireRunInputSchema,

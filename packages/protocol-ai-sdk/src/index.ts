@@ -3,10 +3,11 @@ export type { UiMessageEncoder, UiMessageEncoderOptions } from './encode/create-
 export { encodeUiMessageStream } from './encode/encode-ui-message-stream';
 export type { EncodeUiMessageStreamOptions } from './encode/encode-ui-message-stream';
 export { finishReasonOf } from './encode/finish-reason';
-export { AWAKEN_QUESTION_PART } from './wire/ui-message-chunk';
+export { AWAKEN_QUESTION_PART, AWAKEN_THREAD_PART } from './wire/ui-message-chunk';
 export type {
   AwakenMessageMetadata,
   AwakenQuestionData,
+  AwakenThreadData,
   NestedApprovalDescriptor,
   SubagentProgress,
   UiFinishReason,

@@ -2,6 +2,7 @@
 declare module 'vitest' {
   export interface ProvidedContext {
     redisUrl: string;
+    postgresUrl: string;
   }
 }
 export {};

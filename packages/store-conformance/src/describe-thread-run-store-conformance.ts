@@ -2,6 +2,7 @@ import { type ThreadRunStore, trustedViewOf } from '@awaken/contract';
 import { describeBothPaths } from './describe-both-paths';
 import type { StoreHarness } from './harness';
 import { threadRunBadInputSpec } from './thread-run/bad-input.spec';
+import { branchesSpec } from './thread-run/branches.spec';
 import { checkpointSpec } from './thread-run/checkpoint.spec';
 import { createRunWithLeaseSpec } from './thread-run/create-run-with-lease.spec';
 import { jsonValuesSpec } from './thread-run/json-values.spec';
@@ -34,6 +35,7 @@ export function describeThreadRunStoreConformance(harness: StoreHarness<ThreadRu
     threadIdsSpec(ctx);
     runLeaseSpec(ctx);
     createRunWithLeaseSpec(ctx);
+    branchesSpec(ctx);
     // Bad input is the validating path's job: the trusted view takes only what the runtime built and
     // checked, and skips the checks by design, so the bad-input specs run on the store itself only.
     if (!ctx.trusted) threadRunBadInputSpec(ctx);

@@ -4,6 +4,7 @@ import {
   type MessageRecord,
   type NewMessage,
   type RunCreationWithLease,
+  type ThreadBranching,
   type RunRecord,
   type RunStatus,
   type Thread,
@@ -19,7 +20,7 @@ import {
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
-import { conflict, notFound } from './internal/errors';
+import { conflict, seqNotFound, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
 import { type RunOwnership, acquire, checkFence, release, renew } from './internal/run-lease-state';
 
@@ -28,7 +29,14 @@ interface ThreadEntry {
   /** When the thread was last written, as a sequence number (the `newest` order). */
   written: number;
   thread: Thread;
+  /** The thread's own messages (seqs after `base`). */
   messages: MessageRecord[];
+  /** A branch's prefix length (`branchOf.seq`), 0 for a thread that is not a branch. */
+  base: number;
+  /** A branch's source. */
+  parent?: ThreadEntry;
+  /** Ids of the branches made from this thread, oldest first. */
+  branches: string[];
   state: Record<string, unknown>;
   runIds: Set<string>;
 }
@@ -48,7 +56,8 @@ interface RunEntry {
  * concurrent writers with the same expected version / message count see exactly one succeed. Inputs
  * are validated and copied by the contract's store input schemas (`validation_failed`, JSON only);
  * records are copied on the way out. Run leases are timed on this store's clock (`options.now`).
- * It offers the contract's `RunCreationWithLease` (`runCreationWithLease(store)` finds it).
+ * It offers the contract's `RunCreationWithLease` (`runCreationWithLease(store)` finds it) and
+ * `ThreadBranching` (`threadBranching(store)`): a branch holds its source's entry and prefix length.
  * Nothing survives the process.
  */
 export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
@@ -64,6 +73,8 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     byStatus.set(to, ids.add(runId));
   };
   let nextPosition = 1;
+  /** A thread's log length: its prefix (a branch's) and its own messages. */
+  const lengthOf = (entry: ThreadEntry): number => entry.base + entry.messages.length;
   let nextWrite = 1;
   /** Marks the thread written now: `updatedAt` and its place in the `newest` order. */
   const touch = (entry: ThreadEntry, at: number): void => {
@@ -90,6 +101,8 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       written: nextWrite++,
       thread,
       messages: [],
+      base: 0,
+      branches: [],
       state: {},
       runIds: new Set<string>(),
     };
@@ -109,16 +122,17 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     messages.map((message, index) => ({
       ...message,
       threadId: entry.thread.id,
-      seq: entry.messages.length + index + 1,
+      seq: lengthOf(entry) + index + 1,
       createdAt,
     }));
 
   const expectLength = (entry: ThreadEntry, expected: number): void => {
-    if (entry.messages.length !== expected) {
+    const actual = lengthOf(entry);
+    if (actual !== expected) {
       throw new AwakenError(
         'stale_append',
-        `thread ${entry.thread.id} has ${entry.messages.length} messages, the writer expected ${expected}`,
-        { details: { threadId: entry.thread.id, actual: entry.messages.length, expected } },
+        `thread ${entry.thread.id} has ${actual} messages, the writer expected ${expected}`,
+        { details: { threadId: entry.thread.id, actual, expected } },
       );
     }
   };
@@ -128,7 +142,20 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     for (const record of records) entry.messages.push(record);
   };
 
-  const build = (inputs: typeof threadRunStoreInputs): ThreadRunStore & RunCreationWithLease => ({
+  /** A thread's log, prefix + own, from `from` to `to` (inclusive, already clipped to >= 1). */
+  const readLog = (entry: ThreadEntry, from: number, to: number): MessageRecord[] => {
+    const prefix =
+      entry.parent !== undefined && from <= entry.base
+        ? readLog(entry.parent, from, Math.min(to, entry.base))
+        : [];
+    const start = Math.max(from, entry.base + 1) - entry.base - 1;
+    const own = to - entry.base <= start ? [] : entry.messages.slice(start, to - entry.base);
+    return prefix.length === 0 ? own : [...prefix, ...own];
+  };
+
+  const build = (
+    inputs: typeof threadRunStoreInputs,
+  ): ThreadRunStore & RunCreationWithLease & ThreadBranching => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
@@ -163,6 +190,15 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const { threadId } = inputs.deleteThread.parse({ threadId: input });
       const entry = threads.get(threadId);
       if (entry === undefined) return false;
+      if (entry.branches.length > 0) {
+        throw conflict(
+          `thread ${threadId} has ${entry.branches.length} branches; delete them first (they share its messages)`,
+          { threadId, branches: entry.branches.length },
+        );
+      }
+      if (entry.parent !== undefined) {
+        entry.parent.branches = entry.parent.branches.filter((id) => id !== threadId);
+      }
       for (const runId of entry.runIds) {
         indexRun(runId, runs.get(runId)?.record.status, undefined);
         runs.delete(runId);
@@ -207,11 +243,12 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
         to: range?.to,
         visibility: range?.visibility,
       });
-      const messages = threads.get(parsed.threadId)?.messages ?? [];
+      const entry = threads.get(parsed.threadId);
+      const length = entry === undefined ? 0 : lengthOf(entry);
       // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
       const from = Math.max(parsed.from ?? 1, 1);
-      const to = Math.min(parsed.to ?? messages.length, messages.length);
-      const slice = to < from ? [] : messages.slice(from - 1, to);
+      const to = Math.min(parsed.to ?? length, length);
+      const slice = to < from || entry === undefined ? [] : readLog(entry, from, to);
       const visible =
         parsed.visibility === undefined
           ? slice
@@ -221,7 +258,40 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
 
     async messageCount(input) {
       const { threadId } = inputs.messageCount.parse({ threadId: input });
-      return threads.get(threadId)?.messages.length ?? 0;
+      const entry = threads.get(threadId);
+      return entry === undefined ? 0 : lengthOf(entry);
+    },
+
+    async createBranch(input) {
+      const parsed = inputs.createBranch.parse(input);
+      const source = requireThread(parsed.threadId);
+      const seq = parsed.atSeq;
+      const count = lengthOf(source);
+      if (seq > count) throw seqNotFound(parsed.threadId, seq, count);
+      const id = parsed.id ?? randomUUID();
+      if (threads.has(id)) throw conflict(`thread ${id} already exists`, { id });
+      const entry = addThread(id, parsed.metadata ?? {}, now());
+      entry.base = seq;
+      entry.parent = source;
+      const { title } = source.thread;
+      entry.thread = {
+        ...entry.thread,
+        ...(title === undefined ? {} : { title }),
+        branchOf: { threadId: source.thread.id, seq },
+      };
+      source.branches.push(id);
+      return clone(entry.thread);
+    },
+
+    async listBranches(threadId, query) {
+      const { atSeq, ...page } = inputs.listBranches.parse({ ...query, threadId });
+      const { limit, after = 0 } = pageWindow(page);
+      const entries = (threads.get(page.threadId)?.branches ?? [])
+        .map((id) => threads.get(id))
+        .filter((entry): entry is ThreadEntry => entry !== undefined && entry.position > after)
+        .filter((entry) => atSeq === undefined || entry.thread.branchOf?.seq === atSeq)
+        .map((entry) => ({ position: entry.position, item: clone(entry.thread) }));
+      return toPage(entries, limit);
     },
 
     async createRun(input) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AwakenError,
   type Checkpoint,
   type CreateRunWithLeaseInput,
   type CreateThreadInput,
@@ -10,6 +11,9 @@ import {
   type PageRequest,
   type RunLease,
   type RunCreationWithLease,
+  type BranchListRequest,
+  type CreateBranchInput,
+  type ThreadBranching,
   type RunLeaseProof,
   type RunRecord,
   type RunStatus,
@@ -45,9 +49,12 @@ interface ThreadRow {
  * row, in that order, so a checkpoint is one atomic transaction and two writers with the same expected
  * version or message count see exactly one succeed. A batch of messages is one INSERT of arrays
  * (`unnest`), whatever its size. Leases use the database clock. Writes record their reply per request.
- * The store offers the contract's trusted view (`trustedViewOf`) for the runtime's own calls.
+ * The store offers the contract's trusted view (`trustedViewOf`) for the runtime's own calls, and
+ * `ThreadBranching`: a branch is a thread row pointing at its source (`branch_of`, `branch_seq`);
+ * `readMessages` walks that chain in one recursive query, and a branch's `message_count` starts at
+ * its prefix length, so appends and checkpoints continue the seqs unchanged.
  */
-export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLease {
+export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLease, ThreadBranching {
   readonly db: PgDb;
   readonly #shared: boolean;
   readonly #inputs: typeof threadRunStoreInputs;
@@ -164,6 +171,18 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
   async deleteThread(input: string): Promise<boolean> {
     const { threadId } = this.#inputs.deleteThread.parse({ threadId: input });
     return this.db.mutate(async (tx) => {
+      // a branch points at its source's messages: refused while any exists (the foreign key backs it)
+      const branches = await tx.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${this.db.s}.threads WHERE branch_of = $1`,
+        [key(threadId)],
+      );
+      const count = Number(branches[0]?.n ?? 0);
+      if (count > 0) {
+        throw conflict(
+          `thread ${threadId} has ${count} branches; delete them first (they share its messages)`,
+          { threadId, branches: count },
+        );
+      }
       const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [
         key(threadId),
       ]);
@@ -235,10 +254,21 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       to: range?.to,
       visibility: range?.visibility,
     });
-    // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
+    // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty. The thread's chain
+    // of sources (one row unless it is a branch): each holds the seqs after its own prefix, up to
+    // where the branch below it cut.
+    const s = this.db.s;
     const rows = await this.db.read<{ doc: string }>(
-      `SELECT doc FROM ${this.db.s}.messages WHERE thread_id = $1 AND seq >= $2 AND ($3::bigint IS NULL OR seq <= $3)
-       AND ($4::text IS NULL OR visibility = $4) ORDER BY seq`,
+      `WITH RECURSIVE chain (id, branch_of, branch_seq, upto) AS (
+         SELECT id, branch_of, branch_seq, NULL::bigint FROM ${s}.threads WHERE id = $1
+         UNION ALL
+         SELECT t.id, t.branch_of, t.branch_seq, LEAST(c.upto, c.branch_seq)
+           FROM ${s}.threads t JOIN chain c ON t.id = c.branch_of
+       )
+       SELECT m.doc FROM chain c JOIN ${s}.messages m ON m.thread_id = c.id
+       WHERE m.seq > COALESCE(c.branch_seq, 0) AND (c.upto IS NULL OR m.seq <= c.upto)
+         AND m.seq >= $2 AND ($3::bigint IS NULL OR m.seq <= $3)
+         AND ($4::text IS NULL OR m.visibility = $4) ORDER BY m.seq`,
       [key(parsed.threadId), Math.max(parsed.from ?? 1, 1), parsed.to ?? null, parsed.visibility ?? null],
     );
     return rows.map((row) => JSON.parse(row.doc) as MessageRecord);
@@ -251,6 +281,58 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       [key(threadId)],
     );
     return Number(rows[0]?.message_count ?? 0);
+  }
+
+  /** A branch of `threadId` at `atSeq`: one row pointing at the source, whatever its length. */
+  async createBranch(input: CreateBranchInput): Promise<Thread> {
+    const parsed = this.#inputs.createBranch.parse(input);
+    const id = parsed.id ?? randomUUID();
+    return this.db.mutate(async (tx) => {
+      const found = await tx.query<ThreadRow>(
+        `SELECT doc, message_count FROM ${this.db.s}.threads WHERE id = $1 FOR KEY SHARE`,
+        [key(parsed.threadId)],
+      );
+      const source = found[0];
+      if (source === undefined) throw notFound('thread', parsed.threadId);
+      const count = Number(source.message_count);
+      if (parsed.atSeq > count) {
+        throw new AwakenError(
+          'not_found',
+          `thread ${parsed.threadId} has no message ${parsed.atSeq} (it has ${count})`,
+          { details: { threadId: parsed.threadId, seq: parsed.atSeq, count } },
+        );
+      }
+      const { title } = JSON.parse(source.doc) as Thread;
+      const at = await tx.now();
+      const thread: Thread = {
+        id,
+        metadata: parsed.metadata ?? {},
+        ...(title === undefined ? {} : { title }),
+        branchOf: { threadId: parsed.threadId, seq: parsed.atSeq },
+        createdAt: at,
+        updatedAt: at,
+      };
+      const rows = await tx.query(
+        `INSERT INTO ${this.db.s}.threads (id, doc, message_count, branch_of, branch_seq)
+         VALUES ($1, $2, $3, $4, $3) ON CONFLICT DO NOTHING RETURNING pos`,
+        [key(id), JSON.stringify(thread), parsed.atSeq, key(parsed.threadId)],
+      );
+      if (rows.length === 0) throw conflict(`thread ${id} already exists`, { id });
+      return thread;
+    });
+  }
+
+  async listBranches(threadId: string, query?: BranchListRequest): Promise<Page<Thread>> {
+    const parsed = this.#inputs.listBranches.parse({ ...query, threadId });
+    // served by the index threads_branches (migration 5)
+    return readPage(
+      this.#readListed,
+      `SELECT doc, pos FROM ${this.db.s}.threads WHERE branch_of = $1 AND pos > $2
+       AND ($3::bigint IS NULL OR branch_seq = $3) ORDER BY pos LIMIT $4`,
+      [key(parsed.threadId), Number(parsed.cursor ?? 0), parsed.atSeq ?? null],
+      parsed,
+      (doc) => JSON.parse(doc) as Thread,
+    );
   }
 
   async createRun(input: RunRecord): Promise<RunRecord> {

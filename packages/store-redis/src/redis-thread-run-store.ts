@@ -1,4 +1,7 @@
 import {
+  type BranchListRequest,
+  type CreateBranchInput,
+  type ThreadBranching,
   AwakenError,
   type Checkpoint,
   type CreateThreadInput,
@@ -68,9 +71,11 @@ const trustedEventInputs = trustedStoreInputs(runEventLogInputs);
  * never matter. Every write records its reply per request, so a command re-sent after a lost reply
  * returns the first reply instead of running twice. The store offers the contract's trusted view
  * (`trustedViewOf`): the same store on the same connection, for the runtime's own calls, whose
- * runtime-built inputs skip the parse (see `trustedStoreInputs`).
+ * runtime-built inputs skip the parse (see `trustedStoreInputs`). It offers `ThreadBranching`: a
+ * branch is a thread hash pointing at its source (`branchSource`, `branchSeq`), its own list holding
+ * the messages after the prefix; reads follow the pointer (see `#readLog`).
  */
-export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease {
+export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease, ThreadBranching {
   readonly redis: Redis;
   readonly prefix: string;
   readonly #key: ThreadRunKeys;
@@ -192,23 +197,79 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
       visibility: range?.visibility,
     });
     // Inclusive bounds clipped to the log; `to < from` (also `to: 0`) is empty.
-    const start = Math.max(1, parsed.from ?? 1) - 1;
-    const stop = parsed.to === undefined ? -1 : parsed.to - 1;
-    if (parsed.to !== undefined && stop < start) return [];
-    const entries = await this.#reads.read<string[]>([
-      'lrange',
-      this.#key.messages(parsed.threadId),
-      start,
-      stop,
-    ]);
-    const records = entries.map(decodeMessage);
+    const from = Math.max(1, parsed.from ?? 1);
+    if (parsed.to !== undefined && parsed.to < from) return [];
+    const records = (await this.#readLog(parsed.threadId, from, parsed.to)).map(decodeMessage);
     const { visibility } = parsed;
     return visibility ? records.filter((record) => record.visibility === visibility) : records;
   }
 
   async messageCount(input: string): Promise<number> {
     const { threadId } = this.#inputs.messageCount.parse({ threadId: input });
-    return this.#reads.read<number>(['llen', this.#key.messages(threadId)]);
+    const [base, own] = await Promise.all([
+      this.#reads.read<string | null>(['hget', this.#key.thread(threadId), 'branchSeq']),
+      this.#reads.read<number>(['llen', this.#key.messages(threadId)]),
+    ]);
+    return Number(base ?? 0) + Number(own);
+  }
+
+  /**
+   * The entries of a thread's log from `from` (>= 1) to `to` (inclusive; the end when undefined). The
+   * thread's branch pointer and its own log are read in one round trip, the log as if the thread were
+   * not a branch; a branch (rare) is then read again: its prefix from its source (recursively), the
+   * rest from its own log, whose first entry is seq `branchSeq + 1`.
+   */
+  async #readLog(threadId: string, from: number, to: number | undefined): Promise<string[]> {
+    const thread = this.#key.thread(threadId);
+    const [source, seq, plain] = await Promise.all([
+      this.#reads.read<string | null>(['hget', thread, 'branchSource']),
+      this.#reads.read<string | null>(['hget', thread, 'branchSeq']),
+      this.#reads.read<string[]>([
+        'lrange',
+        this.#key.messages(threadId),
+        from - 1,
+        to === undefined ? -1 : to - 1,
+      ]),
+    ]);
+    if (source === null) return plain;
+    const base = Number(seq ?? 0);
+    const prefix = from <= base ? await this.#readLog(source, from, Math.min(to ?? base, base)) : [];
+    const start = Math.max(from, base + 1) - base - 1;
+    const stop = to === undefined ? -1 : to - base - 1;
+    if (to !== undefined && stop < start) return prefix;
+    const own = await this.#reads.read<string[]>(['lrange', this.#key.messages(threadId), start, stop]);
+    return prefix.length === 0 ? own : [...prefix, ...own];
+  }
+
+  /** A branch of `threadId` at `atSeq`: one hash pointing at the source, whatever its length. */
+  async createBranch(input: CreateBranchInput): Promise<Thread> {
+    const parsed = this.#inputs.createBranch.parse(input);
+    const reply = await this.#run(S.createBranch, [
+      parsed.threadId,
+      parsed.id ?? uuidV7(),
+      parsed.atSeq,
+      JSON.stringify(parsed.metadata ?? {}),
+    ]);
+    return decodeThread(reply as unknown[]);
+  }
+
+  async listBranches(threadId: string, query?: BranchListRequest): Promise<Page<Thread>> {
+    const parsed = this.#inputs.listBranches.parse({ ...query, threadId });
+    this.#reads.flush();
+    const { atSeq } = parsed;
+    return pageIndex<Thread>({
+      redis: this.redis,
+      key: this.#key.threadBranches(parsed.threadId),
+      cursor: parsed.cursor,
+      limit: parsed.limit,
+      load: async (ids) => {
+        const hashes = await pipelined<Record<string, string>>(this.redis, ids, (pipeline, id) =>
+          pipeline.hgetall(this.#key.thread(id)),
+        );
+        return hashes.map((hash) => (Object.keys(hash).length === 0 ? undefined : decodeThread(hash)));
+      },
+      ...(atSeq === undefined ? {} : { accept: (thread: Thread) => thread.branchOf?.seq === atSeq }),
+    });
   }
 
   async createRun(record: RunRecord): Promise<RunRecord> {

@@ -32,6 +32,11 @@ const SAMPLES: { [T in UiMessageChunkType]: Extract<UiMessageChunk, { type: T }>
   },
   'tool-output-error': { type: 'tool-output-error', toolCallId: 'c', errorText: 'e' },
   'tool-output-denied': { type: 'tool-output-denied', toolCallId: 'c' },
+  'data-awaken-thread': {
+    type: 'data-awaken-thread',
+    data: { threadId: 'branch', branchOf: { threadId: 'chat', seq: 2 } },
+    transient: true,
+  },
   'data-awaken-question': {
     type: 'data-awaken-question',
     id: 'indeterminate:1:c',

@@ -42,6 +42,7 @@ export type UiMessageChunk =
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic?: boolean }
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: typeof AWAKEN_QUESTION_PART; id: string; data: AwakenQuestionData }
+  | { type: typeof AWAKEN_THREAD_PART; data: AwakenThreadData; transient: true }
   | { type: 'message-metadata'; messageMetadata: UiMessageMetadata }
   | { type: 'error'; errorText: string }
   | { type: 'finish'; finishReason: UiFinishReason; messageMetadata?: UiMessageMetadata };
@@ -81,6 +82,20 @@ export interface AwakenMessageMetadata {
  * Its `id` is the ticket id, so a replay replaces it instead of adding a second one.
  */
 export const AWAKEN_QUESTION_PART = 'data-awaken-question';
+
+/**
+ * The `type` of the transient data part (delivered to `useChat`'s `onData`, never kept in a message)
+ * that tells the client its turn continues on another thread than the chat id: a regenerate or an
+ * edited earlier message runs on a branch, so the earlier answer stays on the thread it was. Send the
+ * branch's `threadId` in the body of the next requests (`body: { threadId }`) to continue there.
+ */
+export const AWAKEN_THREAD_PART = 'data-awaken-thread';
+
+/** What a `data-awaken-thread` part carries: the thread the turn runs on, and where it branched. */
+export interface AwakenThreadData {
+  threadId: string;
+  branchOf: { threadId: string; seq: number };
+}
 
 /**
  * What a `data-awaken-question` part carries: an `indeterminate` question — a tool that must never run

@@ -32,6 +32,7 @@ import { registerRunListRoutes } from './routes/run-list-routes';
 import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerMailboxViewRoutes } from './routes/mailbox-view-routes';
 import { registerRunRoutes } from './routes/run-routes';
+import { registerBranchRoutes } from './routes/branch-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
 import { registerThreadEventRoutes } from './routes/thread-event-routes';
@@ -205,6 +206,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   registerThreadRoutes(app);
   registerThreadEventRoutes(app, { metrics, keepAliveMs });
+  registerBranchRoutes(app);
   registerAgentRoutes(app, {
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });

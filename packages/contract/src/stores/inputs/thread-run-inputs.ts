@@ -109,6 +109,21 @@ export const threadRunStoreInputs = {
       createThread: z.boolean().optional(),
     }),
   ),
+  createBranch: defineStoreInput(
+    'createBranch',
+    jsonChecked(
+      z.object({
+        threadId: storeIdSchema,
+        atSeq: countSchema,
+        id: storeIdSchema.optional(),
+        metadata: metadataSchema.optional(),
+      }),
+    ),
+  ),
+  listBranches: defineStoreInput(
+    'listBranches',
+    pageRequestSchema.extend({ threadId: storeIdSchema, atSeq: countSchema.optional() }),
+  ),
   getRun: defineStoreInput('getRun', z.object({ runId: storeIdSchema })),
   listRuns: defineStoreInput(
     'listRuns',

@@ -12,6 +12,7 @@ const CALLER_VALUE_OPERATIONS: ReadonlySet<string> = new Set([
   'appendMessages',
   'createRun',
   'createRunWithLease',
+  'createBranch',
   'put',
 ]);
 

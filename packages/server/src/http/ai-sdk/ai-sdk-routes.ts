@@ -31,6 +31,10 @@ const chatBodySchema = z
     messageId: z.string().optional(),
     agentId: z.string().optional().openapi({ description: 'The agent (on /v1/ai-sdk/chat only)' }),
     ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
+    threadId: idSchema.optional().openapi({
+      description:
+        'The thread to continue when it is not the chat id: a branch a `data-awaken-thread` part named (after a regenerate or an edit)',
+    }),
   })
   .openapi('AiSdkChatRequest');
 
@@ -111,7 +115,7 @@ async function chatResponse(c: Context<HttpEnv>, agentId: string | undefined, op
     throw error;
   }
   return chatStreamResponse(chunks, options, {
-    threadId: request.id,
+    threadId: c.var.ids.threadId ?? request.id,
     ...(c.var.ids.runId ? { runId: c.var.ids.runId } : {}),
   });
 }

@@ -12,6 +12,7 @@ import type { HttpEnv } from '../http-types';
 import { retryRunId } from '../internal/retry-run-id';
 import { callerOf, runContextOf } from '../internal/run-context';
 import { replayRun } from './ai-sdk-stream';
+import { chatBranchFor, chatThreadOf, withThreadPart } from './chat-branch';
 
 /** Why a chat request cannot be acted on: the route answers 400 with this message. */
 export class NothingToDo extends Error {
@@ -52,7 +53,11 @@ function replayed(c: Context<HttpEnv>, record: RunRecord): AsyncIterable<UiMessa
  * again (a retried request after a lost answer, on any process sharing the stores) answers with the
  * run it started — its stream replayed, then live — never a second run. The same id with another text
  * is another message (`sendMessage({ messageId })` edits a message): a new run. A regenerate asks for
- * a new answer each time.
+ * a new answer each time. The turn runs on the body's `threadId` when given (a branch), else on the
+ * chat id's thread. A regenerate, or an edit of an earlier message, runs on a new branch of that
+ * thread at the point the client's history goes back to (see `chatBranchFor`), so the earlier answer
+ * stays reachable; the stream then carries a transient `data-awaken-thread` part naming the branch
+ * right after its `start` chunk, and the `x-thread-id` header names it too.
  */
 export async function startTurn(
   c: Context<HttpEnv>,
@@ -61,13 +66,20 @@ export async function startTurn(
   agentId: string,
 ): Promise<AsyncIterable<UiMessageChunk>> {
   const { service } = c.var;
+  const threadId = chatThreadOf(request);
   const runId =
     turn.type === 'message' ? retryRunId('chat', [request.id, turn.userMessageId, turn.text]) : undefined;
+  // the same message sent again answers with the run it started (before anything branches anew)
+  const earlier = runId === undefined ? null : await service.stores.threadRuns.getRun(runId);
+  if (earlier) return replayed(c, earlier);
+  if (threadId !== request.id && !(await service.stores.threadRuns.getThread(threadId)))
+    throw new AwakenError('not_found', `thread ${threadId} not found`);
+  const branch = await chatBranchFor(service.stores.threadRuns, request, turn, threadId);
   let run: SubmittedRun;
   try {
     run = await service.submit({
       agentId,
-      threadId: request.id,
+      threadId: branch?.thread.id ?? threadId,
       ...(runId === undefined ? {} : { runId }),
       input: turn.text,
       mode: 'foreground',
@@ -85,7 +97,8 @@ export async function startTurn(
     throw error;
   }
   Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
-  return encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
+  const chunks = encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
+  return branch ? withThreadPart(chunks, branch.part) : chunks;
 }
 
 /**
@@ -98,9 +111,11 @@ export async function continueTurn(
   turn: Extract<ChatTurn, { type: 'continue' }>,
 ): Promise<AsyncIterable<UiMessageChunk>> {
   const { service } = c.var;
-  const view = await service.commands.getActiveRun(request.id);
+  const threadId = chatThreadOf(request);
+  c.var.ids.threadId = threadId;
+  const view = await service.commands.getActiveRun(threadId);
   if (view?.kind !== 'open')
-    throw new AwakenError('conflict', `no run of chat ${request.id} waits for an approval or a tool output`);
+    throw new AwakenError('conflict', `no run of chat ${threadId} waits for an approval or a tool output`);
   c.var.ids.runId = view.runId;
   if (turn.messageId !== view.runId)
     throw new AwakenError(

@@ -12,6 +12,8 @@ export function threadRunKeys(prefix: string) {
     thread: (threadId: string) => `${prefix}th:${threadId}`,
     /** list: a thread's message log. */
     messages: (threadId: string) => `${prefix}thm:${threadId}`,
+    /** zset: the ids of a thread's branches by creation seq. */
+    threadBranches: (threadId: string) => `${prefix}thb:${threadId}`,
     /** zset: a thread's run ids by creation seq. */
     threadRuns: (threadId: string) => `${prefix}thr:${threadId}`,
     /** hash: a run (its record in the field `json`). */

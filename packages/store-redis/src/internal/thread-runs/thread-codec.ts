@@ -20,6 +20,9 @@ export function decodeThread(hash: Record<string, string> | unknown[]): Thread {
     updatedAt: Number(fields.updatedAt),
   };
   if (fields.title !== undefined) thread.title = JSON.parse(fields.title);
+  if (fields.branchSource !== undefined) {
+    thread.branchOf = { threadId: fields.branchSource, seq: Number(fields.branchSeq ?? 0) };
+  }
   for (const pointer of OPTIONAL_POINTERS) {
     if (fields[pointer] !== undefined) thread[pointer] = fields[pointer];
   }

@@ -299,6 +299,20 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       await expect(direct.threadRuns.renewRun({ ...held, leaseMs: 60_000 })).resolves.toMatchObject(held);
     });
 
+    it('createBranch answers with the branch, not conflict, and lists it once', async () => {
+      await direct.threadRuns.createThread({ id: 'th1' });
+      await direct.threadRuns.appendMessages('th1', {
+        expectedLength: 0,
+        messages: [{ visibility: 'external', message: { role: 'user', content: 'hi' } }],
+      });
+      const branch = await lost(() =>
+        proxied.threadRuns.createBranch({ threadId: 'th1', atSeq: 1, id: 'b1' }),
+      );
+      expect(branch).toMatchObject({ id: 'b1', branchOf: { threadId: 'th1', seq: 1 } });
+      expect(await direct.threadRuns.getThread('b1')).toEqual(branch);
+      expect((await direct.threadRuns.listBranches('th1')).items).toEqual([branch]);
+    });
+
     it('commitCheckpoint answers with the run, not stale_version, and writes once', async () => {
       await direct.threadRuns.createThread({ id: 'th1' });
       await direct.threadRuns.createRun(newRun('r1', 'th1'));

@@ -11,7 +11,7 @@ export const APPEND_MESSAGES = defineMutatingScript(
   `${THREAD_PRELUDE}
 local id, expected = ARGV[2], tonumber(ARGV[4])
 if redis.call('EXISTS', thkey(id)) == 0 then return fail('not_found', 'thread ' .. id .. ' not found') end
-local length = redis.call('LLEN', thmkey(id))
+local length = log_length(id)
 if length ~= expected then
   return fail('stale_append', 'thread ' .. id .. ' has ' .. length .. ' messages, expected ' .. expected)
 end

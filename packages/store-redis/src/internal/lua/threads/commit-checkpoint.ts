@@ -21,7 +21,7 @@ if stored[2] ~= thread then return fail('conflict', 'run ' .. run .. ' belongs t
 if tonumber(stored[1]) + 1 ~= version then
   return fail('stale_version', 'run ' .. run .. ' is at version ' .. stored[1] .. ', checkpoint has ' .. version)
 end
-local length = redis.call('LLEN', thmkey(thread))
+local length = log_length(thread)
 if length ~= expected then
   return fail('stale_append', 'thread ' .. thread .. ' has ' .. length .. ' messages, expected ' .. expected)
 end

@@ -5,8 +5,11 @@ import { PRELUDE } from '../prelude';
  * key prefix; num, now_ms, rejection, fail). Key layout:
  *   P th:<id>     hash   thread: id, metadata (JSON), state (JSON), activeRunId, openRunId,
  *                        latestRunId, title (JSON text: the first external user message,
- *                        shortened by the caller; set once), createdAt, updatedAt
- *   P thm:<id>    list   the message log, one MessageRecord JSON per entry (seq = index + 1)
+ *                        shortened by the caller; set once), createdAt, updatedAt and, on a
+ *                        branch, branchSource (its source's id) and branchSeq (its prefix length)
+ *   P thm:<id>    list   the thread's own message log, one MessageRecord JSON per entry
+ *                        (seq = branchSeq + index + 1; branchSeq absent = 0)
+ *   P thb:<id>    zset   the ids of the thread's branches, by creation seq
  *   P thr:<id>    zset   the thread's run ids by creation seq
  *   P run:<id>    hash   run: json (the RunRecord), version, threadId, status, fence (the run's
  *                        current fence, absent = 0) and, while a lease is held, owner, leaseUntil
@@ -25,8 +28,14 @@ local function thkey(id) return P .. 'th:' .. id end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function thmkey(id) return P .. 'thm:' .. id end
 local function thrkey(id) return P .. 'thr:' .. id end
+local function thbkey(id) return P .. 'thb:' .. id end
 local function runkey(id) return P .. 'run:' .. id end
 local function statuskey(status) return P .. 'rs:' .. status end
+
+-- The thread's message count: a branch's prefix (branchSeq) and its own log.
+local function log_length(id)
+  return redis.call('LLEN', thmkey(id)) + tonumber(redis.call('HGET', thkey(id), 'branchSeq') or '0')
+end
 
 -- Marks the thread written at now: updatedAt, and its place in the newest-first order.
 local function touch(id, now)
@@ -44,7 +53,7 @@ end
 -- Returns the log length before the append.
 local function append_messages(thread, thread_json, first, now)
   local log = thmkey(thread)
-  local before = redis.call('LLEN', log)
+  local before = log_length(thread)
   local seq = before
   local chunk = {}
   for i = first, #ARGV do

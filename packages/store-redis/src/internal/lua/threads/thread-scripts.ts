@@ -1,6 +1,7 @@
 import { ACQUIRE_RUN } from './acquire-run';
 import { APPEND_MESSAGES } from './append-messages';
 import { COMMIT_CHECKPOINT } from './commit-checkpoint';
+import { CREATE_BRANCH } from './create-branch';
 import { CREATE_RUN } from './create-run';
 import { CREATE_RUN_WITH_LEASE } from './create-run-with-lease';
 import { CREATE_THREAD } from './create-thread';
@@ -21,4 +22,5 @@ export const THREAD_SCRIPTS = {
   createRun: CREATE_RUN,
   createRunWithLease: CREATE_RUN_WITH_LEASE,
   commitCheckpoint: COMMIT_CHECKPOINT,
+  createBranch: CREATE_BRANCH,
 } as const;
