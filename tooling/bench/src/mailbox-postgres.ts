@@ -221,7 +221,9 @@ lines.push(
 for (const [name, perOp] of Object.entries(counted)) {
   const cell = (op: string) => {
     const c = perOp[op];
-    return c === undefined ? '' : `${c.roundTrips.toFixed(1)} / ${c.statements.toFixed(1)} / ${c.commits.toFixed(1)}`;
+    return c === undefined
+      ? ''
+      : `${c.roundTrips.toFixed(1)} / ${c.statements.toFixed(1)} / ${c.commits.toFixed(1)}`;
   };
   lines.push(
     `| ${name} | ${cell('enqueue')} | ${cell('claim')} | ${cell('ack')} | ${cell('10 enqueues in one tick')} | ${cell('10 acks in one tick')} |`,

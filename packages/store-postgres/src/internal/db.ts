@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AwakenError } from '@awaken/contract';
 import pg from 'pg';
 import { isConnectionError, isTransactionRetry, toStoreError } from './errors';
+import { type FunctionCall, sqlLiteral } from './function-call';
 import { migrate } from './migrate';
 import { Notifier } from './notifier';
 
@@ -68,6 +70,7 @@ export class PgDb {
   readonly #migrate: boolean;
   #ready: Promise<void> | undefined;
   #lastRequestSweep = 0;
+  #lastFunctionSweep = 0;
   readonly #guarded = new WeakSet<pg.PoolClient>();
 
   constructor(options: PostgresStoreOptions) {
@@ -222,6 +225,94 @@ export class PgDb {
       } finally {
         client.release(broken);
       }
+    }
+  }
+
+  /**
+   * Calls functions of the schema (installed by the migrations) in one round trip: one simple-query
+   * message holding `BEGIN; SELECT fn(request id, re-sent?, test clock?, …args); COMMIT` per call,
+   * each call its own transaction, and returns each function's text reply. Each function records its
+   * reply under its request id in its own commit, so after a lost connection, or any error, the calls
+   * are re-sent one by one flagged as re-sent: a call that committed answers its recorded reply, the
+   * others run (a serialization failure or deadlock runs again, bounded). Without request records
+   * (`requestTtlMs` 0) the calls are sent one per message, so an error belongs to one call.
+   */
+  async callFunctions(calls: readonly FunctionCall[]): Promise<(string | AwakenError)[]> {
+    await this.ready().catch((error) => {
+      throw toStoreError(error);
+    });
+    const recording = this.#requestTtlMs > 0;
+    const ids = calls.map(() => (recording ? randomUUID() : null));
+    let resent = false;
+    if (calls.length > 1 && recording) {
+      try {
+        return await this.#send(calls, ids, false);
+      } catch {
+        resent = true; // which calls committed is unknown: each again, alone, answered by its record if it did
+      }
+    }
+    const replies: (string | AwakenError)[] = [];
+    for (const [index, call] of calls.entries()) {
+      replies.push(await this.#callOne(call, ids[index] ?? null, resent).catch(toStoreError));
+    }
+    return replies;
+  }
+
+  async #callOne(call: FunctionCall, id: string | null, resent = false): Promise<string> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return (await this.#send([call], [id], resent || attempt > 1))[0] as string;
+      } catch (error) {
+        if (attempt < MAX_ATTEMPTS && (isConnectionError(error) || isTransactionRetry(error))) {
+          await pause(isConnectionError(error) ? attempt * 50 : Math.random() * 20 * attempt);
+          continue;
+        }
+        throw toStoreError(error);
+      }
+    }
+  }
+
+  /** One message; the raw error of a failure (the connection is dropped or rolled back first). */
+  async #send(
+    calls: readonly FunctionCall[],
+    ids: readonly (string | null)[],
+    resent: boolean,
+  ): Promise<string[]> {
+    const client = await this.pool.connect();
+    if (!this.#guarded.has(client)) {
+      client.on('error', () => undefined);
+      this.#guarded.add(client);
+    }
+    const test = this.clock === REAL_CLOCK ? 'false' : 'true';
+    const statements = calls.map((call, index) => {
+      const args = [
+        sqlLiteral(ids[index] ?? null),
+        resent ? 'true' : 'false',
+        test,
+        ...call.args.map(sqlLiteral),
+      ];
+      return `BEGIN; SELECT ${this.s}.${call.fn}(${args.join(', ')}) AS reply; COMMIT`;
+    });
+    const at = Date.now();
+    if (this.#requestTtlMs > 0 && at - this.#lastFunctionSweep > 10_000) {
+      this.#lastFunctionSweep = at;
+      statements.push(
+        `DELETE FROM ${this.s}.requests WHERE at < ${this.s}.clock_ms(${test}) - ${this.#requestTtlMs}`,
+      );
+    }
+    let broken = false;
+    try {
+      const results = (await client.query(statements.join('; '))) as unknown as pg.QueryResult[];
+      return calls.map((_, index) => String(results[index * 3 + 1]?.rows[0]?.reply));
+    } catch (error) {
+      if (isConnectionError(error)) broken = true;
+      else
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+      throw error;
+    } finally {
+      client.release(broken);
     }
   }
 

@@ -1,5 +1,6 @@
 import { MIGRATION_0001 } from './0001-initial';
 import { MIGRATION_0002 } from './0002-runs-by-status';
+import { MIGRATION_0003 } from './0003-mailbox-functions';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -13,4 +14,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: MIGRATION_0001 },
   { version: 2, name: 'runs-by-status', sql: MIGRATION_0002 },
+  { version: 3, name: 'mailbox-functions', sql: MIGRATION_0003 },
 ];

@@ -46,7 +46,8 @@ export async function startPgCountingProxy(target: string): Promise<PgCountingPr
         }
         const length = pending.readInt32BE(at + 1);
         if (pending.length - at < 1 + length) break;
-        if (type === 0x5a) counts.roundTrips += 1; // 'Z' ReadyForQuery
+        if (type === 0x5a)
+          counts.roundTrips += 1; // 'Z' ReadyForQuery
         else if (type === 0x43) {
           counts.statements += 1; // 'C' CommandComplete
           if (pending.toString('latin1', at + 5, at + 11) === 'COMMIT') counts.commits += 1;
