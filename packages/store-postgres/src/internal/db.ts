@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AwakenError } from '@awaken/contract';
 import pg from 'pg';
 import { isConnectionError, isTransactionRetry, toStoreError } from './errors';
@@ -49,6 +49,22 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const REAL_CLOCK = '(floor(extract(epoch from clock_timestamp()) * 1000))::bigint';
 const DEFAULT_REQUEST_TTL_MS = 120_000;
 const MAX_ATTEMPTS = 6;
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A parameterized statement as a named prepared statement (parsed and planned once per connection,
+ * then only bound and executed): its name is a hash of its text, so one name never means two texts.
+ * Every parameterized statement of this package has a fixed text (values are always parameters).
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `awaken_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,7 +137,7 @@ export class PgDb {
     });
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return (await this.pool.query<R>(sql, params)).rows;
+        return (await this.pool.query<R>(params.length > 0 ? prepared(sql, params) : sql)).rows;
       } catch (error) {
         if (attempt < MAX_ATTEMPTS && isConnectionError(error)) {
           await pause(attempt * 50);
@@ -181,7 +197,9 @@ export class PgDb {
         }
         const closing: string[] = [];
         const tx: Tx = {
-          query: async (sql, params) => (await client.query(sql, params)).rows,
+          query: async (sql, params) =>
+            (await client.query(params !== undefined && params.length > 0 ? prepared(sql, params) : sql))
+              .rows,
           now: async () => now,
           notify: (channel, payload) => {
             const statement = `SELECT pg_notify(${client.escapeLiteral(this.notifier.channel(channel))}, ${client.escapeLiteral(payload)})`;

@@ -28,7 +28,7 @@ export async function startPgCountingProxy(target: string): Promise<PgCountingPr
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     sockets.add(client).add(upstream);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let started = false; // the startup reply has no type byte issue, but the SSL answer does: skip until 'R'
     client.on('data', (chunk) => upstream.write(chunk));
     upstream.on('data', (chunk: Buffer) => {
