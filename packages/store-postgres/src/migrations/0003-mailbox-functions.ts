@@ -107,6 +107,7 @@ CREATE FUNCTION ${S}.mb_claim(p_req text, p_retry boolean, p_test boolean,
   p_worker text, p_limit integer, p_lease_ms bigint, p_scan integer) RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE
   v_at bigint := ${S}.clock_ms(p_test);
+  v_candidates text[];
   v_threads text[];
   v_reply text;
 BEGIN
@@ -115,19 +116,25 @@ BEGIN
     IF FOUND THEN RETURN v_reply; END IF;
   END IF;
   IF v_at + p_lease_ms > 9007199254740991 THEN RETURN '!{"code":"lease_range"}'; END IF;
-  SELECT array_agg(locked.thread_id) INTO v_threads FROM (
-    SELECT t.thread_id FROM ${S}.mailbox_threads t
-    JOIN (
-      SELECT DISTINCT ON (thread_id) thread_id, priority, seq FROM (
-        SELECT d.thread_id, d.priority, d.seq FROM ${S}.dispatches d
-        WHERE d.status = 'queued' AND d.available_at <= v_at
-          AND NOT EXISTS (SELECT 1 FROM ${S}.mailbox_threads c WHERE c.thread_id = d.thread_id AND c.claimed_id IS NOT NULL)
-        ORDER BY d.priority, d.seq LIMIT p_scan) due
-      ORDER BY thread_id, priority, seq) heads ON heads.thread_id = t.thread_id
-    WHERE t.claimed_id IS NULL
-    ORDER BY heads.priority, heads.seq
-    LIMIT p_limit
-    FOR UPDATE OF t SKIP LOCKED) locked;
+  -- the threads of the first due dispatches (partial index dispatches_ready), in claim order
+  SELECT array_agg(heads.thread_id ORDER BY heads.priority, heads.seq) INTO v_candidates FROM (
+    SELECT DISTINCT ON (thread_id) thread_id, priority, seq FROM (
+      SELECT d.thread_id, d.priority, d.seq FROM ${S}.dispatches d
+      WHERE d.status = 'queued' AND d.available_at <= v_at
+        AND NOT EXISTS (SELECT 1 FROM ${S}.mailbox_threads c WHERE c.thread_id = d.thread_id AND c.claimed_id IS NOT NULL)
+      ORDER BY d.priority, d.seq LIMIT p_scan) due
+    ORDER BY thread_id, priority, seq) heads;
+  -- up to p_limit of them without a claim locked in that order, by primary key, skipping any another
+  -- transaction holds
+  IF v_candidates IS NOT NULL THEN
+    SELECT array_agg(locked.thread_id) INTO v_threads FROM (
+      SELECT t.thread_id FROM unnest(v_candidates) WITH ORDINALITY AS c (thread_id, pos)
+      JOIN ${S}.mailbox_threads t ON t.thread_id = c.thread_id
+      WHERE t.claimed_id IS NULL
+      ORDER BY c.pos
+      LIMIT p_limit
+      FOR UPDATE OF t SKIP LOCKED) locked;
+  END IF;
   IF v_threads IS NULL THEN
     v_reply := '[]';
   ELSE
