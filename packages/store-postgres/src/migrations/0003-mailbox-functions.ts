@@ -40,17 +40,6 @@ BEGIN
 END
 $fn$;
 
--- the thread's mailbox row, created if missing, locked; (epoch, claimed_id)
-CREATE FUNCTION ${S}.lock_mailbox_thread(p_thread text, OUT epoch bigint, OUT claimed_id text) LANGUAGE plpgsql AS $fn$
-BEGIN
-  SELECT t.epoch, t.claimed_id INTO epoch, claimed_id FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO ${S}.mailbox_threads (thread_id) VALUES (p_thread) ON CONFLICT DO NOTHING;
-    SELECT t.epoch, t.claimed_id INTO epoch, claimed_id FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
-  END IF;
-END
-$fn$;
-
 -- enqueue (p_claim_fields not null: enqueueAndClaim, claimed at once when the thread holds no claim)
 CREATE FUNCTION ${S}.mb_enqueue(p_req text, p_retry boolean, p_test boolean, p_wake text,
   p_id text, p_thread text, p_dedupe text, p_doc text, p_priority integer, p_available_at bigint,
@@ -68,7 +57,11 @@ BEGIN
     SELECT reply INTO v_doc FROM ${S}.requests WHERE id = p_req;
     IF FOUND THEN RETURN v_doc; END IF;
   END IF;
-  SELECT * INTO v_thread FROM ${S}.lock_mailbox_thread(p_thread);
+  SELECT t.epoch, t.claimed_id INTO v_thread FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
+  IF NOT FOUND THEN -- the thread's first dispatch: its row, created (or waited for) and locked
+    INSERT INTO ${S}.mailbox_threads (thread_id) VALUES (p_thread) ON CONFLICT DO NOTHING;
+    SELECT t.epoch, t.claimed_id INTO v_thread FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
+  END IF;
   IF p_claim_fields IS NOT NULL AND v_at + p_lease_ms > 9007199254740991 THEN RETURN '!{"code":"lease_range"}'; END IF;
   IF p_dedupe IS NOT NULL THEN
     PERFORM 1 FROM ${S}.dispatches WHERE dispatch_id = p_id;
@@ -184,10 +177,9 @@ BEGIN
     SELECT reply INTO v_new FROM ${S}.requests WHERE id = p_req;
     IF FOUND THEN RETURN v_new; END IF;
   END IF;
-  SELECT thread_id INTO v_thread FROM ${S}.dispatches WHERE dispatch_id = p_id;
-  IF FOUND THEN
-    SELECT epoch INTO v_epoch FROM ${S}.mailbox_threads WHERE thread_id = v_thread FOR UPDATE;
-  END IF;
+  -- the dispatch's thread locked first (the lock order of every mailbox write), then the dispatch read
+  SELECT t.thread_id, t.epoch INTO v_thread, v_epoch FROM ${S}.mailbox_threads t
+    WHERE t.thread_id = (SELECT d.thread_id FROM ${S}.dispatches d WHERE d.dispatch_id = p_id) FOR UPDATE;
   SELECT doc, status, lease_until, available_at INTO v_row FROM ${S}.dispatches WHERE dispatch_id = p_id;
   IF v_epoch IS NULL OR NOT FOUND THEN RETURN '!{"code":"not_found"}'; END IF;
   IF v_row.status <> 'claimed' THEN
@@ -262,7 +254,11 @@ BEGIN
     SELECT reply INTO v_reply FROM ${S}.requests WHERE id = p_req;
     IF FOUND THEN RETURN v_reply; END IF;
   END IF;
-  SELECT * INTO v_thread FROM ${S}.lock_mailbox_thread(p_thread);
+  SELECT t.epoch, t.claimed_id INTO v_thread FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
+  IF NOT FOUND THEN -- the thread's first dispatch: its row, created (or waited for) and locked
+    INSERT INTO ${S}.mailbox_threads (thread_id) VALUES (p_thread) ON CONFLICT DO NOTHING;
+    SELECT t.epoch, t.claimed_id INTO v_thread FROM ${S}.mailbox_threads t WHERE t.thread_id = p_thread FOR UPDATE;
+  END IF;
   v_epoch := v_thread.epoch + 1;
   UPDATE ${S}.mailbox_threads SET epoch = v_epoch WHERE thread_id = p_thread;
   WITH superseded AS (
