@@ -25,6 +25,7 @@ import {
   enqueueReply,
   interruptCall,
   interruptReply,
+  lockThreadsFirst,
   settleCall,
   settleReply,
 } from './internal/mailbox-functions';
@@ -57,7 +58,8 @@ export class PostgresMailboxStore implements MailboxStore {
   constructor(options: PostgresMailboxStoreOptions, shared?: PgDb) {
     this.db = shared ?? new PgDb(options);
     this.#shared = shared !== undefined;
-    this.#pipe = new CallPipe((calls) => this.db.callFunctions(calls), MAX_BATCH);
+    const lockFirst = lockThreadsFirst(this.db.s);
+    this.#pipe = new CallPipe((calls) => this.db.callFunctions(calls, lockFirst), MAX_BATCH);
   }
 
   #mutate<T>(work: (tx: Tx, s: string) => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ type Entry =
  * Runs one store instance's calls in call order, one message at a time (what a single connection
  * gives the memory and Redis stores), with the function calls that queue up sent together: the calls
  * made in one tick, and those made while a message is out, go as one message (one round trip), each
- * in its own transaction and answered on its own. Other work (reads, rare writes) runs alone, in its
+ * answered on its own (see `PgDb.callFunctions`). Other work (reads, rare writes) runs alone, in its
  * turn, so nothing overtakes a call made before it.
  */
 export class CallPipe {

@@ -248,14 +248,20 @@ export class PgDb {
 
   /**
    * Calls functions of the schema (installed by the migrations) in one round trip: one simple-query
-   * message holding `BEGIN; SELECT fn(request id, re-sent?, test clock?, …args); COMMIT` per call,
-   * each call its own transaction, and returns each function's text reply. Each function records its
-   * reply under its request id in its own commit, so after a lost connection, or any error, the calls
-   * are re-sent one by one flagged as re-sent: a call that committed answers its recorded reply, the
-   * others run (a serialization failure or deadlock runs again, bounded). Without request records
-   * (`requestTtlMs` 0) the calls are sent one per message, so an error belongs to one call.
+   * message, `BEGIN; SELECT fn(request id, re-sent?, test clock?, …args); COMMIT` for one call, and
+   * for several `BEGIN; <lockFirst>; SELECT fn(…); SELECT fn(…); …; COMMIT` (one transaction: one
+   * commit for the message; `lockFirst`, when given, takes the locks the calls will take, in one
+   * order, so two messages never deadlock). Returns each function's text reply. Each function records
+   * its reply under its request id in the commit of its writes, so after a lost connection, or any
+   * error, the calls are re-sent one by one flagged as re-sent: a call that committed answers its
+   * recorded reply, the others run (a serialization failure or deadlock runs again, bounded).
+   * Without request records (`requestTtlMs` 0) the calls are sent one per message, so an error
+   * belongs to one call.
    */
-  async callFunctions(calls: readonly FunctionCall[]): Promise<(string | AwakenError)[]> {
+  async callFunctions(
+    calls: readonly FunctionCall[],
+    lockFirst?: (calls: readonly FunctionCall[]) => string | undefined,
+  ): Promise<(string | AwakenError)[]> {
     await this.ready().catch((error) => {
       throw toStoreError(error);
     });
@@ -264,7 +270,7 @@ export class PgDb {
     let resent = false;
     if (calls.length > 1 && recording) {
       try {
-        return await this.#send(calls, ids, false);
+        return await this.#send(calls, ids, false, lockFirst?.(calls));
       } catch {
         resent = true; // which calls committed is unknown: each again, alone, answered by its record if it did
       }
@@ -295,6 +301,7 @@ export class PgDb {
     calls: readonly FunctionCall[],
     ids: readonly (string | null)[],
     resent: boolean,
+    lockFirst?: string,
   ): Promise<string[]> {
     const client = await this.pool.connect();
     if (!this.#guarded.has(client)) {
@@ -302,15 +309,19 @@ export class PgDb {
       this.#guarded.add(client);
     }
     const test = this.clock === REAL_CLOCK ? 'false' : 'true';
-    const statements = calls.map((call, index) => {
+    const statements = ['BEGIN'];
+    if (lockFirst !== undefined) statements.push(lockFirst);
+    const first = statements.length;
+    for (const [index, call] of calls.entries()) {
       const args = [
         sqlLiteral(ids[index] ?? null),
         resent ? 'true' : 'false',
         test,
         ...call.args.map(sqlLiteral),
       ];
-      return `BEGIN; SELECT ${this.s}.${call.fn}(${args.join(', ')}) AS reply; COMMIT`;
-    });
+      statements.push(`SELECT ${this.s}.${call.fn}(${args.join(', ')}) AS reply`);
+    }
+    statements.push('COMMIT');
     const at = Date.now();
     if (this.#requestTtlMs > 0 && at - this.#lastFunctionSweep > 10_000) {
       this.#lastFunctionSweep = at;
@@ -321,7 +332,7 @@ export class PgDb {
     let broken = false;
     try {
       const results = (await client.query(statements.join('; '))) as unknown as pg.QueryResult[];
-      return calls.map((_, index) => String(results[index * 3 + 1]?.rows[0]?.reply));
+      return calls.map((_, index) => String(results[first + index]?.rows[0]?.reply));
     } catch (error) {
       if (isConnectionError(error)) broken = true;
       else

@@ -9,7 +9,7 @@ import {
 } from '@awaken/contract';
 import { staleClaim } from './dispatch-rows';
 import { conflict, notFound } from './errors';
-import type { FunctionCall } from './function-call';
+import { type FunctionCall, sqlLiteral } from './function-call';
 import { key } from './keys';
 import type { ClaimOnEnqueue } from './claim-on-enqueue';
 
@@ -191,5 +191,28 @@ export function interruptReply(reply: string): MailboxInterrupt {
     newDispatchEpoch: answered.newDispatchEpoch,
     ...(answered.activeDispatch === undefined ? {} : { activeDispatch: asDispatch(answered.activeDispatch) }),
     supersededCount: answered.supersededCount,
+  };
+}
+
+/**
+ * For a message of several calls (one transaction): locks the mailbox rows of every thread the calls
+ * will lock (an enqueue's or an interrupt's thread, a claimant write's dispatch's thread) at once, in
+ * thread order, before any call runs, so two messages never wait for each other in opposite orders.
+ * A claim needs nothing here: it skips locked threads. A thread without a row yet is created by its
+ * call (and locked then).
+ */
+export function lockThreadsFirst(s: string): (calls: readonly FunctionCall[]) => string | undefined {
+  return (calls) => {
+    const threads: string[] = [];
+    const dispatches: string[] = [];
+    for (const call of calls) {
+      if (call.fn === 'mb_enqueue') threads.push(call.args[2] as string);
+      else if (call.fn === 'mb_interrupt') threads.push(call.args[0] as string);
+      else if (call.fn === 'mb_settle') dispatches.push(call.args[1] as string);
+    }
+    if (threads.length + dispatches.length < 2) return undefined;
+    return `SELECT count(*) FROM (SELECT 1 FROM ${s}.mailbox_threads WHERE thread_id = ANY (${sqlLiteral(threads)} || ARRAY(
+      SELECT thread_id FROM ${s}.dispatches WHERE dispatch_id = ANY (${sqlLiteral(dispatches)})))
+      ORDER BY thread_id FOR UPDATE) locked`;
   };
 }
