@@ -39,13 +39,15 @@ export type PostgresMailboxStoreOptions = PostgresStoreOptions;
 const MAX_BATCH = 64;
 
 /**
- * The MailboxStore on PostgreSQL. Every operation is one transaction; every write to a dispatch
- * first locks its thread's `mailbox_threads` row, so the one-claim-per-thread rule, epochs and
- * fencing hold under any number of processes; `claim` locks candidate threads with `FOR UPDATE SKIP
- * LOCKED`. Lease deadlines and timestamps come from the database clock. Inputs are validated by the
- * contract's schemas first; every mutating call records its reply with its writes, so a call re-sent
- * after a lost reply answers the first reply. Calls on one instance take effect in call order (one
- * at a time: open more instances, or processes, for parallel claimers). `waitForWork` listens for a
+ * The MailboxStore on PostgreSQL. Every write to a dispatch first locks its thread's
+ * `mailbox_threads` row, so the one-claim-per-thread rule, epochs and fencing hold under any number
+ * of processes; `claim` locks candidate threads with `FOR UPDATE SKIP LOCKED`. The hot writes
+ * (enqueue, claim, the fenced claimant writes, interrupt) are one call each of a function installed
+ * by migration 3, in one round trip; the calls made in one tick, or while a message is out, go as one
+ * message and one transaction (their threads locked first, in thread order), applied in call order
+ * and answered each on its own. Lease deadlines and timestamps come from the database clock. Inputs
+ * are validated by the contract's schemas first; every mutating call records its reply with its
+ * writes, so a call re-sent after a lost reply answers the first reply. `waitForWork` listens for a
  * NOTIFY and polls as a fallback.
  */
 export class PostgresMailboxStore implements MailboxStore {
