@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AwakenError } from '@awaken/contract';
 import pg from 'pg';
+import { waitForBlocker } from './deadlock-wait';
 import { isConnectionError, isTransactionRetry, toStoreError } from './errors';
 import { type FunctionCall, sqlLiteral } from './function-call';
 import { migrate } from './migrate';
@@ -236,6 +237,7 @@ export class PgDb {
           broken = true;
         });
         if (isTransactionRetry(error) && attempt < MAX_ATTEMPTS) {
+          if (!broken) await waitForBlocker(client, error).catch(() => undefined);
           await pause(Math.random() * 20 * attempt);
           continue;
         }
@@ -335,10 +337,13 @@ export class PgDb {
       return calls.map((_, index) => String(results[first + index]?.rows[0]?.reply));
     } catch (error) {
       if (isConnectionError(error)) broken = true;
-      else
+      else {
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });
+        // a deadlock victim is re-sent once the transaction it deadlocked with has ended
+        if (!broken && isTransactionRetry(error)) await waitForBlocker(client, error).catch(() => undefined);
+      }
       throw error;
     } finally {
       client.release(broken);
