@@ -9,6 +9,7 @@ import {
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions } from './internal/db';
 import { checkLogFence, lockLog, sweepExpired } from './internal/event-log-rows';
+import { runWriteCall, runWriteReply } from './internal/run-write-functions';
 import { key, payloadOf } from './internal/keys';
 import { KeyedLanes } from './internal/lane';
 import { waitFor } from './internal/wait';
@@ -56,39 +57,27 @@ export class PostgresRunEventLog implements RunEventLog {
     return `(l.expires_at IS NULL OR l.expires_at > ${this.db.clock})`;
   }
 
+  /**
+   * One call of `tr_write` (migration 6), one round trip: the log row locked (created when missing),
+   * fence, finished log and seq continuity checked, the events inserted in one statement, the run
+   * NOTIFYed on commit, the reply recorded.
+   */
   async append(runId: string, events: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
     const parsed = this.#inputs.append.parse({ runId, events, fence: options?.fence });
-    const s = this.db.s;
-    await this.#lanes.run(parsed.runId, () =>
-      this.db.mutate(async (tx) => {
-        const log = await lockLog(tx, s, parsed.runId);
-        const fence = checkLogFence(parsed.runId, log, parsed.fence);
-        if (parsed.events.length === 0) return null;
-        if (log.finished)
-          throw new AwakenError('conflict', `the event log of run ${parsed.runId} is finished`);
-        parsed.events.forEach((event, index) => {
-          const expected = log.lastSeq + index + 1;
-          if (event.runId !== parsed.runId || event.seq !== expected) {
-            throw new AwakenError(
-              'conflict',
-              `run ${parsed.runId} expects event seq ${expected}, got seq ${event.seq} of run ${event.runId}`,
-              { details: { runId: parsed.runId, expected, given: event.seq } },
-            );
-          }
-        });
-        await tx.query(
-          `INSERT INTO ${s}.events (run_id, seq, doc) SELECT $1, $2 + u.n, u.doc FROM unnest($3::text[]) WITH ORDINALITY AS u(doc, n)`,
-          [key(parsed.runId), log.lastSeq, parsed.events.map((event) => JSON.stringify(event))],
-        );
-        await tx.query(`UPDATE ${s}.event_logs SET last_seq = $2, fence = $3 WHERE run_id = $1`, [
-          key(parsed.runId),
-          log.lastSeq + parsed.events.length,
-          fence,
-        ]);
-        tx.notify('events', payloadOf(key(parsed.runId)));
-        return null;
-      }),
-    );
+    const given = { runId: parsed.runId, events: parsed.events, fence: parsed.fence ?? 0 };
+    await this.#lanes.run(parsed.runId, async () => {
+      const [reply] = await this.db.callFunctions([
+        runWriteCall(this.db.notifier.channel('events'), given, undefined),
+      ]);
+      if (AwakenError.isInstance(reply)) throw reply;
+      const outcome = runWriteReply(String(reply), given, undefined);
+      if (outcome.status !== 'ok') throw outcome.error;
+    });
+  }
+
+  /** Runs `work` in the lane of `runId`: after the calls about that run made before it (the joint writer's). */
+  inLane<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    return this.#lanes.run(runId, work);
   }
 
   async #after(

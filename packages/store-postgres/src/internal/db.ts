@@ -249,9 +249,10 @@ export class PgDb {
   }
 
   /**
-   * Calls functions of the schema (installed by the migrations) in one round trip: one simple-query
-   * message, `BEGIN; SELECT fn(request id, re-sent?, test clock?, …args); COMMIT` for one call, and
-   * for several `BEGIN; <lockFirst>; SELECT fn(…); SELECT fn(…); …; COMMIT` (one transaction: one
+   * Calls functions of the schema (installed by the migrations) in one round trip: one call alone as
+   * a named prepared statement `SELECT fn($1 request id, $2 re-sent?, $3 test clock?, …args)` (its
+   * own transaction), several as one simple-query message
+   * `BEGIN; <lockFirst>; SELECT fn(…); SELECT fn(…); …; COMMIT` (one transaction: one
    * commit for the message; `lockFirst`, when given, takes the locks the calls will take, in one
    * order, so two messages never deadlock). Returns each function's text reply. Each function records
    * its reply under its request id in the commit of its writes, so after a lost connection, or any
@@ -311,6 +312,11 @@ export class PgDb {
       this.#guarded.add(client);
     }
     const test = this.clock === REAL_CLOCK ? 'false' : 'true';
+    if (calls.length === 1 && lockFirst === undefined) {
+      return [
+        await this.#sendAlone(client, calls[0] as FunctionCall, ids[0] ?? null, resent, test === 'true'),
+      ];
+    }
     const statements = ['BEGIN'];
     if (lockFirst !== undefined) statements.push(lockFirst);
     const first = statements.length;
@@ -344,6 +350,43 @@ export class PgDb {
         // a deadlock victim is re-sent once the transaction it deadlocked with has ended
         if (!broken && isTransactionRetry(error)) await waitForBlocker(client, error).catch(() => undefined);
       }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * One call alone: a named prepared statement (parsed and planned once per connection), its own
+   * transaction (committed with its Sync, before the reply), one round trip. Releases `client`.
+   */
+  async #sendAlone(
+    client: pg.PoolClient,
+    call: FunctionCall,
+    id: string | null,
+    resent: boolean,
+    test: boolean,
+  ): Promise<string> {
+    const params: unknown[] = [id, resent, test, ...call.args];
+    const text = `SELECT ${this.s}.${call.fn}(${params.map((_, index) => `$${index + 1}`).join(', ')}) AS reply`;
+    let broken = false;
+    try {
+      const result = await client.query<{ reply: string }>(prepared(text, params));
+      const at = Date.now();
+      if (this.#requestTtlMs > 0 && at - this.#lastFunctionSweep > 10_000) {
+        this.#lastFunctionSweep = at;
+        await client
+          .query(
+            `DELETE FROM ${this.s}.requests WHERE at < ${this.s}.clock_ms(${test}) - ${this.#requestTtlMs}`,
+          )
+          .catch(() => {
+            broken = true; // the call committed; the sweep is only housekeeping
+          });
+      }
+      return String(result.rows[0]?.reply);
+    } catch (error) {
+      if (isConnectionError(error)) broken = true;
+      else if (isTransactionRetry(error)) await waitForBlocker(client, error).catch(() => undefined);
       throw error;
     } finally {
       client.release(broken);

@@ -53,6 +53,11 @@ export function checkLogFence(runId: string, log: LogRow, fence: number | undefi
 /** Drops every finished log (and inbox) whose expiry has passed: run now and then by `finish`. */
 export async function sweepExpired(tx: Tx, s: string): Promise<void> {
   const at = await tx.now();
-  await tx.query(`DELETE FROM ${s}.event_logs WHERE expires_at <= $1`, [at]);
+  // the events go with their log (no foreign key since migration 6: the statement deletes them)
+  await tx.query(
+    `WITH gone AS (DELETE FROM ${s}.event_logs WHERE expires_at <= $1 RETURNING run_id)
+     DELETE FROM ${s}.events e USING gone WHERE e.run_id = gone.run_id`,
+    [at],
+  );
   await tx.query(`DELETE FROM ${s}.inboxes WHERE expires_at <= $1`, [at]);
 }

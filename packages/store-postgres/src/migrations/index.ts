@@ -3,6 +3,7 @@ import { MIGRATION_0002 } from './0002-runs-by-status';
 import { MIGRATION_0003 } from './0003-threads-by-write';
 import { MIGRATION_0004 } from './0004-dispatches-by-status';
 import { MIGRATION_0005 } from './0005-mailbox-functions';
+import { MIGRATION_0006 } from './0006-run-write-functions';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'threads-by-write', sql: MIGRATION_0003 },
   { version: 4, name: 'dispatches-by-status', sql: MIGRATION_0004 },
   { version: 5, name: 'mailbox-functions', sql: MIGRATION_0005 },
+  { version: 6, name: 'run-write-functions', sql: MIGRATION_0006 },
 ];
