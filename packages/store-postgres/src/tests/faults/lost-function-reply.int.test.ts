@@ -1,3 +1,4 @@
+import { type AgentEvent, type RunRecord, jointCheckpointWriter } from '@awaken/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from '../../create-postgres-stores';
 import {
@@ -9,9 +10,30 @@ import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-ha
 const url = inject('postgresUrl');
 const admin = adminPool(url);
 
-// The mailbox functions of migration 5 not covered by lost-commit-reply.int.test.ts, and calls
-// sent together in one message: a reply lost after COMMIT is answered by the request record.
-describe('a lost reply of a mailbox function call, alone or in a message of several', () => {
+const runRecord = (runId: string, threadId: string, version: number): RunRecord => ({
+  runId,
+  threadId,
+  agentId: 'agent',
+  origin: 'user',
+  status: version === 0 ? 'created' : 'running',
+  steps: 0,
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  state: {},
+  version,
+  createdAt: 1,
+  updatedAt: 1,
+});
+const stepEvent = (runId: string, seq: number): AgentEvent => ({
+  type: 'step_start',
+  step: seq,
+  runId,
+  seq,
+  at: 1,
+});
+
+// The functions of migrations 5 and 6 not covered by lost-commit-reply.int.test.ts, and calls
+// sent together in one message: a reply lost after the commit is answered by the request record.
+describe('a lost reply of a store function call, alone or in a message of several', () => {
   let proxy: CommitDroppingProxy;
   let stores: PostgresStores;
   beforeAll(async () => {
@@ -91,5 +113,43 @@ describe('a lost reply of a mailbox function call, alone or in a message of seve
     );
     expect(nacked.map((d) => d.attemptCount)).toEqual([1, 1, 1]); // each counted once
     for (const dispatch of nacked) expect(await mailbox.loadDispatch(dispatch.dispatchId)).toEqual(dispatch);
+  });
+
+  it('applies createRunWithLease, commitCheckpoint and the joint checkpoint write (tr_write) once', async () => {
+    const { threadRuns, eventLog } = stores;
+    const created = await withLostReply(() =>
+      threadRuns.createRunWithLease(runRecord('lr', 'lt', 0), {
+        owner: 'o',
+        leaseMs: 60_000,
+        createThread: true,
+      }),
+    );
+    // the first reply: the thread it created, fence 1 (not a conflict with its own run)
+    expect(created).toMatchObject({ threadCreated: true, lease: { fence: 1, owner: 'o' } });
+    expect((await threadRuns.getThread('lt'))?.latestRunId).toBe('lr');
+    const message = { visibility: 'external' as const, message: { role: 'user' as const, content: 'hi' } };
+    const checkpoint = (version: number, count: number) => ({
+      trigger: 'user_message' as const,
+      threadId: 'lt',
+      expectedMessageCount: count,
+      messages: [message],
+      run: runRecord('lr', 'lt', version),
+      fence: 1,
+    });
+    await withLostReply(() => threadRuns.commitCheckpoint(checkpoint(1, 0)));
+    expect(await threadRuns.messageCount('lt')).toBe(1); // written once: no stale_append for the re-send
+    expect((await threadRuns.getRun('lr'))?.version).toBe(1);
+    const writer = jointCheckpointWriter(threadRuns, eventLog);
+    const outcome = await withLostReply(async () =>
+      writer?.commitCheckpointWithEvents(checkpoint(2, 1), {
+        runId: 'lr',
+        events: [stepEvent('lr', 1), stepEvent('lr', 2)],
+        fence: 1,
+      }),
+    );
+    expect(outcome?.status).toBe('committed');
+    expect((await eventLog.read('lr')).map((event) => event.seq)).toEqual([1, 2]);
+    expect(await threadRuns.messageCount('lt')).toBe(2);
+    expect((await threadRuns.getRun('lr'))?.version).toBe(2);
   });
 });
