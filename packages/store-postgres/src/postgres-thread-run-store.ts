@@ -31,7 +31,7 @@ import { PostgresCheckpointWithEvents } from './internal/postgres-checkpoint-wit
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
 import { type ListedRow, readPage } from './internal/read-page';
-import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
+import { checkFree, leaseOf, staleRunClaim } from './internal/run-lease';
 import {
   createRunLeaseCall,
   createRunLeaseReply,
@@ -380,31 +380,19 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
     });
   }
 
-  async #lockRun(tx: Tx, runId: string): Promise<RunOwnership | undefined> {
-    const rows = await tx.query<{ fence: string; lease_owner: string | null; lease_until: string | null }>(
-      `SELECT fence, lease_owner, lease_until FROM ${this.db.s}.runs WHERE run_id = $1 FOR UPDATE`,
-      [key(runId)],
-    );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    return {
-      fence: Number(row.fence),
-      owner: row.lease_owner,
-      leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
-    };
-  }
-
-  async #setLease(
-    tx: Tx,
+  /** One call of `tr_lease` (migration 6), one round trip: the run locked, checked and written. */
+  async #lease(
     runId: string,
+    op: 'acquire' | 'renew' | 'release',
+    owner: string,
     fence: number,
-    owner: string | null,
-    until: number | null,
-  ): Promise<void> {
-    await tx.query(
-      `UPDATE ${this.db.s}.runs SET fence = $2, lease_owner = $3, lease_until = $4 WHERE run_id = $1`,
-      [key(runId), fence, owner, until],
-    );
+    leaseMs: number,
+  ) {
+    const [reply] = await this.db.callFunctions([
+      { fn: 'tr_lease', args: [key(runId), op, owner, fence, leaseMs] },
+    ]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    return String(reply);
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
@@ -413,42 +401,41 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       owner: request?.owner,
       leaseMs: request?.leaseMs,
     });
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, runId);
-      if (ownership === undefined) throw notFound('run', runId);
-      const at = await tx.now();
-      checkFree(runId, ownership, at);
-      const lease = leaseOf(runId, owner, ownership.fence + 1, at + leaseMs);
-      await this.#setLease(tx, runId, lease.fence, owner, lease.leaseUntil);
-      return lease;
-    });
+    const reply = await this.#lease(runId, 'acquire', owner, 0, leaseMs);
+    if (reply.startsWith('!')) {
+      const refusal = JSON.parse(reply.slice(1)) as {
+        code: string;
+        owner: string;
+        leaseUntil: number;
+        at: number;
+      };
+      if (refusal.code === 'no_run') throw notFound('run', runId);
+      // held by a live lease at the store clock: run_busy, as checkFree words it
+      checkFree(runId, { fence: 0, owner: refusal.owner, leaseUntil: refusal.leaseUntil }, refusal.at);
+      throw new AwakenError('store_failure', `postgres: an unexpected reply ${reply.slice(0, 200)}`);
+    }
+    const { fence, leaseUntil } = JSON.parse(reply) as { fence: number; leaseUntil: number };
+    return leaseOf(runId, owner, fence, leaseUntil);
   }
 
   async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
     const proof = this.#inputs.renewRun.parse(input);
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, proof.runId);
-      if (ownership === undefined) throw notFound('run', proof.runId);
-      if (!holds(ownership, proof)) {
-        throw staleRunClaim(
-          proof.runId,
-          `fence ${proof.fence} of ${proof.owner} no longer holds it (fence ${ownership.fence})`,
-        );
-      }
-      const lease = leaseOf(proof.runId, proof.owner, proof.fence, (await tx.now()) + proof.leaseMs);
-      await this.#setLease(tx, proof.runId, proof.fence, proof.owner, lease.leaseUntil);
-      return lease;
-    });
+    const reply = await this.#lease(proof.runId, 'renew', proof.owner, proof.fence, proof.leaseMs);
+    if (reply.startsWith('!')) {
+      const refusal = JSON.parse(reply.slice(1)) as { code: string; fence: number };
+      if (refusal.code === 'no_run') throw notFound('run', proof.runId);
+      throw staleRunClaim(
+        proof.runId,
+        `fence ${proof.fence} of ${proof.owner} no longer holds it (fence ${refusal.fence})`,
+      );
+    }
+    const { leaseUntil } = JSON.parse(reply) as { leaseUntil: number };
+    return leaseOf(proof.runId, proof.owner, proof.fence, leaseUntil);
   }
 
   async releaseRun(input: RunLeaseProof): Promise<boolean> {
     const proof = this.#inputs.releaseRun.parse(input);
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, proof.runId);
-      if (ownership === undefined || !holds(ownership, proof)) return false;
-      await this.#setLease(tx, proof.runId, ownership.fence, null, null);
-      return true;
-    });
+    return (await this.#lease(proof.runId, 'release', proof.owner, proof.fence, 0)) === 'true';
   }
 
   /** Closes the pool if this store made it (a bundle's store leaves it to the bundle). */

@@ -5,7 +5,7 @@
  * mailbox functions (migration 5) each reads the store clock once, answers a re-sent request from
  * its recorded reply, checks before it writes (a refusal is returned as `!` + JSON; for the joint
  * write a refused checkpoint after written events as `?` + JSON) and records its reply with its
- * writes. Lock order: the event log row, then the thread, then the run (no write takes them in
+ * writes. A run's lease (acquire, renew, release) is one call too. Lock order: the event log row, then the thread, then the run (no write takes them in
  * another order). The per-row foreign keys of `events` and `messages` are dropped: their parent row
  * is locked and written in the same transaction by every writer, and the deletes that cascaded
  * (a thread's messages, an expired log's events) are made by the deleting statements. `S` is the
@@ -191,6 +191,43 @@ BEGIN
   UPDATE ${S}.threads SET doc = ${S}.json_patch(v_doc, '{"latestRunId":' || p_run_json || ',"updatedAt":' || v_at || '}', '{}'),
     written = nextval('${S}.threads_written') WHERE id = p_thread;
   v_reply := '{"at":' || v_at || ',"threadCreated":' || v_created || '}';
+  IF p_req IS NOT NULL THEN INSERT INTO ${S}.requests (id, reply, at) VALUES (p_req, v_reply, v_at); END IF;
+  RETURN v_reply;
+END
+$fn$;
+
+-- a run's lease: 'acquire' (free or expired: fence + 1), 'renew' (held by p_owner at p_fence) or
+-- 'release'; the lease as '{"fence":…,"leaseUntil":…}', 'true'/'false' for release, or '!' + the refusal
+CREATE FUNCTION ${S}.tr_lease(p_req text, p_retry boolean, p_test boolean, p_run text, p_op text,
+  p_owner text, p_fence bigint, p_lease_ms bigint) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_at bigint := ${S}.clock_ms(p_test);
+  v_row record;
+  v_reply text;
+BEGIN
+  IF p_retry THEN
+    SELECT reply INTO v_reply FROM ${S}.requests WHERE id = p_req;
+    IF FOUND THEN RETURN v_reply; END IF;
+  END IF;
+  SELECT fence, lease_owner, lease_until INTO v_row FROM ${S}.runs WHERE run_id = p_run FOR UPDATE;
+  IF NOT FOUND THEN RETURN CASE WHEN p_op = 'release' THEN 'false' ELSE '!{"code":"no_run"}' END; END IF;
+  IF p_op = 'acquire' THEN
+    IF v_row.lease_owner IS NOT NULL AND v_row.lease_until IS NOT NULL AND v_at <= v_row.lease_until THEN
+      RETURN '!{"code":"busy","owner":' || to_json(v_row.lease_owner)::text || ',"leaseUntil":'
+        || v_row.lease_until || ',"at":' || v_at || '}';
+    END IF;
+    UPDATE ${S}.runs SET fence = v_row.fence + 1, lease_owner = p_owner, lease_until = v_at + p_lease_ms
+      WHERE run_id = p_run;
+    v_reply := '{"fence":' || (v_row.fence + 1) || ',"leaseUntil":' || (v_at + p_lease_ms) || '}';
+  ELSIF v_row.fence <> p_fence OR v_row.lease_owner IS DISTINCT FROM p_owner THEN
+    RETURN CASE WHEN p_op = 'release' THEN 'false' ELSE '!{"code":"stale","fence":' || v_row.fence || '}' END;
+  ELSIF p_op = 'renew' THEN
+    UPDATE ${S}.runs SET lease_until = v_at + p_lease_ms WHERE run_id = p_run;
+    v_reply := '{"fence":' || p_fence || ',"leaseUntil":' || (v_at + p_lease_ms) || '}';
+  ELSE
+    UPDATE ${S}.runs SET lease_owner = NULL, lease_until = NULL WHERE run_id = p_run;
+    v_reply := 'true';
+  END IF;
   IF p_req IS NOT NULL THEN INSERT INTO ${S}.requests (id, reply, at) VALUES (p_req, v_reply, v_at); END IF;
   RETURN v_reply;
 END

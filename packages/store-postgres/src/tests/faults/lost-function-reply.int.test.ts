@@ -152,4 +152,20 @@ describe('a lost reply of a store function call, alone or in a message of severa
     expect(await threadRuns.messageCount('lt')).toBe(2);
     expect((await threadRuns.getRun('lr'))?.version).toBe(2);
   });
+
+  it('applies acquireRun, renewRun and releaseRun (tr_lease) once', async () => {
+    const { threadRuns } = stores;
+    await threadRuns.createThread({ id: 'lease-t' });
+    await threadRuns.createRun(runRecord('lease-r', 'lease-t', 0));
+    const lease = await withLostReply(() =>
+      threadRuns.acquireRun('lease-r', { owner: 'o', leaseMs: 60_000 }),
+    );
+    expect(lease.fence).toBe(1); // the first reply, not run_busy against its own lease
+    const renewed = await withLostReply(() => threadRuns.renewRun({ ...lease, leaseMs: 120_000 }));
+    expect(renewed).toMatchObject({ fence: 1, owner: 'o' });
+    expect(renewed.leaseUntil).toBeGreaterThan(lease.leaseUntil);
+    expect(await withLostReply(() => threadRuns.releaseRun(lease))).toBe(true);
+    const next = await threadRuns.acquireRun('lease-r', { owner: 'p', leaseMs: 60_000 });
+    expect(next.fence).toBe(2); // released once, acquired once
+  });
 });
