@@ -5,7 +5,7 @@
  * mailbox functions (migration 5) each reads the store clock once, answers a re-sent request from
  * its recorded reply, checks before it writes (a refusal is returned as `!` + JSON; for the joint
  * write a refused checkpoint after written events as `?` + JSON) and records its reply with its
- * writes. A run's lease (acquire, renew, release) is one call too. Lock order: the event log row, then the thread, then the run (no write takes them in
+ * writes. A run's lease (acquire, renew, release), a log's finish and fence raise are one call too. Lock order: the event log row, then the thread, then the run (no write takes them in
  * another order). The per-row foreign keys of `events` and `messages` are dropped: their parent row
  * is locked and written in the same transaction by every writer, and the deletes that cascaded
  * (a thread's messages, an expired log's events) are made by the deleting statements. `S` is the
@@ -228,6 +228,52 @@ BEGIN
     UPDATE ${S}.runs SET lease_owner = NULL, lease_until = NULL WHERE run_id = p_run;
     v_reply := 'true';
   END IF;
+  IF p_req IS NOT NULL THEN INSERT INTO ${S}.requests (id, reply, at) VALUES (p_req, v_reply, v_at); END IF;
+  RETURN v_reply;
+END
+$fn$;
+
+-- a run's log finished ('finish': expires p_ttl_ms later, the run's inbox with it; p_sweep: expired
+-- logs and inboxes dropped first) or its fence raised ('raise'): the log's last seq, or '!' + the refusal
+CREATE FUNCTION ${S}.ev_log_write(p_req text, p_retry boolean, p_test boolean, p_run text, p_op text,
+  p_fence bigint, p_ttl_ms bigint, p_sweep boolean, p_wake text, p_payload text)
+  RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_at bigint := ${S}.clock_ms(p_test);
+  v_log record;
+  v_reply text;
+BEGIN
+  IF p_retry THEN
+    SELECT reply INTO v_reply FROM ${S}.requests WHERE id = p_req;
+    IF FOUND THEN RETURN v_reply; END IF;
+  END IF;
+  SELECT last_seq, fence, expires_at INTO v_log FROM ${S}.event_logs WHERE run_id = p_run FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO ${S}.event_logs (run_id) VALUES (p_run) ON CONFLICT DO NOTHING;
+    SELECT last_seq, fence, expires_at INTO v_log FROM ${S}.event_logs WHERE run_id = p_run FOR UPDATE;
+  END IF;
+  IF v_log.expires_at IS NOT NULL AND v_at >= v_log.expires_at THEN
+    DELETE FROM ${S}.events WHERE run_id = p_run;
+    UPDATE ${S}.event_logs SET last_seq = 0, fence = 0, expires_at = NULL WHERE run_id = p_run;
+    DELETE FROM ${S}.inboxes WHERE run_id = p_run AND expires_at <= v_at;
+    v_log.last_seq := 0;
+    v_log.fence := 0;
+  END IF;
+  IF p_fence < v_log.fence THEN RETURN '!{"code":"stale_fence","fence":' || v_log.fence || '}'; END IF;
+  IF p_op = 'finish' THEN
+    IF p_sweep THEN
+      WITH gone AS (DELETE FROM ${S}.event_logs WHERE expires_at <= v_at RETURNING run_id)
+        DELETE FROM ${S}.events e USING gone WHERE e.run_id = gone.run_id;
+      DELETE FROM ${S}.inboxes WHERE expires_at <= v_at;
+    END IF;
+    UPDATE ${S}.event_logs SET fence = p_fence, expires_at = v_at + p_ttl_ms WHERE run_id = p_run;
+    INSERT INTO ${S}.inboxes (run_id, expires_at) VALUES (p_run, v_at + p_ttl_ms)
+      ON CONFLICT (run_id) DO UPDATE SET expires_at = EXCLUDED.expires_at;
+    PERFORM pg_notify(p_wake, p_payload);
+  ELSE
+    UPDATE ${S}.event_logs SET fence = p_fence WHERE run_id = p_run;
+  END IF;
+  v_reply := v_log.last_seq::text;
   IF p_req IS NOT NULL THEN INSERT INTO ${S}.requests (id, reply, at) VALUES (p_req, v_reply, v_at); END IF;
   RETURN v_reply;
 END
