@@ -239,7 +239,7 @@ for (const [name, perOp] of Object.entries(counted)) {
 }
 lines.push(
   '',
-  'What each does per item: Redis — one Lua script per call (enqueues and acks of a tick batched into one). Postgres — one server-side function call per operation (migration 3: lock the thread row, fence, write, request record, NOTIFY), the calls of one tick, or queued behind one message, go as one simple-query message (one round trip) and one transaction, their threads locked first in thread order. The floor — one autocommitted statement per call, nothing else.',
+  'What each does per item: Redis — one Lua script per call (enqueues and acks of a tick batched into one). Postgres — one server-side function call per operation (migration 5: lock the thread row, fence, write, request record, NOTIFY; a call alone is a named prepared statement, its own transaction), the calls of one tick, or queued behind one message, go as one simple-query message (one round trip) and one transaction, their threads locked first in thread order. The floor — one autocommitted statement per call, nothing else.',
   '',
 );
 writeFileSync(new URL('../results/mailbox-postgres.md', import.meta.url), lines.join('\n'));
