@@ -10,57 +10,67 @@ import {
   type RunDispatchResult,
   type RunDispatchStatus,
   TERMINAL_DISPATCH_STATUSES,
-  dispatchWithRunResult,
   mailboxStoreInputs as inputs,
   runDispatchStatusSchema,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
-import {
-  afterFailedAttempt,
-  checkFence,
-  lockDispatch,
-  lockThread,
-  moved,
-  parseDispatch,
-  saveDispatch,
-} from './internal/dispatch-rows';
+import { lockDispatch, moved, parseDispatch, saveDispatch } from './internal/dispatch-rows';
 import { conflict } from './internal/errors';
 import { key } from './internal/keys';
-import { Lane } from './internal/lane';
+import { CallPipe } from './internal/call-pipe';
+import {
+  type Settle,
+  claimCall,
+  claimReply,
+  enqueueCall,
+  enqueueReply,
+  interruptCall,
+  interruptReply,
+  lockThreadsFirst,
+  settleCall,
+  settleReply,
+} from './internal/mailbox-functions';
 import { type ListedRow, readPage } from './internal/read-page';
-import { insertDispatch } from './internal/mailbox-enqueue';
-import { checkLeaseDeadline, claimDue, claimed, reclaimExpired } from './internal/mailbox-claim';
+import { checkLeaseDeadline, claimed, reclaimExpired } from './internal/mailbox-claim';
 import { waitFor } from './internal/wait';
 
 export type PostgresMailboxStoreOptions = PostgresStoreOptions;
 
+/** Most calls sent in one message. */
+const MAX_BATCH = 64;
+
 /**
- * The MailboxStore on PostgreSQL. Every operation is one transaction; every write to a dispatch
- * first locks its thread's `mailbox_threads` row, so the one-claim-per-thread rule, epochs and
- * fencing hold under any number of processes; `claim` locks candidate threads with `FOR UPDATE SKIP
- * LOCKED`. Lease deadlines and timestamps come from the database clock. Inputs are validated by the
- * contract's schemas first; every mutating call records its reply with its writes, so a call re-sent
- * after a lost reply answers the first reply. Calls on one instance take effect in call order (one
- * at a time: open more instances, or processes, for parallel claimers). `waitForWork` listens for a
+ * The MailboxStore on PostgreSQL. Every write to a dispatch first locks its thread's
+ * `mailbox_threads` row, so the one-claim-per-thread rule, epochs and fencing hold under any number
+ * of processes; `claim` locks candidate threads with `FOR UPDATE SKIP LOCKED`. The hot writes
+ * (enqueue, claim, the fenced claimant writes, interrupt) are one call each of a function installed
+ * by migration 5, in one round trip; the calls made in one tick, or while a message is out, go as one
+ * message and one transaction (their threads locked first, in thread order), applied in call order
+ * and answered each on its own. Lease deadlines and timestamps come from the database clock. Inputs
+ * are validated by the contract's schemas first; every mutating call records its reply with its
+ * writes, so a call re-sent after a lost reply answers the first reply. `waitForWork` listens for a
  * NOTIFY and polls as a fallback.
  */
 export class PostgresMailboxStore implements MailboxStore {
   readonly db: PgDb;
-  readonly #lane = new Lane();
+  /** Call order, and the hot writes of a tick (or queued behind one message) sent as one message. */
+  readonly #pipe: CallPipe;
   readonly #shared: boolean;
   readonly #closing = new AbortController();
 
   constructor(options: PostgresMailboxStoreOptions, shared?: PgDb) {
     this.db = shared ?? new PgDb(options);
     this.#shared = shared !== undefined;
+    const lockFirst = lockThreadsFirst(this.db.s);
+    this.#pipe = new CallPipe((calls) => this.db.callFunctions(calls, lockFirst), MAX_BATCH);
   }
 
   #mutate<T>(work: (tx: Tx, s: string) => Promise<T>): Promise<T> {
-    return this.#lane.run(() => this.db.mutate((tx) => work(tx, this.db.s)));
+    return this.#pipe.task(() => this.db.mutate((tx) => work(tx, this.db.s)));
   }
 
   #read<T>(work: (s: string) => Promise<T>): Promise<T> {
-    return this.#lane.run(() => work(this.db.s));
+    return this.#pipe.task(() => work(this.db.s));
   }
 
   /** The channel `waitForWork` listens on. */
@@ -76,7 +86,8 @@ export class PostgresMailboxStore implements MailboxStore {
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
     const parsed = inputs.enqueue.parse(input);
     const dispatchId = parsed.dispatchId ?? randomUUID();
-    return this.#mutate((tx, s) => insertDispatch(tx, s, parsed, dispatchId));
+    const reply = await this.#pipe.call(enqueueCall(parsed, dispatchId, this.#wake));
+    return enqueueReply(reply, parsed, dispatchId);
   }
 
   /** Enqueue, claim and start record in one transaction (see MailboxStore.enqueueAndClaim). */
@@ -86,12 +97,13 @@ export class PostgresMailboxStore implements MailboxStore {
     const { workerId, leaseMs, dispatchInstanceId, ...parsed } = inputs.enqueueAndClaim.parse(input);
     const dispatchId = parsed.dispatchId ?? randomUUID();
     const claim = { workerId, leaseMs, ...(dispatchInstanceId === undefined ? {} : { dispatchInstanceId }) };
-    return this.#mutate((tx, s) => insertDispatch(tx, s, parsed, dispatchId, claim));
+    const reply = await this.#pipe.call(enqueueCall(parsed, dispatchId, this.#wake, claim));
+    return enqueueReply(reply, parsed, dispatchId, leaseMs);
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {
     const parsed = inputs.claim.parse(input);
-    return this.#mutate((tx, s) => claimDue(tx, s, parsed));
+    return claimReply(await this.#pipe.call(claimCall(parsed)), parsed.leaseMs);
   }
 
   async claimDispatch(input: {
@@ -115,61 +127,45 @@ export class PostgresMailboxStore implements MailboxStore {
     });
   }
 
-  /** A fenced claimant write: `change` gets the dispatch as locked and returns what to store. */
-  #fenced(
-    proof: ClaimProof,
-    change: (dispatch: RunDispatch, at: number, epoch: number) => RunDispatch,
-  ): Promise<RunDispatch> {
-    return this.#mutate(async (tx, s) => {
-      const { dispatch, thread } = await lockDispatch(tx, s, proof.dispatchId);
-      const at = await tx.now();
-      checkFence(dispatch, thread, proof, at);
-      const next = change(dispatch, at, thread.epoch);
-      await saveDispatch(tx, s, next, dispatch, this.#wake);
-      return next;
-    });
+  /** A fenced claimant write: one call of `mb_settle` (fencing, the change, the reply record). */
+  async #fenced(proof: ClaimProof, change: Settle): Promise<RunDispatch> {
+    const reply = await this.#pipe.call(settleCall(proof, change, this.#wake));
+    return settleReply(reply, proof, change);
   }
 
   /** With a result: recorded and acked in one transaction, after one fencing check. */
   async ack(input: ClaimProof & { result?: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.ack.parse(input);
-    return this.#fenced(proof, (dispatch, at) =>
-      moved(result === undefined ? dispatch : dispatchWithRunResult(dispatch, result, at), 'acked', at),
-    );
+    return this.#fenced(proof, { status: 'acked', ...(result === undefined ? {} : { result }) });
   }
 
   async nack(input: ClaimProof & { error: string; retryAt?: number }): Promise<RunDispatch> {
-    const proof = inputs.nack.parse(input);
-    return this.#fenced(proof, (dispatch, at, threadEpoch) =>
-      afterFailedAttempt(dispatch, { at, error: proof.error, retryAt: proof.retryAt ?? at, threadEpoch }),
-    );
+    const { error, retryAt, ...proof } = inputs.nack.parse(input);
+    return this.#fenced(proof, {
+      status: 'nack',
+      fields: { lastError: error },
+      ...(retryAt === undefined ? {} : { retryAt }),
+    });
   }
 
   async deadLetter(input: ClaimProof & { error: string }): Promise<RunDispatch> {
-    const proof = inputs.deadLetter.parse(input);
-    return this.#fenced(proof, (dispatch, at) =>
-      moved(dispatch, 'dead_letter', at, { lastError: proof.error }),
-    );
+    const { error, ...proof } = inputs.deadLetter.parse(input);
+    return this.#fenced(proof, { status: 'dead_letter', fields: { lastError: error } });
   }
 
   async extendLease(input: ClaimProof & { leaseMs: number }): Promise<RunDispatch> {
     const { leaseMs, ...proof } = inputs.extendLease.parse(input);
-    return this.#fenced(proof, (dispatch, at) => {
-      checkLeaseDeadline(at, leaseMs);
-      return moved(dispatch, 'claimed', at, { leaseUntil: at + leaseMs });
-    });
+    return this.#fenced(proof, { status: 'claimed', leaseMs });
   }
 
   async recordDispatchStart(input: ClaimProof & { dispatchInstanceId: string }): Promise<RunDispatch> {
-    const proof = inputs.recordDispatchStart.parse(input);
-    return this.#fenced(proof, (dispatch, at) =>
-      moved(dispatch, 'claimed', at, { dispatchInstanceId: proof.dispatchInstanceId, runStatus: 'running' }),
-    );
+    const { dispatchInstanceId, ...proof } = inputs.recordDispatchStart.parse(input);
+    return this.#fenced(proof, { status: 'claimed', fields: { dispatchInstanceId, runStatus: 'running' } });
   }
 
   async recordRunResult(input: ClaimProof & { result: RunDispatchResult }): Promise<RunDispatch> {
     const { result, ...proof } = inputs.recordRunResult.parse(input);
-    return this.#fenced(proof, (dispatch, at) => dispatchWithRunResult(dispatch, result, at));
+    return this.#fenced(proof, { status: 'claimed', result });
   }
 
   async cancel(input: string): Promise<RunDispatch> {
@@ -208,36 +204,7 @@ export class PostgresMailboxStore implements MailboxStore {
 
   async interrupt(input: string): Promise<MailboxInterrupt> {
     const { threadId } = inputs.interrupt.parse({ threadId: input });
-    return this.#mutate(async (tx, s) => {
-      const thread = await lockThread(tx, s, threadId);
-      const at = await tx.now();
-      const newDispatchEpoch = thread.epoch + 1;
-      await tx.query(`UPDATE ${s}.mailbox_threads SET epoch = $2 WHERE thread_id = $1`, [
-        key(threadId),
-        newDispatchEpoch,
-      ]);
-      const queued = await tx.query<{ doc: string }>(
-        `SELECT doc FROM ${s}.dispatches WHERE thread_id = $1 AND status = 'queued' ORDER BY seq`,
-        [key(threadId)],
-      );
-      for (const row of queued) {
-        const dispatch = parseDispatch(row.doc);
-        await saveDispatch(tx, s, moved(dispatch, 'superseded', at), dispatch);
-      }
-      let activeDispatch: RunDispatch | undefined;
-      if (thread.claimedId !== null) {
-        const active = await tx.query<{ doc: string }>(
-          `SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`,
-          [thread.claimedId],
-        );
-        if (active[0] !== undefined) activeDispatch = parseDispatch(active[0].doc);
-      }
-      return {
-        newDispatchEpoch,
-        ...(activeDispatch ? { activeDispatch } : {}),
-        supersededCount: queued.length,
-      };
-    });
+    return interruptReply(await this.#pipe.call(interruptCall(threadId)));
   }
 
   async supersedeClaimed(input: string): Promise<RunDispatch> {

@@ -8,7 +8,7 @@ import {
   runEventLogInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions } from './internal/db';
-import { checkLogFence, lockLog, sweepExpired } from './internal/event-log-rows';
+import { appendRefusal, runWriteCall, runWriteReply } from './internal/run-write-functions';
 import { key, payloadOf } from './internal/keys';
 import { KeyedLanes } from './internal/lane';
 import { waitFor } from './internal/wait';
@@ -56,39 +56,27 @@ export class PostgresRunEventLog implements RunEventLog {
     return `(l.expires_at IS NULL OR l.expires_at > ${this.db.clock})`;
   }
 
+  /**
+   * One call of `tr_write` (migration 6), one round trip: the log row locked (created when missing),
+   * fence, finished log and seq continuity checked, the events inserted in one statement, the run
+   * NOTIFYed on commit, the reply recorded.
+   */
   async append(runId: string, events: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
     const parsed = this.#inputs.append.parse({ runId, events, fence: options?.fence });
-    const s = this.db.s;
-    await this.#lanes.run(parsed.runId, () =>
-      this.db.mutate(async (tx) => {
-        const log = await lockLog(tx, s, parsed.runId);
-        const fence = checkLogFence(parsed.runId, log, parsed.fence);
-        if (parsed.events.length === 0) return null;
-        if (log.finished)
-          throw new AwakenError('conflict', `the event log of run ${parsed.runId} is finished`);
-        parsed.events.forEach((event, index) => {
-          const expected = log.lastSeq + index + 1;
-          if (event.runId !== parsed.runId || event.seq !== expected) {
-            throw new AwakenError(
-              'conflict',
-              `run ${parsed.runId} expects event seq ${expected}, got seq ${event.seq} of run ${event.runId}`,
-              { details: { runId: parsed.runId, expected, given: event.seq } },
-            );
-          }
-        });
-        await tx.query(
-          `INSERT INTO ${s}.events (run_id, seq, doc) SELECT $1, $2 + u.n, u.doc FROM unnest($3::text[]) WITH ORDINALITY AS u(doc, n)`,
-          [key(parsed.runId), log.lastSeq, parsed.events.map((event) => JSON.stringify(event))],
-        );
-        await tx.query(`UPDATE ${s}.event_logs SET last_seq = $2, fence = $3 WHERE run_id = $1`, [
-          key(parsed.runId),
-          log.lastSeq + parsed.events.length,
-          fence,
-        ]);
-        tx.notify('events', payloadOf(key(parsed.runId)));
-        return null;
-      }),
-    );
+    const given = { runId: parsed.runId, events: parsed.events, fence: parsed.fence ?? 0 };
+    await this.#lanes.run(parsed.runId, async () => {
+      const [reply] = await this.db.callFunctions([
+        runWriteCall(this.db.notifier.channel('events'), given, undefined),
+      ]);
+      if (AwakenError.isInstance(reply)) throw reply;
+      const outcome = runWriteReply(String(reply), given, undefined);
+      if (outcome.status !== 'ok') throw outcome.error;
+    });
+  }
+
+  /** Runs `work` in the lane of `runId`: after the calls about that run made before it (the joint writer's). */
+  inLane<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    return this.#lanes.run(runId, work);
   }
 
   async #after(
@@ -146,36 +134,41 @@ export class PostgresRunEventLog implements RunEventLog {
     return Number(rows[0]?.last_seq ?? 0);
   }
 
+  /** One call of `ev_log_write` (migration 6), one round trip; expired logs are swept now and then. */
   async finish(runId: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
     const parsed = this.#inputs.finish.parse({ runId, ttlMs: options?.ttlMs, fence: options?.fence });
-    const ttlMs = parsed.ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
-    const s = this.db.s;
+    // Whole milliseconds, as the Redis log rounds its expiry up.
+    const ttlMs = Math.ceil(parsed.ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS);
+    const at = Date.now();
+    const sweep = at - this.#lastSweep >= SWEEP_EVERY_MS;
+    if (sweep) this.#lastSweep = at;
     await this.#lanes.run(parsed.runId, () =>
-      this.db.mutate(async (tx) => {
-        const log = await lockLog(tx, s, parsed.runId);
-        const fence = checkLogFence(parsed.runId, log, parsed.fence);
-        const at = await tx.now();
-        if (at - this.#lastSweep >= SWEEP_EVERY_MS) {
-          this.#lastSweep = at;
-          await sweepExpired(tx, s);
-        }
-        // Whole milliseconds, as the Redis log rounds its expiry up.
-        const expiresAt = at + Math.ceil(ttlMs);
-        await tx.query(`UPDATE ${s}.event_logs SET fence = $2, expires_at = $3 WHERE run_id = $1`, [
-          key(parsed.runId),
-          fence,
-          expiresAt,
-        ]);
-        // The run's control inbox goes with its log (same schema, same deployment).
-        await tx.query(
-          `INSERT INTO ${s}.inboxes (run_id, expires_at) VALUES ($1, $2)
-         ON CONFLICT (run_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
-          [key(parsed.runId), expiresAt],
-        );
-        tx.notify('events', payloadOf(key(parsed.runId)));
-        return null;
-      }),
+      this.#logWrite(parsed.runId, 'finish', parsed.fence ?? 0, ttlMs, sweep),
     );
+  }
+
+  /** The log row written by `ev_log_write`: its last seq, or the stale fence refusal. */
+  async #logWrite(runId: string, op: 'finish' | 'raise', fence: number, ttlMs: number, sweep: boolean) {
+    const [reply] = await this.db.callFunctions([
+      {
+        fn: 'ev_log_write',
+        args: [
+          key(runId),
+          op,
+          fence,
+          ttlMs,
+          sweep,
+          this.db.notifier.channel('events'),
+          payloadOf(key(runId)),
+        ],
+      },
+    ]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    const text = String(reply);
+    if (text.startsWith('!')) {
+      throw appendRefusal(JSON.parse(text.slice(1)) as Record<string, unknown>, { runId, events: [], fence });
+    }
+    return Number(text);
   }
 
   async isFinished(runId: string): Promise<boolean> {
@@ -187,17 +180,10 @@ export class PostgresRunEventLog implements RunEventLog {
     return rows.length > 0;
   }
 
+  /** One call of `ev_log_write` (migration 6), one round trip. */
   async raiseFence(runId: string, fence: number): Promise<number> {
     const parsed = this.#inputs.raiseFence.parse({ runId, fence });
-    const s = this.db.s;
-    return this.#lanes.run(parsed.runId, () =>
-      this.db.mutate(async (tx) => {
-        const log = await lockLog(tx, s, parsed.runId);
-        const given = checkLogFence(parsed.runId, log, parsed.fence);
-        await tx.query(`UPDATE ${s}.event_logs SET fence = $2 WHERE run_id = $1`, [key(parsed.runId), given]);
-        return log.lastSeq;
-      }),
-    );
+    return this.#lanes.run(parsed.runId, () => this.#logWrite(parsed.runId, 'raise', parsed.fence, 0, false));
   }
 
   /** Ends pending tails; closes the pool if this store made it (a bundle's store leaves it to the bundle). */

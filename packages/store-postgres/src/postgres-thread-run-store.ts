@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AwakenError,
   type Checkpoint,
+  type CheckpointWithEvents,
   type CreateRunWithLeaseInput,
   type CreateThreadInput,
   type CreatedRunWithLease,
@@ -16,23 +17,32 @@ import {
   type ThreadBranching,
   type RunLeaseProof,
   type RunRecord,
+  type RunEventLog,
   type RunStatus,
   type Thread,
   type ThreadListRequest,
   type ThreadRunStore,
   type Visibility,
   offerTrustedView,
-  pointersAfterCheckpoint,
+  runEventLogInputs,
   threadRunStoreInputs,
   threadTitleOf,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
-import { checkCheckpoint, expectLength } from './internal/checkpoint-checks';
+import { expectLength } from './internal/checkpoint-checks';
+import { PostgresCheckpointWithEvents } from './internal/postgres-checkpoint-with-events';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
 import { type ListedRow, readPage } from './internal/read-page';
-import { type RunOwnership, checkFree, holds, leaseOf, staleRunClaim } from './internal/run-lease';
-import { trustedThreadRunInputs } from './internal/trusted-inputs';
+import { checkFree, leaseOf, staleRunClaim } from './internal/run-lease';
+import {
+  createRunLeaseCall,
+  createRunLeaseReply,
+  runWriteCall,
+  runWriteReply,
+} from './internal/run-write-functions';
+import { trustedEventLogInputs, trustedThreadRunInputs } from './internal/trusted-inputs';
+import { PostgresRunEventLog } from './postgres-run-event-log';
 
 export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
 
@@ -183,9 +193,13 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
           { threadId, branches: count },
         );
       }
-      const rows = await tx.query(`DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING pos`, [
-        key(threadId),
-      ]);
+      // its messages with it (no foreign key since migration 6: the statement deletes them)
+      const rows = await tx.query(
+        `WITH gone AS (DELETE FROM ${this.db.s}.threads WHERE id = $1 RETURNING id),
+         messages AS (DELETE FROM ${this.db.s}.messages m USING gone WHERE m.thread_id = gone.id)
+         SELECT 1 FROM gone`,
+        [key(threadId)],
+      );
       return rows.length > 0;
     });
   }
@@ -351,9 +365,10 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
   }
 
   /**
-   * `createRun` and `acquireRun` (and `createThread` when asked) in one transaction: see the
-   * contract. A missing thread is inserted first (a concurrent insert of the same thread makes this
-   * one use it), then locked like every write's.
+   * `createRun` and `acquireRun` (and `createThread` when asked) in one call of
+   * `tr_create_run_lease` (migration 6), one round trip: see the contract. A missing thread is
+   * inserted first (a concurrent insert of the same thread makes this one use it), then locked like
+   * every write's; a refused run leaves no thread behind.
    */
   async createRunWithLease(record: RunRecord, input: CreateRunWithLeaseInput): Promise<CreatedRunWithLease> {
     const { run, owner, leaseMs, createThread } = this.#inputs.createRunWithLease.parse({
@@ -362,29 +377,12 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       leaseMs: input?.leaseMs,
       createThread: input?.createThread,
     });
-    return this.db.mutate(async (tx) => {
-      const at = await tx.now();
-      let threadCreated = false;
-      if (createThread) {
-        const thread: Thread = { id: run.threadId, metadata: {}, createdAt: at, updatedAt: at };
-        const rows = await tx.query(
-          `INSERT INTO ${this.db.s}.threads (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING pos`,
-          [key(run.threadId), JSON.stringify(thread)],
-        );
-        threadCreated = rows.length > 0;
-      }
-      const { thread } = await this.#lockThread(tx, run.threadId);
-      const lease = leaseOf(run.runId, owner, 1, at + leaseMs);
-      const rows = await tx.query(
-        `INSERT INTO ${this.db.s}.runs (run_id, thread_id, status, doc, fence, lease_owner, lease_until)
-         VALUES ($1, $2, $3, $4, 1, $5, $6) ON CONFLICT DO NOTHING RETURNING pos`,
-        [key(run.runId), key(run.threadId), run.status, JSON.stringify(run), owner, lease.leaseUntil],
-      );
-      // the transaction rolls back: a thread inserted above is not kept
-      if (rows.length === 0) throw conflict(`run ${run.runId} already exists`, { id: run.runId });
-      await this.#saveThread(tx, { ...thread, latestRunId: run.runId, updatedAt: at });
-      return { run, lease, threadCreated };
-    });
+    const [reply] = await this.db.callFunctions([
+      createRunLeaseCall(run, owner, leaseMs, createThread === true),
+    ]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    const { at, threadCreated } = createRunLeaseReply(String(reply), run);
+    return { run, lease: leaseOf(run.runId, owner, 1, at + leaseMs), threadCreated };
   }
 
   async getRun(input: string): Promise<RunRecord | null> {
@@ -430,73 +428,52 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
     );
   }
 
+  /**
+   * One call of `tr_write` (migration 6), one round trip: thread and run locked in that order, the
+   * contract's checks in its order (thread, run, fence, the run's own thread, version, length,
+   * status), then the messages (one statement), the run and the thread written, the reply recorded.
+   */
   async commitCheckpoint(input: Checkpoint): Promise<RunRecord> {
     const checkpoint = this.#inputs.commitCheckpoint.parse(input);
-    const { run } = checkpoint;
-    return this.db.mutate(async (tx) => {
-      // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
-      const { thread, count } = await this.#lockThread(tx, checkpoint.threadId);
-      const rows = await tx.query<{ doc: string; fence: string }>(
-        `SELECT doc, fence FROM ${this.db.s}.runs WHERE run_id = $1 FOR UPDATE`,
-        [key(run.runId)],
-      );
-      if (rows[0] === undefined) throw notFound('run', run.runId);
-      checkCheckpoint({
-        run,
-        threadId: checkpoint.threadId,
-        fence: checkpoint.fence,
-        expectedMessageCount: checkpoint.expectedMessageCount,
-        stored: JSON.parse(rows[0].doc) as RunRecord,
-        storedFence: Number(rows[0].fence),
-        messageCount: count,
-      });
-      const at = await tx.now();
-      const records = await this.#append(tx, thread, count, checkpoint.messages, at);
-      await tx.query(`UPDATE ${this.db.s}.runs SET status = $2, doc = $3 WHERE run_id = $1`, [
-        key(run.runId),
-        run.status,
-        JSON.stringify(run),
-      ]);
-      const title = thread.title ?? threadTitleOf(checkpoint.messages);
-      const next = {
-        ...pointersAfterCheckpoint(thread, run),
-        ...(title === undefined ? {} : { title }),
-        updatedAt: at,
-      };
-      const state = checkpoint.threadState === undefined ? null : JSON.stringify(checkpoint.threadState);
-      await this.#saveThread(tx, next, ', message_count = $3, state = coalesce($4, state)', [
-        count + records.length,
-        state,
-      ]);
-      return run;
+    const [reply] = await this.db.callFunctions([runWriteCall('', undefined, checkpoint)]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    const outcome = runWriteReply(String(reply), undefined, checkpoint);
+    if (outcome.status !== 'ok') throw outcome.error;
+    return checkpoint.run;
+  }
+
+  /**
+   * The joint writer (one call of `tr_write`: append, then checkpoint, one transaction) for an event
+   * log in this store's database and schema — a `PostgresRunEventLog` on the same pool and schema;
+   * undefined for any other log. The trusted view's writer takes the trusted path for both inputs.
+   */
+  checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined {
+    if (
+      !(log instanceof PostgresRunEventLog) ||
+      log.db.pool !== this.db.pool ||
+      log.db.schema !== this.db.schema
+    )
+      return undefined;
+    const trusted = this.#inputs !== threadRunStoreInputs;
+    return new PostgresCheckpointWithEvents(this.db, log, {
+      checkpoint: this.#inputs.commitCheckpoint,
+      append: trusted ? trustedEventLogInputs.append : runEventLogInputs.append,
     });
   }
 
-  async #lockRun(tx: Tx, runId: string): Promise<RunOwnership | undefined> {
-    const rows = await tx.query<{ fence: string; lease_owner: string | null; lease_until: string | null }>(
-      `SELECT fence, lease_owner, lease_until FROM ${this.db.s}.runs WHERE run_id = $1 FOR UPDATE`,
-      [key(runId)],
-    );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    return {
-      fence: Number(row.fence),
-      owner: row.lease_owner,
-      leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
-    };
-  }
-
-  async #setLease(
-    tx: Tx,
+  /** One call of `tr_lease` (migration 6), one round trip: the run locked, checked and written. */
+  async #lease(
     runId: string,
+    op: 'acquire' | 'renew' | 'release',
+    owner: string,
     fence: number,
-    owner: string | null,
-    until: number | null,
-  ): Promise<void> {
-    await tx.query(
-      `UPDATE ${this.db.s}.runs SET fence = $2, lease_owner = $3, lease_until = $4 WHERE run_id = $1`,
-      [key(runId), fence, owner, until],
-    );
+    leaseMs: number,
+  ) {
+    const [reply] = await this.db.callFunctions([
+      { fn: 'tr_lease', args: [key(runId), op, owner, fence, leaseMs] },
+    ]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    return String(reply);
   }
 
   async acquireRun(input: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
@@ -505,42 +482,41 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       owner: request?.owner,
       leaseMs: request?.leaseMs,
     });
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, runId);
-      if (ownership === undefined) throw notFound('run', runId);
-      const at = await tx.now();
-      checkFree(runId, ownership, at);
-      const lease = leaseOf(runId, owner, ownership.fence + 1, at + leaseMs);
-      await this.#setLease(tx, runId, lease.fence, owner, lease.leaseUntil);
-      return lease;
-    });
+    const reply = await this.#lease(runId, 'acquire', owner, 0, leaseMs);
+    if (reply.startsWith('!')) {
+      const refusal = JSON.parse(reply.slice(1)) as {
+        code: string;
+        owner: string;
+        leaseUntil: number;
+        at: number;
+      };
+      if (refusal.code === 'no_run') throw notFound('run', runId);
+      // held by a live lease at the store clock: run_busy, as checkFree words it
+      checkFree(runId, { fence: 0, owner: refusal.owner, leaseUntil: refusal.leaseUntil }, refusal.at);
+      throw new AwakenError('store_failure', `postgres: an unexpected reply ${reply.slice(0, 200)}`);
+    }
+    const { fence, leaseUntil } = JSON.parse(reply) as { fence: number; leaseUntil: number };
+    return leaseOf(runId, owner, fence, leaseUntil);
   }
 
   async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
     const proof = this.#inputs.renewRun.parse(input);
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, proof.runId);
-      if (ownership === undefined) throw notFound('run', proof.runId);
-      if (!holds(ownership, proof)) {
-        throw staleRunClaim(
-          proof.runId,
-          `fence ${proof.fence} of ${proof.owner} no longer holds it (fence ${ownership.fence})`,
-        );
-      }
-      const lease = leaseOf(proof.runId, proof.owner, proof.fence, (await tx.now()) + proof.leaseMs);
-      await this.#setLease(tx, proof.runId, proof.fence, proof.owner, lease.leaseUntil);
-      return lease;
-    });
+    const reply = await this.#lease(proof.runId, 'renew', proof.owner, proof.fence, proof.leaseMs);
+    if (reply.startsWith('!')) {
+      const refusal = JSON.parse(reply.slice(1)) as { code: string; fence: number };
+      if (refusal.code === 'no_run') throw notFound('run', proof.runId);
+      throw staleRunClaim(
+        proof.runId,
+        `fence ${proof.fence} of ${proof.owner} no longer holds it (fence ${refusal.fence})`,
+      );
+    }
+    const { leaseUntil } = JSON.parse(reply) as { leaseUntil: number };
+    return leaseOf(proof.runId, proof.owner, proof.fence, leaseUntil);
   }
 
   async releaseRun(input: RunLeaseProof): Promise<boolean> {
     const proof = this.#inputs.releaseRun.parse(input);
-    return this.db.mutate(async (tx) => {
-      const ownership = await this.#lockRun(tx, proof.runId);
-      if (ownership === undefined || !holds(ownership, proof)) return false;
-      await this.#setLease(tx, proof.runId, ownership.fence, null, null);
-      return true;
-    });
+    return (await this.#lease(proof.runId, 'release', proof.owner, proof.fence, 0)) === 'true';
   }
 
   /** Closes the pool if this store made it (a bundle's store leaves it to the bundle). */

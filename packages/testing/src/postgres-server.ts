@@ -34,6 +34,8 @@ export interface StartPostgresOptions extends ServerProcessOptions {
    * operating system, which survives a killed server, holds what was written.
    */
   durable?: boolean;
+  /** More server settings, each passed as `-c name=value` (e.g. `shared_preload_libraries`). */
+  settings?: Record<string, string>;
 }
 
 const POSTGRES: ServerKind = {
@@ -106,6 +108,7 @@ export async function startPostgresServer(options: StartPostgresOptions = {}): P
   args.push('-c', 'fsync=off', '-c', `synchronous_commit=${options.durable ? 'on' : 'off'}`);
   args.push('-c', 'full_page_writes=off');
   args.push('-c', 'max_connections=300', '-c', 'shared_buffers=64MB');
+  for (const [name, value] of Object.entries(options.settings ?? {})) args.push('-c', `${name}=${value}`);
   // its own process group, so a crash (kill) takes the backends with the postmaster
   const child = spawn(join(bin, 'postgres'), args, {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AwakenError } from '@awaken/contract';
 import pg from 'pg';
+import { waitForBlocker } from './deadlock-wait';
 import { isConnectionError, isTransactionRetry, toStoreError } from './errors';
+import { type FunctionCall, sqlLiteral } from './function-call';
 import { migrate } from './migrate';
 import { Notifier } from './notifier';
 
@@ -48,6 +51,22 @@ const REAL_CLOCK = '(floor(extract(epoch from clock_timestamp()) * 1000))::bigin
 const DEFAULT_REQUEST_TTL_MS = 120_000;
 const MAX_ATTEMPTS = 6;
 
+const statementNames = new Map<string, string>();
+
+/**
+ * A parameterized statement as a named prepared statement (parsed and planned once per connection,
+ * then only bound and executed): its name is a hash of its text, so one name never means two texts.
+ * Every parameterized statement of this package has a fixed text (values are always parameters).
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `awaken_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -68,6 +87,7 @@ export class PgDb {
   readonly #migrate: boolean;
   #ready: Promise<void> | undefined;
   #lastRequestSweep = 0;
+  #lastFunctionSweep = 0;
   readonly #guarded = new WeakSet<pg.PoolClient>();
 
   constructor(options: PostgresStoreOptions) {
@@ -118,7 +138,7 @@ export class PgDb {
     });
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return (await this.pool.query<R>(sql, params)).rows;
+        return (await this.pool.query<R>(params.length > 0 ? prepared(sql, params) : sql)).rows;
       } catch (error) {
         if (attempt < MAX_ATTEMPTS && isConnectionError(error)) {
           await pause(attempt * 50);
@@ -178,7 +198,9 @@ export class PgDb {
         }
         const closing: string[] = [];
         const tx: Tx = {
-          query: async (sql, params) => (await client.query(sql, params)).rows,
+          query: async (sql, params) =>
+            (await client.query(params !== undefined && params.length > 0 ? prepared(sql, params) : sql))
+              .rows,
           now: async () => now,
           notify: (channel, payload) => {
             const statement = `SELECT pg_notify(${client.escapeLiteral(this.notifier.channel(channel))}, ${client.escapeLiteral(payload)})`;
@@ -215,6 +237,7 @@ export class PgDb {
           broken = true;
         });
         if (isTransactionRetry(error) && attempt < MAX_ATTEMPTS) {
+          if (!broken) await waitForBlocker(client, error).catch(() => undefined);
           await pause(Math.random() * 20 * attempt);
           continue;
         }
@@ -222,6 +245,151 @@ export class PgDb {
       } finally {
         client.release(broken);
       }
+    }
+  }
+
+  /**
+   * Calls functions of the schema (installed by the migrations) in one round trip: one call alone as
+   * a named prepared statement `SELECT fn($1 request id, $2 re-sent?, $3 test clock?, …args)` (its
+   * own transaction), several as one simple-query message
+   * `BEGIN; <lockFirst>; SELECT fn(…); SELECT fn(…); …; COMMIT` (one transaction: one
+   * commit for the message; `lockFirst`, when given, takes the locks the calls will take, in one
+   * order, so two messages never deadlock). Returns each function's text reply. Each function records
+   * its reply under its request id in the commit of its writes, so after a lost connection, or any
+   * error, the calls are re-sent one by one flagged as re-sent: a call that committed answers its
+   * recorded reply, the others run (a serialization failure or deadlock runs again, bounded).
+   * Without request records (`requestTtlMs` 0) the calls are sent one per message, so an error
+   * belongs to one call.
+   */
+  async callFunctions(
+    calls: readonly FunctionCall[],
+    lockFirst?: (calls: readonly FunctionCall[]) => string | undefined,
+  ): Promise<(string | AwakenError)[]> {
+    await this.ready().catch((error) => {
+      throw toStoreError(error);
+    });
+    const recording = this.#requestTtlMs > 0;
+    const ids = calls.map(() => (recording ? randomUUID() : null));
+    let resent = false;
+    if (calls.length > 1 && recording) {
+      try {
+        return await this.#send(calls, ids, false, lockFirst?.(calls));
+      } catch {
+        resent = true; // which calls committed is unknown: each again, alone, answered by its record if it did
+      }
+    }
+    const replies: (string | AwakenError)[] = [];
+    for (const [index, call] of calls.entries()) {
+      replies.push(await this.#callOne(call, ids[index] ?? null, resent).catch(toStoreError));
+    }
+    return replies;
+  }
+
+  async #callOne(call: FunctionCall, id: string | null, resent = false): Promise<string> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return (await this.#send([call], [id], resent || attempt > 1))[0] as string;
+      } catch (error) {
+        if (attempt < MAX_ATTEMPTS && (isConnectionError(error) || isTransactionRetry(error))) {
+          await pause(isConnectionError(error) ? attempt * 50 : Math.random() * 20 * attempt);
+          continue;
+        }
+        throw toStoreError(error);
+      }
+    }
+  }
+
+  /** One message; the raw error of a failure (the connection is dropped or rolled back first). */
+  async #send(
+    calls: readonly FunctionCall[],
+    ids: readonly (string | null)[],
+    resent: boolean,
+    lockFirst?: string,
+  ): Promise<string[]> {
+    const client = await this.pool.connect();
+    if (!this.#guarded.has(client)) {
+      client.on('error', () => undefined);
+      this.#guarded.add(client);
+    }
+    const test = this.clock === REAL_CLOCK ? 'false' : 'true';
+    if (calls.length === 1 && lockFirst === undefined) {
+      return [
+        await this.#sendAlone(client, calls[0] as FunctionCall, ids[0] ?? null, resent, test === 'true'),
+      ];
+    }
+    const statements = ['BEGIN'];
+    if (lockFirst !== undefined) statements.push(lockFirst);
+    const first = statements.length;
+    for (const [index, call] of calls.entries()) {
+      const args = [
+        sqlLiteral(ids[index] ?? null),
+        resent ? 'true' : 'false',
+        test,
+        ...call.args.map(sqlLiteral),
+      ];
+      statements.push(`SELECT ${this.s}.${call.fn}(${args.join(', ')}) AS reply`);
+    }
+    statements.push('COMMIT');
+    const at = Date.now();
+    if (this.#requestTtlMs > 0 && at - this.#lastFunctionSweep > 10_000) {
+      this.#lastFunctionSweep = at;
+      statements.push(
+        `DELETE FROM ${this.s}.requests WHERE at < ${this.s}.clock_ms(${test}) - ${this.#requestTtlMs}`,
+      );
+    }
+    let broken = false;
+    try {
+      const results = (await client.query(statements.join('; '))) as unknown as pg.QueryResult[];
+      return calls.map((_, index) => String(results[first + index]?.rows[0]?.reply));
+    } catch (error) {
+      if (isConnectionError(error)) broken = true;
+      else {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        // a deadlock victim is re-sent once the transaction it deadlocked with has ended
+        if (!broken && isTransactionRetry(error)) await waitForBlocker(client, error).catch(() => undefined);
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * One call alone: a named prepared statement (parsed and planned once per connection), its own
+   * transaction (committed with its Sync, before the reply), one round trip. Releases `client`.
+   */
+  async #sendAlone(
+    client: pg.PoolClient,
+    call: FunctionCall,
+    id: string | null,
+    resent: boolean,
+    test: boolean,
+  ): Promise<string> {
+    const params: unknown[] = [id, resent, test, ...call.args];
+    const text = `SELECT ${this.s}.${call.fn}(${params.map((_, index) => `$${index + 1}`).join(', ')}) AS reply`;
+    let broken = false;
+    try {
+      const result = await client.query<{ reply: string }>(prepared(text, params));
+      const at = Date.now();
+      if (this.#requestTtlMs > 0 && at - this.#lastFunctionSweep > 10_000) {
+        this.#lastFunctionSweep = at;
+        await client
+          .query(
+            `DELETE FROM ${this.s}.requests WHERE at < ${this.s}.clock_ms(${test}) - ${this.#requestTtlMs}`,
+          )
+          .catch(() => {
+            broken = true; // the call committed; the sweep is only housekeeping
+          });
+      }
+      return String(result.rows[0]?.reply);
+    } catch (error) {
+      if (isConnectionError(error)) broken = true;
+      else if (isTransactionRetry(error)) await waitForBlocker(client, error).catch(() => undefined);
+      throw error;
+    } finally {
+      client.release(broken);
     }
   }
 

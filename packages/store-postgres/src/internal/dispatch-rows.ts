@@ -88,7 +88,7 @@ export async function saveDispatch(
   );
 }
 
-function staleClaim(proof: ClaimProof, why: string): AwakenError {
+export function staleClaim(proof: ClaimProof, why: string): AwakenError {
   return new AwakenError('stale_claim', `dispatch ${proof.dispatchId}: ${why}`, {
     details: { dispatchId: proof.dispatchId, reason: why },
   });

@@ -2,7 +2,9 @@ import { MIGRATION_0001 } from './0001-initial';
 import { MIGRATION_0002 } from './0002-runs-by-status';
 import { MIGRATION_0003 } from './0003-threads-by-write';
 import { MIGRATION_0004 } from './0004-dispatches-by-status';
-import { MIGRATION_0005 } from './0005-thread-branches';
+import { MIGRATION_0005 } from './0005-mailbox-functions';
+import { MIGRATION_0006 } from './0006-run-write-functions';
+import { MIGRATION_0007 } from './0007-thread-branches';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -18,5 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'runs-by-status', sql: MIGRATION_0002 },
   { version: 3, name: 'threads-by-write', sql: MIGRATION_0003 },
   { version: 4, name: 'dispatches-by-status', sql: MIGRATION_0004 },
-  { version: 5, name: 'thread-branches', sql: MIGRATION_0005 },
+  { version: 5, name: 'mailbox-functions', sql: MIGRATION_0005 },
+  { version: 6, name: 'run-write-functions', sql: MIGRATION_0006 },
+  { version: 7, name: 'thread-branches', sql: MIGRATION_0007 },
 ];

@@ -2,17 +2,20 @@
  * One chat-turn benchmark server in its own process, on a free loopback port; prints `{"port":N}`
  * when ready. argv[2]: `bare` (a Hono route running ai@6 `streamText` +
  * `toUIMessageStreamResponse()`), `awaken-memory` (the Awaken HTTP API over memory stores) or
- * `awaken-redis <redis url>` (over Redis stores). Both serve the same weather model and tool.
+ * `awaken-redis <redis url>` (over Redis stores) or `awaken-postgres <postgres url>` (over PostgreSQL
+ * stores, a schema of its own, a pool of 20). All serve the same weather model and tool.
  */
 import { randomUUID } from 'node:crypto';
 import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createHttpApp, createMailboxService } from '@awaken/server';
+import { createPostgresStores } from '@awaken/store-postgres';
 import { createRedisStores } from '@awaken/store-redis';
 import { serve } from '@hono/node-server';
 import { type UIMessage, convertToModelMessages, stepCountIs, streamText, tool } from 'ai';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { ServiceStores } from '@awaken/server';
 import { memoryServiceStores, redisServiceStores } from '../server-service/stores';
 import { WEATHER, weatherModel } from './weather-model';
 
@@ -43,10 +46,25 @@ function bare(): void {
   serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
 }
 
-async function awaken(redisUrl: string | undefined): Promise<void> {
-  const redis = redisUrl
-    ? createRedisStores({ redis: redisUrl, prefix: `bench-chat:${randomUUID()}:` })
-    : undefined;
+function storesOf(kind: 'memory' | 'redis' | 'postgres', url: string | undefined) {
+  if (kind === 'redis' && url) {
+    const redis = createRedisStores({ redis: url, prefix: `bench-chat:${randomUUID()}:` });
+    return { stores: redisServiceStores(redis) as ServiceStores, close: () => redis.close() };
+  }
+  if (kind === 'postgres' && url) {
+    const pg = createPostgresStores({
+      postgres: { connectionString: url, max: 20 },
+      schema: `bench_chat_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+    });
+    const { threadRuns, mailbox, eventLog, inbox } = pg;
+    return { stores: { threadRuns, mailbox, eventLog, inbox } as ServiceStores, close: () => pg.close(), pg };
+  }
+  return { stores: memoryServiceStores(), close: async () => undefined };
+}
+
+async function awaken(kind: 'memory' | 'redis' | 'postgres', url: string | undefined): Promise<void> {
+  const backend = storesOf(kind, url);
+  await backend.pg?.migrate();
   const service = createMailboxService({
     agents: [
       {
@@ -62,7 +80,7 @@ async function awaken(redisUrl: string | undefined): Promise<void> {
         ],
       },
     ],
-    stores: redis ? redisServiceStores(redis) : memoryServiceStores(),
+    stores: backend.stores,
     concurrency: 64,
   });
   await service.start();
@@ -72,7 +90,7 @@ async function awaken(redisUrl: string | undefined): Promise<void> {
     server.close();
     void service
       .stop({ graceMs: 0 })
-      .then(() => redis?.close())
+      .then(() => backend.close())
       .finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
@@ -81,6 +99,7 @@ async function awaken(redisUrl: string | undefined): Promise<void> {
 
 const mode = process.argv[2];
 if (mode === 'bare') bare();
-else if (mode === 'awaken-memory') await awaken(undefined);
-else if (mode === 'awaken-redis') await awaken(process.argv[3]);
+else if (mode === 'awaken-memory') await awaken('memory', undefined);
+else if (mode === 'awaken-redis') await awaken('redis', process.argv[3]);
+else if (mode === 'awaken-postgres') await awaken('postgres', process.argv[3]);
 else throw new Error(`unknown mode ${mode}`);

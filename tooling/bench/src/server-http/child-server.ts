@@ -32,15 +32,23 @@ export async function startChildServer(
     });
     child.once('exit', (code) => reject(new Error(`bench server ${args[0]} exited (${code})`)));
   });
+  // the exit, however it came (an exit code, or a signal: a child killed by SIGTERM without a handler
+  // has no exitCode), observed once: stop() never waits for an `exit` already emitted
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  let stopping: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
     },
   };
 }
