@@ -73,23 +73,6 @@ function linkToParent(session: RunSession) {
 type Attempt = { result: RunResult } | { error: unknown };
 
 /**
- * The child's ids are derived (a caller choosing the parent's run id can compute them): a run found
- * under them that another caller created is not this call's child. It is refused (a `conflict` the
- * call fails with), and left as it is — never continued, nor read as the child's answer.
- */
-async function notTheChild(session: RunSession, runId: string, callId: string): Promise<Attempt | undefined> {
-  const found = await session.services.store.getRun(runId);
-  if (!found || (found.parentRunId === session.runId && found.parentCallId === callId)) return undefined;
-  return {
-    error: new AwakenError(
-      'conflict',
-      `run ${runId} is not the child of call ${callId} of run ${session.runId}: another run was created under its id`,
-      { details: { runId, parentRunId: session.runId, parentCallId: callId } },
-    ),
-  };
-}
-
-/**
  * Runs one activation of the child. A child held by another activation (`run_busy`) is tried again:
  * after a crash the dead process's lease on the child lapses a little after the parent's, and the
  * parent's call executed again must continue the child, not fail. It gives up after twice the lease
@@ -161,7 +144,6 @@ export function createSubRuns(session: RunSession, state: ToolCallState, childre
           created = 'result' in outcome;
           if ('error' in outcome && AwakenError.hasCode(outcome.error, 'conflict')) outcome = undefined;
         }
-        if (outcome === undefined) outcome = await notTheChild(session, ids.runId, state.callId);
         if (outcome === undefined) {
           let handle: RunHandle | undefined;
           outcome = await attempt(session, () => {
