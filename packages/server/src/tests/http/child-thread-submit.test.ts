@@ -33,4 +33,15 @@ describe("a run submitted on a sub-agent's child thread", () => {
     });
     expect((await fx.json(`/v1/threads/${child.threadId}`)).body.latestRunId).toBe(child.runId);
   });
+
+  it("DELETE of the child's thread is refused 409 naming the top-level run; the child and its thread stay", async () => {
+    const lead = await startRun(fx, { agentId: LEAD_ID, input: 'approve:1' });
+    const [ticket] = (await fx.json(`/v1/runs/${lead.runId}`)).body.waiting.tickets;
+    const child = (await fx.json(`/v1/runs/${ticket.nested.runId}`)).body;
+    const refused = await fx.json(`/v1/threads/${child.threadId}`, { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details).toMatchObject({ runId: child.runId, topLevelRunId: lead.runId });
+    expect((await fx.json(`/v1/threads/${child.threadId}`)).status).toBe(200);
+    expect((await fx.json(`/v1/runs/${child.runId}`)).body.status).toBe('waiting');
+  });
 });
