@@ -85,8 +85,11 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
     const thread = await requireThread(c, threadId);
     const { threadRuns, mailbox } = c.var.service.stores;
     // a sub-agent's child thread goes with its parent: its run may be running inline, or awaited
+    // (once the parent is deleted, the orphan may go)
     const latest = thread.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
-    if (latest) await refuseChildRun(threadRuns, latest, 'delete its thread');
+    if (latest?.parentRunId !== undefined && (await threadRuns.getRun(latest.parentRunId))) {
+      await refuseChildRun(threadRuns, latest, 'delete its thread');
+    }
     const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
     if (busy.items.length > 0) {
       throw new AwakenError('conflict', `thread ${threadId} has queued or executing work; cancel it first`);

@@ -43,5 +43,9 @@ describe("a run submitted on a sub-agent's child thread", () => {
     expect(refused.body.error.details).toMatchObject({ runId: child.runId, topLevelRunId: lead.runId });
     expect((await fx.json(`/v1/threads/${child.threadId}`)).status).toBe(200);
     expect((await fx.json(`/v1/runs/${child.runId}`)).body.status).toBe('waiting');
+    // once its parent's thread is deleted, the orphaned child's thread may go too
+    expect((await fx.call(`/v1/threads/${lead.threadId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fx.call(`/v1/threads/${child.threadId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fx.json(`/v1/runs/${child.runId}`)).status).toBe(404);
   });
 });
