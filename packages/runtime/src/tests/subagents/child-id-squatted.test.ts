@@ -19,7 +19,8 @@ describe("a run asked for under a child's derived ids", () => {
       ['threadId', { threadId: ids.threadId }],
     ] as const) {
       for (const start of [
-        async () => runtime.runToCompletion({ agentId: 'janitor', input: 'delete /tmp/squat.txt', ...request }),
+        async () =>
+          runtime.runToCompletion({ agentId: 'janitor', input: 'delete /tmp/squat.txt', ...request }),
         async () => runtime.createRun({ agentId: 'janitor', input: 'delete /tmp/squat.txt', ...request }),
       ]) {
         const refused = await start().then(
