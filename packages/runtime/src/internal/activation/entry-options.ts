@@ -8,7 +8,7 @@ import {
 } from '@awaken/contract';
 import { z } from 'zod';
 import type { ResumeRunOptions, RunRequest } from '../../types';
-import { isChildId } from '../subagents/child-ids';
+import { isChildId } from '../child-ids/child-ids';
 
 const id = z.string().min(1);
 const signal = z.instanceof(AbortSignal, { message: 'expected an AbortSignal' });

@@ -9,7 +9,7 @@ import {
 } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../../types';
 import type { RunSession } from '../session/run-session';
-import { childIdsOf } from './child-ids';
+import { childIdsOf } from '../child-ids/child-ids';
 import type { ChildRunner } from '../session/child-runner';
 
 /**

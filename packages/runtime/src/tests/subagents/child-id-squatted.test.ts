@@ -1,6 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
-import { childIdsOf } from '../../internal/subagents/child-ids';
+import { childIdsOf } from '../../internal/child-ids/child-ids';
 import { subAgentHarness } from '../../../test-support/sub-agents';
 
 /**

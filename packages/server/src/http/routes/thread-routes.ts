@@ -1,6 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { refuseChildRun } from '../../internal/commands/refuse-child-run';
+import { refuseChildRun } from '../../internal/child-runs/refuse-child-run';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
 import { requireThread } from '../internal/require-resource';

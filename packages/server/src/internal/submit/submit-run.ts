@@ -13,7 +13,7 @@ import {
 } from '@awaken/contract';
 import { z } from 'zod';
 import type { SubmitRequest, SubmittedRun } from '../../types';
-import { refuseChildRun } from '../commands/refuse-child-run';
+import { refuseChildRun } from '../child-runs/refuse-child-run';
 import { awaitRunStatus } from '../events/await-run-status';
 import { followRunEvents } from '../events/follow-run-events';
 import { abortableDelay } from '../service/abortable-delay';
