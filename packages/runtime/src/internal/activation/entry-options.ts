@@ -8,16 +8,25 @@ import {
 } from '@awaken/contract';
 import { z } from 'zod';
 import type { ResumeRunOptions, RunRequest } from '../../types';
+import { isChildId } from '../child-ids/child-ids';
 
 const id = z.string().min(1);
 const signal = z.instanceof(AbortSignal, { message: 'expected an AbortSignal' });
 const onSuspend = z.enum(['wait', 'return']);
 
 /** The fields of a run request checked here; `tools` and `context` are checked against the agent. */
+const notChild = (kind: 'run' | 'thread') => (value: string) => !isChildId(kind, value);
 const runRequestSchema = z.object({
   agentId: z.string(),
-  threadId: id.optional(),
-  runId: id.optional(),
+  threadId: id
+    .refine(
+      notChild('thread'),
+      "is a sub-agent child thread's id (subthread_ and 32 hex digits): the runtime's own",
+    )
+    .optional(),
+  runId: id
+    .refine(notChild('run'), "is a sub-agent child run's id (sub_ and 32 hex digits): the runtime's own")
+    .optional(),
   input: z.union([z.string(), z.array(userMessageSchema)]).optional(),
   signal: signal.optional(),
   onSuspend: onSuspend.optional(),

@@ -1,6 +1,6 @@
 import { AwakenError, type ToolCallState, isTerminalToolCallStatus } from '@awaken/contract';
 import type { RunSession } from '../session/run-session';
-import { childIdsOf } from './child-ids';
+import { childIdsOf } from '../child-ids/child-ids';
 
 /** The child run a suspended call waits on through its nested ticket, when it is this run's child. */
 function waitingChildOf(session: RunSession, call: ToolCallState): string | undefined {

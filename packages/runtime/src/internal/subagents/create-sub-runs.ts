@@ -9,8 +9,16 @@ import {
 } from '@awaken/contract';
 import type { RunHandle, RunResult } from '../../types';
 import type { RunSession } from '../session/run-session';
-import { childIdsOf } from './child-ids';
+import { childIdsOf } from '../child-ids/child-ids';
 import type { ChildRunner } from '../session/child-runner';
+
+/**
+ * How many levels of sub-agents a top-level run may nest (its children are level 1). Delegation may
+ * cycle (an agent that is its own sub-agent, A → B → A): past this, the call fails instead of starting
+ * a child, and its model reads why — unbounded, nested child runs grow until the process runs out of
+ * memory.
+ */
+export const MAX_SUB_AGENT_DEPTH = 8;
 
 /** The agent path of a session's run: stored for a child run, the run's agent alone otherwise. */
 export function agentPathOf(session: RunSession): string[] {
@@ -95,6 +103,12 @@ export function createSubRuns(session: RunSession, state: ToolCallState, childre
     async run(request: SubRunRequest): Promise<SubRunOutcome> {
       const ids = childIdsOf({ runId: session.runId, step: state.step, callId: state.callId });
       const agentPath = [...agentPathOf(session), request.agentId];
+      if (agentPath.length - 1 > MAX_SUB_AGENT_DEPTH) {
+        throw new AwakenError(
+          'validation_failed',
+          `the "${request.agentId}" agent would run ${agentPath.length - 1} levels deep (${agentPath.join(' › ')}): sub-agents do not nest deeper than ${MAX_SUB_AGENT_DEPTH} levels`,
+        );
+      }
       const input = messagesOf(request.input);
       const decisions = request.decisions ?? [];
       session.activation.signal.throwIfAborted();

@@ -1,7 +1,7 @@
 import { AwakenError, approve } from '@awaken/contract';
 import { describe, expect, it } from 'vitest';
 import { agentTool } from '../../agent-tool';
-import { childIdsOf } from '../../internal/subagents/child-ids';
+import { childIdsOf } from '../../internal/child-ids/child-ids';
 import { until } from '../../../test-support/harness';
 import { createTestStore } from '../../../test-support/recording-store';
 import { delegatingModel, janitorModel, subAgentHarness } from '../../../test-support/sub-agents';

@@ -7,7 +7,7 @@ import {
 import { createControllableTool, createScriptedModel } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { subAgentHarness } from '../../../test-support/sub-agents';
-import { childIdsOf } from '../../internal/subagents/child-ids';
+import { childIdsOf } from '../../internal/child-ids/child-ids';
 
 /** `store` whose calls are recorded as `method runId` (the first argument when it is a string). */
 function recorded<T extends object>(store: T, calls: string[]): T {

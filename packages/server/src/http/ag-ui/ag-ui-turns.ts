@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AwakenError, type RunRecord, decisionViewOf, readToolCallStates } from '@awaken/contract';
 import {
   type AgUiEvent,
@@ -42,32 +43,58 @@ async function resumedRunOf(c: Context<HttpEnv>, input: RunAgentInput): Promise<
   }
 }
 
-/** Whether `record` is the run an earlier post of the same user message on the thread started. */
-function isReplayOf(record: RunRecord, threadId: string, userMessageId: string): boolean {
+/** What makes a user message the same message: the agent it was sent to and its text. */
+function messageDigest(agentId: string, message: AgUiInputMessage): string {
+  return createHash('sha256')
+    .update(JSON.stringify([agentId, contentText(message.content)]))
+    .digest('base64url');
+}
+
+/**
+ * Whether `record` is the run an earlier post of the same user message on the thread started. The
+ * same message id with another text (or sent to another agent) is not a retry but a caller's mistake:
+ * `validation_failed` naming the message's id, as A2A refuses a reused `messageId` (a run stored
+ * before the digest was kept compares by id alone).
+ */
+function isReplayOf(
+  record: RunRecord,
+  input: RunAgentInput,
+  message: { id: string; agentId: string; digest: string },
+): boolean {
   const agUi = (record.context as Record<string, unknown> | undefined)?.[AG_UI_CONTEXT_KEY] as
-    | { userMessageId?: unknown }
+    | { userMessageId?: unknown; digest?: unknown }
     | undefined;
-  return record.threadId === threadId && agUi?.userMessageId === userMessageId;
+  if (record.threadId !== input.threadId || agUi?.userMessageId !== message.id) return false;
+  const sameDigest = agUi.digest === undefined || agUi.digest === message.digest;
+  if (record.agentId === message.agentId && sameDigest) return true;
+  const index = input.messages.findLastIndex((entry) => entry.id === message.id);
+  throw new AwakenError(
+    'validation_failed',
+    `messages[${index}].id: message ${message.id} already started run ${record.runId} with other content; a new message needs a new id`,
+    { details: { issues: [{ path: `messages[${index}].id`, message: 'reused for another message' }] } },
+  );
 }
 
 /**
  * Where a new user message's run goes: the client's `runId`, or — when an earlier run of another
  * message has it (a client pinning one id, as CopilotKit does) — an id derived from the thread, that
- * id and the message (`retryRunId`). `earlier` is the run the same request (same thread, `runId` and
- * user message id) started before, when it was sent already.
+ * id and the message (`retryRunId`). `earlier` is the run the same request (same thread, `runId`,
+ * user message id and content) started before, when it was sent already.
  */
 async function runOfMessage(
   c: Context<HttpEnv>,
   input: RunAgentInput,
-  messageId: string,
+  agentId: string,
+  message: AgUiInputMessage,
 ): Promise<{ runId: string; earlier?: RunRecord }> {
   const { threadRuns } = c.var.service.stores;
+  const same = { id: message.id, agentId, digest: messageDigest(agentId, message) };
   const taken = await threadRuns.getRun(input.runId);
   if (!taken) return { runId: input.runId };
-  if (isReplayOf(taken, input.threadId, messageId)) return { runId: taken.runId, earlier: taken };
-  const runId = retryRunId('agui', [input.threadId, input.runId, messageId]);
+  if (isReplayOf(taken, input, same)) return { runId: taken.runId, earlier: taken };
+  const runId = retryRunId('agui', [input.threadId, input.runId, message.id]);
   const derived = await threadRuns.getRun(runId);
-  if (derived && isReplayOf(derived, input.threadId, messageId)) return { runId, earlier: derived };
+  if (derived && isReplayOf(derived, input, same)) return { runId, earlier: derived };
   return { runId };
 }
 
@@ -108,7 +135,9 @@ async function startRun(
       mode: 'foreground',
       ifBusy: 'queue',
       origin: 'user',
-      context: runContextOf(c, { [AG_UI_CONTEXT_KEY]: { userMessageId: message.id } }),
+      context: runContextOf(c, {
+        [AG_UI_CONTEXT_KEY]: { userMessageId: message.id, digest: messageDigest(agentId, message) },
+      }),
       ...(input.tools.length > 0
         ? {
             tools: input.tools.map((tool) => ({
@@ -121,7 +150,7 @@ async function startRun(
     });
   } catch (error) {
     if (AwakenError.hasCode(error, 'conflict')) {
-      const { earlier } = await runOfMessage(c, input, message.id);
+      const { earlier } = await runOfMessage(c, input, agentId, message);
       if (earlier) return replayTurn(c, input, earlier);
     }
     throw error;
@@ -254,7 +283,7 @@ export async function agUiTurn(
     input.resume !== undefined ||
     (input.forwardedProps as { command?: unknown } | undefined)?.command !== undefined;
   const message = answering ? undefined : newUserMessage(input);
-  const placed = message ? await runOfMessage(c, input, message.id) : undefined;
+  const placed = message ? await runOfMessage(c, input, agentId, message) : undefined;
   if (placed?.earlier) return replayTurn(c, input, placed.earlier);
   const view = await activeRunOrNone(c, input.threadId);
   if (view?.kind === 'open') {

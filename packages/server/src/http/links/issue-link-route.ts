@@ -6,7 +6,7 @@ import { notFound } from '../internal/views';
 import { commonErrors, conflictError, idSchema, json, jsonBody } from '../schemas/common-schemas';
 import { type LinkSigner, linkPath } from './link-signer';
 import { waitingCallOf } from './waiting-call';
-import { refuseChildRun } from '../../internal/commands/refuse-child-run';
+import { refuseChildRun } from '../../internal/child-runs/refuse-child-run';
 
 const DAY_SECONDS = 86_400;
 

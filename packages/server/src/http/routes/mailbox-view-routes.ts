@@ -62,7 +62,7 @@ const dispatchesByStatus = route.get('/v1/mailbox/dispatches', {
 
 const retryAll = route.post('/v1/mailbox/dead-letters/retry-all', {
   summary:
-    'Requeue every dead letter (each as a new run, once): refused with 409 when the count of dead letters is not `expectedCount`',
+    'Requeue every dead letter (each as a new run, once): refused with 409 when the count of dead letters is not `expectedCount`; one that cannot be requeued now is listed in `failed` and the others are requeued',
   request: { body: jsonBody(retryAllBodySchema) },
   responses: {
     200: json(
@@ -73,6 +73,11 @@ const retryAll = route.post('/v1/mailbox/dead-letters/retry-all', {
           ),
           /** Dead letters requeued before (their run is not started again). */
           alreadyRequeued: z.number(),
+          /**
+           * Dead letters that could not be requeued now (a waiting run on their thread, a run or agent
+           * gone), with why; the others are requeued all the same. The next retry-all tries them again.
+           */
+          failed: z.array(z.object({ dispatchId: z.string(), code: z.string(), message: z.string() })),
         })
         .openapi('RetriedAll'),
       'What was requeued',
@@ -90,6 +95,9 @@ const purgeAll = route.post('/v1/mailbox/dispatches/purge-all', {
     ...conflictError,
   },
 });
+
+/** Why one dead letter is not requeued now, while the others are (a store failure stops them all). */
+const REFUSALS = new Set(['conflict', 'not_found', 'validation_failed']);
 
 /** 409 when the count the caller confirmed is not the count now. */
 function confirmCount(status: RunDispatchStatus, expected: number, actual: number): void {
@@ -125,6 +133,7 @@ export function registerMailboxViewRoutes(app: OpenAPIHono<HttpEnv>): void {
     const { mailbox, threadRuns } = service.stores;
     confirmCount('dead_letter', expected, (await mailbox.countDispatches()).dead_letter);
     const requeued: { dispatchId: string; runId: string; requeuedFrom: string }[] = [];
+    const failed: { dispatchId: string; code: string; message: string }[] = [];
     let alreadyRequeued = 0;
     let cursor: string | undefined;
     do {
@@ -133,18 +142,25 @@ export function registerMailboxViewRoutes(app: OpenAPIHono<HttpEnv>): void {
         ...(cursor ? { cursor } : {}),
       });
       for (const dead of page.items) {
-        if (dead.requeuedRunId !== undefined) {
+        // a requeue reserves its ids first: one refused after that (a waiting run) is not done yet
+        const done = dead.requeuedDispatchId && (await mailbox.loadDispatch(dead.requeuedDispatchId));
+        if (done) {
           alreadyRequeued += 1;
           continue;
         }
         const record = await threadRuns.getRun(dead.runId);
         const context = { ...record?.context, requeuedBy: callerOf(c) };
-        const run = await service.requeueDeadLetter(dead.dispatchId, { context });
-        requeued.push({ dispatchId: run.dispatchId, runId: run.runId, requeuedFrom: run.requeuedFrom });
+        try {
+          const run = await service.requeueDeadLetter(dead.dispatchId, { context });
+          requeued.push({ dispatchId: run.dispatchId, runId: run.runId, requeuedFrom: run.requeuedFrom });
+        } catch (error) {
+          if (!(error instanceof AwakenError) || !REFUSALS.has(error.code)) throw error;
+          failed.push({ dispatchId: dead.dispatchId, code: error.code, message: error.message });
+        }
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    return c.json({ requeued, alreadyRequeued }, 200);
+    return c.json({ requeued, alreadyRequeued, failed }, 200);
   });
 
   app.openapi(purgeAll, async (c) => {

@@ -1,5 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { refuseChildRun } from '../../internal/child-runs/refuse-child-run';
 import type { HttpEnv } from '../http-types';
 import { pageRequestOf } from '../internal/paging';
 import { requireThread } from '../internal/require-resource';
@@ -42,7 +43,8 @@ const getThread = route.get('/v1/threads/{threadId}', {
 });
 
 const deleteThread = route.delete('/v1/threads/{threadId}', {
-  summary: 'Delete a thread, its messages and runs (refused while a run executes or is queued)',
+  summary:
+    "Delete a thread, its messages and runs (refused while a run executes or is queued, and for a sub-agent's child thread)",
   request: { params: threadParamsSchema },
   responses: { 204: { description: 'Deleted' }, ...conflictError },
 });
@@ -80,8 +82,14 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
 
   app.openapi(deleteThread, async (c) => {
     const { threadId } = c.req.valid('param');
-    await requireThread(c, threadId);
+    const thread = await requireThread(c, threadId);
     const { threadRuns, mailbox } = c.var.service.stores;
+    // a sub-agent's child thread goes with its parent: its run may be running inline, or awaited
+    // (once the parent is deleted, the orphan may go)
+    const latest = thread.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
+    if (latest?.parentRunId !== undefined && (await threadRuns.getRun(latest.parentRunId))) {
+      await refuseChildRun(threadRuns, latest, 'delete its thread');
+    }
     const busy = await mailbox.listDispatches(threadId, { status: ['queued', 'claimed'], limit: 1 });
     if (busy.items.length > 0) {
       throw new AwakenError('conflict', `thread ${threadId} has queued or executing work; cancel it first`);

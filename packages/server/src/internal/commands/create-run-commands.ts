@@ -9,7 +9,7 @@ import { cancelRun } from './cancel-run';
 import { decideRun } from './decide-run';
 import { injectInput } from './inject-input';
 import { interruptThread } from './interrupt-thread';
-import { refuseChildRun } from './refuse-child-run';
+import { refuseChildRun } from '../child-runs/refuse-child-run';
 import { activeRun, resolveTarget } from './run-lookup';
 
 /** The run commands over the service's stores; `submit` starts the new runs of `queue` and `interrupt`. */

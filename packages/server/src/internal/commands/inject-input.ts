@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { InjectRequest, InjectResult, SubmitRequest, SubmittedRun } from '../../types';
 import { enqueueResume } from '../resume/enqueue-resume';
 import type { ServiceContext } from '../service/service-context';
-import { refuseChildRun } from './refuse-child-run';
+import { refuseChildRun } from '../child-runs/refuse-child-run';
 import { activeRun, notFound } from './run-lookup';
 
 const injectRequestSchema = z.object({

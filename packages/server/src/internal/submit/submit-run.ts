@@ -13,6 +13,7 @@ import {
 } from '@awaken/contract';
 import { z } from 'zod';
 import type { SubmitRequest, SubmittedRun } from '../../types';
+import { refuseChildRun } from '../child-runs/refuse-child-run';
 import { awaitRunStatus } from '../events/await-run-status';
 import { followRunEvents } from '../events/follow-run-events';
 import { abortableDelay } from '../service/abortable-delay';
@@ -89,6 +90,9 @@ async function makeRoom(
 ): Promise<void> {
   const { threadRuns, mailbox } = context.stores;
   const thread = await threadRuns.getThread(threadId);
+  // the thread of a sub-agent's child run takes runs only from its parent's call
+  const latest = thread?.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
+  if (latest) await refuseChildRun(threadRuns, latest, 'start runs on its thread');
   const open = thread?.openRunId ? await threadRuns.getRun(thread.openRunId) : null;
   if (open?.runId === runId)
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });

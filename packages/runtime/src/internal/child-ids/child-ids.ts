@@ -17,3 +17,16 @@ export function childIdsOf(parent: { runId: string; step: number; callId: string
     .slice(0, 32);
   return { runId: `sub_${digest}`, threadId: `subthread_${digest}` };
 }
+
+const CHILD_RUN_ID = /^sub_[0-9a-f]{32}$/;
+const CHILD_THREAD_ID = /^subthread_[0-9a-f]{32}$/;
+
+/**
+ * Whether an id has the shape `childIdsOf` derives (`sub_` / `subthread_` and 32 hex digits). Those
+ * ids are the runtime's own: a caller who picks a parent's run id can compute its children's, so a
+ * run asked for under one is refused — it would squat the child's run (continued as the child, read as
+ * its answer) or put someone else's history on the child's thread.
+ */
+export function isChildId(kind: 'run' | 'thread', id: string): boolean {
+  return (kind === 'run' ? CHILD_RUN_ID : CHILD_THREAD_ID).test(id);
+}
