@@ -1,11 +1,7 @@
 import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import {
-  type RedisInput,
-  closeRedis,
-  normalizePrefix,
-  resolveRedis,
-} from './internal/connection/redis-connection';
+import { type RedisInput, closeRedis, resolveRedis } from './internal/connection/redis-connection';
+import { storePrefix } from './internal/lua/script-context';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
@@ -52,7 +48,7 @@ export interface RedisStores extends AwakenStores {
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
-  const prefix = normalizePrefix(options.prefix);
+  const prefix = storePrefix(client, options.prefix);
   const { requestTtlMs, testClock } = options;
   const eventLog = new RedisRunEventLog({
     redis: client,

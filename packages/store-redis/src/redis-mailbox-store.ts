@@ -87,7 +87,7 @@ export class RedisMailboxStore implements MailboxStore {
     this.prefix = prefix;
     this.#key = mailboxKeys(prefix);
     this.#scripts = scripts;
-    this.#pool = new BlockingPool(client);
+    this.#pool = new BlockingPool(client, undefined, this.#key.wake);
   }
 
   async now(): Promise<number> {
