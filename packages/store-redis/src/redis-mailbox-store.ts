@@ -43,6 +43,11 @@ export interface RedisMailboxStoreOptions {
    * re-sends unanswered commands on reconnect); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
+  /**
+   * Internal (the sharded mailbox): reserves `count` enqueue seqs and resolves with the first, so
+   * every shard numbers its dispatches from one counter; default the store's own counter.
+   */
+  sequence?: (count: number) => Promise<number>;
 }
 
 const PURGE_BATCH = 500;
@@ -69,6 +74,7 @@ export class RedisMailboxStore implements MailboxStore {
   readonly #owned: boolean;
   readonly #key: MailboxKeys;
   readonly #scripts: ScriptContext;
+  readonly #sequence: ((count: number) => Promise<number>) | undefined;
   /** Connections blocked in `waitForWork` (BLPOP), opened on first use. */
   readonly #pool: BlockingPool;
   /** Aborted by `close()`, so blocked `waitForWork` calls return `false` and free their connection. */
@@ -87,6 +93,7 @@ export class RedisMailboxStore implements MailboxStore {
     this.prefix = prefix;
     this.#key = mailboxKeys(prefix);
     this.#scripts = scripts;
+    this.#sequence = options.sequence;
     this.#pool = new BlockingPool(client, undefined, this.#key.wake);
   }
 
@@ -126,12 +133,14 @@ export class RedisMailboxStore implements MailboxStore {
     const dispatchId = parsed.dispatchId ?? uuidV7();
     const args = enqueueArgs({ ...parsed, dispatchId, givenId: parsed.dispatchId !== undefined });
     args.push(workerId, leaseMs, randomUUID(), dispatchInstanceId ?? '');
+    if (this.#sequence) args.push(await this.#sequence(1));
     return decodeDispatch(dispatchId, await this.#run(S.enqueueAndClaim, args));
   }
 
   async #enqueueBatch(batch: ParsedEnqueue[]): Promise<(RunDispatch | AwakenError)[]> {
     const args: (string | number)[] = [];
     for (const item of batch) args.push(...enqueueArgs(item));
+    if (this.#sequence) args.push(await this.#sequence(batch.length));
     const reply = (await this.#run(S.enqueue, args)) as string[];
     const createdAt = Number(reply[0]);
     return batch.map((item, index) => {

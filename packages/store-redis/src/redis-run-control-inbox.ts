@@ -69,11 +69,10 @@ export class RedisRunControlInbox implements RunControlInbox {
 
   async peek(input: string): Promise<RunControl[]> {
     const { runId } = inputs.peek.parse({ runId: input });
-    const entries = (await PEEK_CONTROLS.run(
-      this.redis,
-      this.#scripts.keys,
-      [this.prefix, ...this.#inbox(runId)],
-    )) as string[];
+    const entries = (await PEEK_CONTROLS.run(this.redis, this.#scripts.keys, [
+      this.prefix,
+      ...this.#inbox(runId),
+    ])) as string[];
     return entries.map((json) => parseWith(runControlSchema, JSON.parse(json), 'stored run control'));
   }
 

@@ -3,7 +3,8 @@ const TABLE = (() => {
   const table = new Uint16Array(256);
   for (let i = 0; i < 256; i += 1) {
     let crc = i << 8;
-    for (let bit = 0; bit < 8; bit += 1) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    for (let bit = 0; bit < 8; bit += 1)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
     table[i] = crc;
   }
   return table;

@@ -25,7 +25,9 @@ export class Subscriber {
 
   /** Resolves once the channel subscription is active; returns the unsubscribe function. */
   async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
-    const client = isCluster(this.#base) ? (this.#client ?? (await this.#open())) : this.#connection(this.#base);
+    const client = isCluster(this.#base)
+      ? (this.#client ?? (await this.#open()))
+      : this.#connection(this.#base);
     const entry = () => listener();
     let listeners = this.#listeners.get(channel);
     if (!listeners) {
@@ -56,9 +58,10 @@ export class Subscriber {
 
   #open(): Promise<Redis> {
     this.#opening ??= masterFor(this.#base, this.#routeKey)
-      .then((node) => this.#connection(node)).finally(() => {
-      this.#opening = undefined;
-    });
+      .then((node) => this.#connection(node))
+      .finally(() => {
+        this.#opening = undefined;
+      });
     return this.#opening;
   }
 

@@ -16,7 +16,10 @@ import { advanceClock, freezeClock } from '../../../test-support/redis-harness';
 // run's Redis Cluster (three masters): the stores given an ioredis Cluster.
 const nodes = inject('redisClusterNodes');
 
-const mailbox = redisClusterHarnessParts(nodes, (options) => new RedisMailboxStore({ ...options, testClock: true }));
+const mailbox = redisClusterHarnessParts(
+  nodes,
+  (options) => new RedisMailboxStore({ ...options, testClock: true }),
+);
 describeMailboxStoreConformance({
   name: 'redis cluster',
   ...mailbox,
