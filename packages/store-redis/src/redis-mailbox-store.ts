@@ -20,6 +20,7 @@ import { toStoreError } from './internal/connection/redis-error';
 import { type MailboxKeys, mailboxKeys } from './internal/keys/mailbox-keys';
 import { uuidV7 } from './internal/keys/uuid-v7';
 import { MAILBOX_SCRIPTS as S } from './internal/lua/mailbox/mailbox-scripts';
+import { PEEK_CLAIMABLE } from './internal/lua/mailbox/peek-claimable';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/mailbox/dispatch-codec';
 import { listDispatchesWithStatus, listThreadDispatches } from './internal/mailbox/list-dispatches';
@@ -161,6 +162,23 @@ export class RedisMailboxStore implements MailboxStore {
         updatedAt: createdAt,
       };
     });
+  }
+
+  /**
+   * Internal (the sharded mailbox): the scores of what `claim` would claim next, at most `limit`,
+   * lowest first, claiming nothing (see `lua/mailbox/peek-claimable.ts`).
+   */
+  async peekClaimable(limit: number): Promise<number[]> {
+    this.#sendQueued();
+    try {
+      const reply = (await PEEK_CLAIMABLE.run(this.redis, this.#scripts.keys, [
+        this.prefix,
+        limit,
+      ])) as string[];
+      return reply.map(Number);
+    } catch (error) {
+      throw toStoreError(error);
+    }
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {

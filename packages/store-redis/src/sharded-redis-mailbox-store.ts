@@ -120,6 +120,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
   }
 
   async enqueue(input: EnqueueDispatchInput): Promise<RunDispatch> {
+    inputs.enqueue.parse(input); // a bad input is rejected before any shard is asked about its id
     const shard = await this.#ofThread(input?.threadId);
     if (input?.dispatchId !== undefined) await this.#located?.refuseElsewhere(input.dispatchId, shard);
     return this.#remember(shard, await shard.enqueue(input));
@@ -128,6 +129,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
   async enqueueAndClaim(
     input: EnqueueDispatchInput & { workerId: string; leaseMs: number; dispatchInstanceId?: string },
   ): Promise<RunDispatch> {
+    inputs.enqueueAndClaim.parse(input);
     const shard = await this.#ofThread(input?.threadId);
     if (input?.dispatchId !== undefined) await this.#located?.refuseElsewhere(input.dispatchId, shard);
     return this.#remember(shard, await shard.enqueueAndClaim(input));

@@ -5,9 +5,8 @@ import { toStoreError } from '../connection/redis-error';
 /** Priority weight of a ready score (`mailbox-prelude.ts`: score = priority * 2^44 + seq). */
 const PRIORITY_WEIGHT = 17592186044416;
 
-/** A dispatch a shard would take next, and its place in the order of the whole mailbox. */
+/** What a shard would take next: its place in the order of the whole mailbox. */
 interface Peeked {
-  id: string;
   order: [number, number];
 }
 
@@ -28,33 +27,46 @@ async function shardedTake(
 ): Promise<{ shard: RedisMailboxStore; dispatch: RunDispatch }[]> {
   let heads: Peeked[][];
   try {
-    heads = await Promise.all(shards.map(peek));
+    heads = (await Promise.all(shards.map(peek))).map((entries) =>
+      entries.sort((a, b) => compare(a.order, b.order)),
+    );
   } catch (error) {
     throw toStoreError(error);
   }
   const merged = heads.flatMap((entries, shard) => entries.map((entry) => ({ ...entry, shard })));
-  merged.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+  merged.sort((a, b) => compare(a.order, b.order));
   const shares = shards.map(() => 0);
-  const rank = new Map<string, number>();
-  merged.slice(0, limit).forEach((entry, index) => {
-    shares[entry.shard] = (shares[entry.shard] as number) + 1;
-    rank.set(entry.id, index);
-  });
-  const taken: { shard: RedisMailboxStore; dispatch: RunDispatch }[] = [];
+  for (const entry of merged.slice(0, limit)) shares[entry.shard] = (shares[entry.shard] as number) + 1;
+  const taken: { shard: RedisMailboxStore; dispatch: RunDispatch; order: [number, number] }[] = [];
   const firstPass = await Promise.all(
     shards.map((shard, index) =>
       (shares[index] as number) === 0 ? [] : take(shard, shares[index] as number),
     ),
   );
+  // a shard takes in its own order, the order its candidates were peeked in: the k-th taken has the
+  // k-th peeked place (unless another worker was faster; then the places are near enough)
   firstPass.forEach((got, index) => {
-    for (const dispatch of got) taken.push({ shard: shards[index] as RedisMailboxStore, dispatch });
+    got.forEach((dispatch, position) => {
+      const order = heads[index]?.[position]?.order ?? LAST;
+      taken.push({ shard: shards[index] as RedisMailboxStore, dispatch, order });
+    });
   });
   for (let step = 0; step < shards.length && taken.length < limit; step += 1) {
     const shard = shards[(start + step) % shards.length] as RedisMailboxStore;
-    for (const dispatch of await take(shard, limit - taken.length)) taken.push({ shard, dispatch });
+    for (const dispatch of await take(shard, limit - taken.length))
+      taken.push({ shard, dispatch, order: LAST });
   }
-  const place = (dispatch: RunDispatch) => rank.get(dispatch.dispatchId) ?? Number.POSITIVE_INFINITY;
-  return taken.sort((a, b) => place(a.dispatch) - place(b.dispatch));
+  return taken
+    .map((entry, index) => ({ ...entry, index }))
+    .sort((a, b) => compare(a.order, b.order) || a.index - b.index)
+    .map(({ shard, dispatch }) => ({ shard, dispatch }));
+}
+
+const LAST: [number, number] = [Number.POSITIVE_INFINITY, 0];
+
+function compare(a: [number, number], b: [number, number]): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] - b[1];
 }
 
 /**
@@ -70,13 +82,8 @@ export function shardedClaim(
     shards,
     input.limit,
     start,
-    async (shard) => {
-      const flat = await shard.redis.zrange(`${shard.prefix}ready`, 0, input.limit - 1, 'WITHSCORES');
-      const peeked: Peeked[] = [];
-      for (let at = 0; at < flat.length; at += 2)
-        peeked.push({ id: flat[at] as string, order: [Number(flat[at + 1]), 0] });
-      return peeked;
-    },
+    async (shard) =>
+      (await shard.peekClaimable(input.limit)).map((score) => ({ order: [score, 0] as [number, number] })),
     (shard, limit) => shard.claim({ ...input, limit }),
   );
 }
@@ -106,7 +113,9 @@ export function shardedReclaim(shards: readonly RedisMailboxStore[], limit: numb
       const pipeline = shard.redis.pipeline();
       for (const id of ids) pipeline.hget(`${shard.prefix}d:${id}`, 'q');
       const scores = ((await pipeline.exec()) ?? []).map(([, reply]) => Number(reply ?? 0) % PRIORITY_WEIGHT);
-      return ids.map((id, index) => ({ id, order: [Number(flat[index * 2 + 1]), scores[index] as number] }));
+      return ids.map((_, index) => ({
+        order: [Number(flat[index * 2 + 1]), scores[index] as number] as [number, number],
+      }));
     },
     (shard, take) => shard.reclaimExpiredLeases({ limit: take }),
   );
