@@ -35,6 +35,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     logger,
     schema: config.AWAKEN_PG_SCHEMA,
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+    ...(config.REDIS_CLUSTER_NODES ? { redisClusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   });
   await stores.ready();

@@ -19,3 +19,8 @@ export {
   type CreateRedisClientOptions,
 } from './internal/connection/outage-tolerant-options';
 export type { ConnectionLogSink } from './internal/connection/connection-log';
+export {
+  createRedisClusterClient,
+  parseClusterNodes,
+  type CreateRedisClusterClientOptions,
+} from './internal/connection/cluster-client';
