@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describeStoreDifferential({
   name: 'memory vs redis cluster',
-  budgetMs: Number(process.env.AWAKEN_CLUSTER_DIFFERENTIAL_MS ?? 15_000),
+  budgetMs: Number(process.env.AWAKEN_CLUSTER_DIFFERENTIAL_MS ?? 10_000),
   // a sharded mailbox call may read before it writes: calls of one tick take effect in any order
   callsInCallOrder: false,
   ...(process.env.AWAKEN_DIFFERENTIAL_SEED ? { seed: Number(process.env.AWAKEN_DIFFERENTIAL_SEED) } : {}),
