@@ -25,6 +25,10 @@ async function shardedTake(
   peek: (shard: RedisMailboxStore) => Promise<Peeked[]>,
   take: (shard: RedisMailboxStore, limit: number) => Promise<RunDispatch[]>,
 ): Promise<{ shard: RedisMailboxStore; dispatch: RunDispatch }[]> {
+  if (shards.length === 1) {
+    const shard = shards[0] as RedisMailboxStore;
+    return (await take(shard, limit)).map((dispatch) => ({ shard, dispatch }));
+  }
   let heads: Peeked[][];
   try {
     heads = (await Promise.all(shards.map(peek))).map((entries) =>
