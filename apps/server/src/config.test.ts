@@ -31,7 +31,9 @@ describe('configuration from the environment', () => {
     const nodes = '127.0.0.1:7001, 127.0.0.1:7002,redis-3.internal:7003';
     expect(loadConfig({ REDIS_CLUSTER_NODES: nodes }).REDIS_CLUSTER_NODES).toBe(nodes);
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(/REDIS_CLUSTER_NODES: host:port/);
-    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://127.0.0.1:7001' })).toThrow(/REDIS_CLUSTER_NODES/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://127.0.0.1:7001' })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
     expect(() =>
       loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001', REDIS_URL: 'redis://127.0.0.1:6379' }),
     ).toThrow(/not both/);
