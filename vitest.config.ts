@@ -7,6 +7,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/*.pack.test.ts'],
     globalSetup: [
       '@awaken/vitest-setup/redis-global-setup',
+      '@awaken/vitest-setup/redis-cluster-global-setup',
       '@awaken/vitest-setup/postgres-global-setup',
       '@awaken/vitest-setup/chromium-global-setup',
     ],

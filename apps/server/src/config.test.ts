@@ -27,6 +27,18 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ AWAKEN_CORS_ORIGINS: 'a.example/path' })).toThrow(/AWAKEN_CORS_ORIGINS/);
   });
 
+  it('reads REDIS_CLUSTER_NODES as host:port pairs, never together with REDIS_URL', () => {
+    const nodes = '127.0.0.1:7001, 127.0.0.1:7002,redis-3.internal:7003';
+    expect(loadConfig({ REDIS_CLUSTER_NODES: nodes }).REDIS_CLUSTER_NODES).toBe(nodes);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(/REDIS_CLUSTER_NODES: host:port/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://127.0.0.1:7001' })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    ).toThrow(/not both/);
+  });
+
   it('names each bad variable in one readable error', () => {
     const read = () =>
       loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', AWAKEN_WORKERS: '-1', LOG_LEVEL: 'loud' });

@@ -67,6 +67,17 @@ export const appConfigSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
       .optional(),
+    /**
+     * `host:port,host:port,…` of a Redis Cluster (some of its nodes): the Redis stores on the cluster,
+     * the mailbox sharded over its masters. Instead of REDIS_URL, never with it.
+     */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(
+        /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/,
+        'REDIS_CLUSTER_NODES: host:port of cluster nodes, comma-separated',
+      )
+      .optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -140,6 +151,14 @@ export const appConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((config, context) => {
+    if (config.REDIS_URL && config.REDIS_CLUSTER_NODES) {
+      context.addIssue({
+        code: 'custom',
+        path: ['REDIS_CLUSTER_NODES'],
+        message:
+          'REDIS_CLUSTER_NODES: set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both',
+      });
+    }
     if (config.AWAKEN_TOKENS.length === 0 && !LOOPBACK.has(config.HOST)) {
       context.addIssue({
         code: 'custom',

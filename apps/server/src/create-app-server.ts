@@ -40,6 +40,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     schema: config.AWAKEN_PG_SCHEMA,
     notifyTenants: [...new Set(config.AWAKEN_WEBHOOKS.map((hook) => hook.tenant))],
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
+    ...(config.REDIS_CLUSTER_NODES ? { redisClusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   });
   await stores.ready();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NotificationStores, ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createPostgresStores } from '@awaken/store-postgres';
-import { createRedisClient, createRedisStores } from '@awaken/store-redis';
+import { createRedisClient, createRedisClusterClient, createRedisStores } from '@awaken/store-redis';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -56,15 +56,35 @@ function connectRedis(url: string, logger: Logger | undefined): Redis {
   return createRedisClient(url, { redis: { lazyConnect: false }, ...(log ? { log } : {}) });
 }
 
+/** A Redis Cluster client from `host:port,…`, with the same outage handling and logging. */
+function connectRedisCluster(nodes: string, logger: Logger | undefined): Redis {
+  const log = logger
+    ? (line: string) => logger.warn({ redis: JSON.parse(line) }, 'redis cluster connection')
+    : undefined;
+  return createRedisClusterClient(nodes, log ? { log } : {});
+}
+
+/** The Redis connection the options ask for: a cluster, one Redis, or none. */
+function connectTo(
+  options: { redisUrl?: string; redisClusterNodes?: string },
+  logger: Logger | undefined,
+): Redis | undefined {
+  if (options.redisClusterNodes) return connectRedisCluster(options.redisClusterNodes, logger);
+  return options.redisUrl ? connectRedis(options.redisUrl, logger) : undefined;
+}
+
 /**
  * One store bundle per tenant: separate memory stores; one Redis connection with a key prefix per
  * tenant (`<prefix>:t:<tenant>:`); or one Postgres pool with a schema per tenant (see
  * {@link tenantSchema}) — with `redisUrl` too, the mailbox (queue and wake-ups) goes to Redis and
  * threads, runs, event logs and inboxes stay in Postgres. No key, row or stream is shared between tenants.
+ * `redisClusterNodes` (`host:port,…`) instead of `redisUrl`: the same on a Redis Cluster, each
+ * tenant's mailbox sharded over the masters.
  */
 export function createTenantStores(options: {
   tenants: readonly string[];
   redisUrl?: string;
+  redisClusterNodes?: string;
   databaseUrl?: string;
   prefix: string;
   /** The base Postgres schema name (default `awaken`). */
@@ -75,7 +95,8 @@ export function createTenantStores(options: {
   notifyTenants?: readonly string[];
 }): TenantStores {
   if (options.databaseUrl) return postgresTenantStores({ ...options, databaseUrl: options.databaseUrl });
-  if (!options.redisUrl) {
+  const redis = connectTo(options, options.logger);
+  if (!redis) {
     const byTenant = Object.fromEntries(
       options.tenants.map((tenant) => [tenant, bundle(createMemoryStores())]),
     );
@@ -84,7 +105,6 @@ export function createTenantStores(options: {
     );
     return { kind: 'memory', byTenant, notifyByTenant, ready: async () => {}, close: async () => {} };
   }
-  const redis = connectRedis(options.redisUrl, options.logger);
   const notifies = new Set(options.notifyTenants ?? []);
   const bundles = options.tenants.map((tenant) => ({
     tenant,
@@ -111,6 +131,7 @@ function postgresTenantStores(options: {
   tenants: readonly string[];
   notifyTenants?: readonly string[];
   redisUrl?: string;
+  redisClusterNodes?: string;
   databaseUrl: string;
   prefix: string;
   schema?: string;
@@ -118,7 +139,7 @@ function postgresTenantStores(options: {
 }): TenantStores {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
   pool.on('error', (error) => options.logger?.warn({ err: error }, 'postgres connection'));
-  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.logger) : undefined;
+  const redis = connectTo(options, options.logger);
   const bundles = options.tenants.map((tenant) => {
     const postgres = createPostgresStores({
       postgres: pool,

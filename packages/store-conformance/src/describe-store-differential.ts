@@ -5,7 +5,7 @@ import { outcomeOfStep } from './differential/concurrent-operations';
 import type { DifferentialHarness } from './differential/harness';
 import type { Operation } from './differential/operation';
 import { type Outcome, isCrash, outcomeOf } from './differential/outcome';
-import { operationSequence } from './differential/sequence';
+import { operationSequenceOf } from './differential/sequence';
 import { snapshot } from './differential/snapshot';
 
 const START = Date.UTC(2025, 0, 1);
@@ -38,7 +38,8 @@ export function describeStoreDifferential(harness: DifferentialHarness): void {
         /** Outcomes by operation (`claim ok`, `ack stale_claim`, ...): what the sequences exercised. */
         const tally = new Map<string, number>();
         const started = Date.now();
-        const property = fc.asyncProperty(operationSequence, async (steps: Operation[]) => {
+        const generated = operationSequenceOf({ concurrent: harness.callsInCallOrder ?? true });
+        const property = fc.asyncProperty(generated, async (steps: Operation[]) => {
           sequences += 1;
           const pair = await harness.createPair(START);
           const reference = new BackendEnv();

@@ -1,18 +1,20 @@
 import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import {
-  type RedisInput,
-  closeRedis,
-  normalizePrefix,
-  resolveRedis,
-} from './internal/connection/redis-connection';
+import { type RedisInput, closeRedis, resolveRedis } from './internal/connection/redis-connection';
+import { isCluster } from './internal/cluster/cluster-topology';
+import { storePrefix } from './internal/lua/script-context';
 import { RedisMailboxStore } from './redis-mailbox-store';
 import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
+import { ShardedRedisMailboxStore } from './sharded-redis-mailbox-store';
 
 export interface RedisStoresOptions {
-  /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
+  /**
+   * An ioredis client or `Cluster` (stays yours: `close()` leaves it open), client options or a
+   * `redis://` URL. On a Cluster the keys get hash tags and the mailbox is sharded over the masters
+   * (see the README and docs/guides/redis.md, "Redis Cluster").
+   */
   redis: RedisInput;
   /** Key prefix shared by the four stores; default `awaken`. Use one per tenant or test. */
   prefix?: string;
@@ -23,6 +25,12 @@ export interface RedisStoresOptions {
    * unanswered commands when it reconnects); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
+  /**
+   * On a Cluster: how many mailbox shards (a thread's shard is a hash of its id modulo this number,
+   * so every process must use the same); default the cluster's masters, counted on first use. Pin it
+   * in production and change it only on an empty mailbox. Ignored on a single node.
+   */
+  mailboxShards?: number;
   /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */
   testClock?: boolean;
 }
@@ -34,7 +42,8 @@ export interface RedisStoresOptions {
 export interface RedisStores extends AwakenStores {
   redis: Redis;
   prefix: string;
-  mailbox: RedisMailboxStore;
+  /** A {@link ShardedRedisMailboxStore} on a Cluster. */
+  mailbox: RedisMailboxStore | ShardedRedisMailboxStore;
   threadRuns: RedisThreadRunStore;
   eventLog: RedisRunEventLog;
   inbox: RedisRunControlInbox;
@@ -52,7 +61,7 @@ export interface RedisStores extends AwakenStores {
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
-  const prefix = normalizePrefix(options.prefix);
+  const prefix = storePrefix(client, options.prefix);
   const { requestTtlMs, testClock } = options;
   const eventLog = new RedisRunEventLog({
     redis: client,
@@ -61,7 +70,15 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     requestTtlMs,
   });
   const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
-  const mailbox = new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock });
+  const mailbox = isCluster(client)
+    ? new ShardedRedisMailboxStore({
+        redis: client,
+        prefix: options.prefix,
+        shards: options.mailboxShards,
+        requestTtlMs,
+        testClock,
+      })
+    : new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock });
   return {
     redis: client,
     prefix,

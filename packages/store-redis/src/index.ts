@@ -2,6 +2,8 @@ export { createRedisStores } from './create-redis-stores';
 export type { RedisStores, RedisStoresOptions } from './create-redis-stores';
 export { RedisMailboxStore, createRedisMailboxStore } from './redis-mailbox-store';
 export type { RedisMailboxStoreOptions } from './redis-mailbox-store';
+export { ShardedRedisMailboxStore, createShardedRedisMailboxStore } from './sharded-redis-mailbox-store';
+export type { ShardedRedisMailboxStoreOptions } from './sharded-redis-mailbox-store';
 export { RedisThreadRunStore, createRedisThreadRunStore } from './redis-thread-run-store';
 export type { RedisThreadRunStoreOptions } from './redis-thread-run-store';
 export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log';
@@ -17,3 +19,8 @@ export {
   type CreateRedisClientOptions,
 } from './internal/connection/outage-tolerant-options';
 export type { ConnectionLogSink } from './internal/connection/connection-log';
+export {
+  createRedisClusterClient,
+  parseClusterNodes,
+  type CreateRedisClusterClientOptions,
+} from './internal/connection/cluster-client';

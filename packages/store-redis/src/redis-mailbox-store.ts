@@ -20,6 +20,7 @@ import { toStoreError } from './internal/connection/redis-error';
 import { type MailboxKeys, mailboxKeys } from './internal/keys/mailbox-keys';
 import { uuidV7 } from './internal/keys/uuid-v7';
 import { MAILBOX_SCRIPTS as S } from './internal/lua/mailbox/mailbox-scripts';
+import { PEEK_CLAIMABLE } from './internal/lua/mailbox/peek-claimable';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { decodeDispatch, decodeDispatchList, decodeStoredDispatch } from './internal/mailbox/dispatch-codec';
 import { listDispatchesWithStatus, listThreadDispatches } from './internal/mailbox/list-dispatches';
@@ -43,6 +44,11 @@ export interface RedisMailboxStoreOptions {
    * re-sends unanswered commands on reconnect); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
+  /**
+   * Internal (the sharded mailbox): reserves `count` enqueue seqs and resolves with the first, so
+   * every shard numbers its dispatches from one counter; default the store's own counter.
+   */
+  sequence?: (count: number) => Promise<number>;
 }
 
 const PURGE_BATCH = 500;
@@ -69,6 +75,7 @@ export class RedisMailboxStore implements MailboxStore {
   readonly #owned: boolean;
   readonly #key: MailboxKeys;
   readonly #scripts: ScriptContext;
+  readonly #sequence: ((count: number) => Promise<number>) | undefined;
   /** Connections blocked in `waitForWork` (BLPOP), opened on first use. */
   readonly #pool: BlockingPool;
   /** Aborted by `close()`, so blocked `waitForWork` calls return `false` and free their connection. */
@@ -87,7 +94,8 @@ export class RedisMailboxStore implements MailboxStore {
     this.prefix = prefix;
     this.#key = mailboxKeys(prefix);
     this.#scripts = scripts;
-    this.#pool = new BlockingPool(client);
+    this.#sequence = options.sequence;
+    this.#pool = new BlockingPool(client, undefined, this.#key.wake);
   }
 
   async now(): Promise<number> {
@@ -126,12 +134,14 @@ export class RedisMailboxStore implements MailboxStore {
     const dispatchId = parsed.dispatchId ?? uuidV7();
     const args = enqueueArgs({ ...parsed, dispatchId, givenId: parsed.dispatchId !== undefined });
     args.push(workerId, leaseMs, randomUUID(), dispatchInstanceId ?? '');
+    if (this.#sequence) args.push(await this.#sequence(1));
     return decodeDispatch(dispatchId, await this.#run(S.enqueueAndClaim, args));
   }
 
   async #enqueueBatch(batch: ParsedEnqueue[]): Promise<(RunDispatch | AwakenError)[]> {
     const args: (string | number)[] = [];
     for (const item of batch) args.push(...enqueueArgs(item));
+    if (this.#sequence) args.push(await this.#sequence(batch.length));
     const reply = (await this.#run(S.enqueue, args)) as string[];
     const createdAt = Number(reply[0]);
     return batch.map((item, index) => {
@@ -152,6 +162,23 @@ export class RedisMailboxStore implements MailboxStore {
         updatedAt: createdAt,
       };
     });
+  }
+
+  /**
+   * Internal (the sharded mailbox): the scores of what `claim` would claim next, at most `limit`,
+   * lowest first, claiming nothing (see `lua/mailbox/peek-claimable.ts`).
+   */
+  async peekClaimable(limit: number): Promise<number[]> {
+    this.#sendQueued();
+    try {
+      const reply = (await PEEK_CLAIMABLE.run(this.redis, this.#scripts.keys, [
+        this.prefix,
+        limit,
+      ])) as string[];
+      return reply.map(Number);
+    } catch (error) {
+      throw toStoreError(error);
+    }
   }
 
   async claim(input: { workerId: string; limit: number; leaseMs: number }): Promise<RunDispatch[]> {

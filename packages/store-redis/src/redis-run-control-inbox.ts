@@ -13,7 +13,7 @@ import { inboxKeys, runKeys } from './internal/keys/run-keys';
 import { PEEK_CONTROLS } from './internal/lua/controls/peek-controls';
 import { PUT_CONTROL } from './internal/lua/controls/put-control';
 import { REMOVE_CONTROLS } from './internal/lua/controls/remove-controls';
-import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { type ScriptContext, openStore, routeKey } from './internal/lua/script-context';
 import { Subscriber } from './internal/wake-ups/subscriber';
 
 export interface RedisRunControlInboxOptions {
@@ -47,7 +47,7 @@ export class RedisRunControlInbox implements RunControlInbox {
     this.redis = client;
     this.#owned = owned;
     this.prefix = prefix;
-    this.#subscriber = new Subscriber(client);
+    this.#subscriber = new Subscriber(client, routeKey(prefix));
     this.#scripts = scripts;
   }
 
@@ -69,11 +69,10 @@ export class RedisRunControlInbox implements RunControlInbox {
 
   async peek(input: string): Promise<RunControl[]> {
     const { runId } = inputs.peek.parse({ runId: input });
-    const entries = (await PEEK_CONTROLS.run(
-      this.redis,
-      [],
-      [this.prefix, ...this.#inbox(runId)],
-    )) as string[];
+    const entries = (await PEEK_CONTROLS.run(this.redis, this.#scripts.keys, [
+      this.prefix,
+      ...this.#inbox(runId),
+    ])) as string[];
     return entries.map((json) => parseWith(runControlSchema, JSON.parse(json), 'stored run control'));
   }
 

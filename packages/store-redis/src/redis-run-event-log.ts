@@ -16,7 +16,7 @@ import { inboxKeys, runKeys } from './internal/keys/run-keys';
 import { APPEND_EVENTS } from './internal/lua/events/append-events';
 import { FINISH_LOG } from './internal/lua/events/finish-log';
 import { RAISE_FENCE } from './internal/lua/events/raise-fence';
-import { type ScriptContext, openStore } from './internal/lua/script-context';
+import { type ScriptContext, openStore, routeKey } from './internal/lua/script-context';
 import { appendArgs } from './internal/thread-runs/script-args';
 import { StreamWaiter } from './internal/wake-ups/stream-waiter';
 
@@ -74,7 +74,7 @@ export class RedisRunEventLog implements RunEventLog {
     this.redis = client;
     this.#owned = owned;
     this.prefix = prefix;
-    this.#waiter = new StreamWaiter(client);
+    this.#waiter = new StreamWaiter(client, routeKey(prefix));
     this.#ttlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_LOG_TTL_MS;
     this.#scripts = scripts;
     offerTrustedView(this, new RedisRunEventLog(options, this));

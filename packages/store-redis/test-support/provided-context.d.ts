@@ -6,3 +6,10 @@ declare module 'vitest' {
     redisUrl: string;
   }
 }
+
+// ... and the nodes of its Redis Cluster (tooling/vitest/redis-cluster-global-setup.ts).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    redisClusterNodes: string[];
+  }
+}

@@ -16,6 +16,8 @@ export type RedisServerHandle = ServerProcessHandle;
 export interface StartRedisOptions extends ServerProcessOptions {
   appendOnly?: boolean;
   appendFsync?: 'always' | 'everysec' | 'no';
+  /** More `redis-server` arguments, appended as given (e.g. `--cluster-enabled yes`). */
+  extraArgs?: readonly string[];
 }
 
 const REDIS: ServerKind = {
@@ -58,6 +60,7 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
   if (options.appendOnly)
     args.push('--appendonly', 'yes', '--appendfsync', options.appendFsync ?? 'everysec');
   else args.push('--appendonly', 'no');
+  if (options.extraArgs) args.push(...options.extraArgs);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return serverProcess(REDIS, child, {
     url: `redis://127.0.0.1:${port}`,

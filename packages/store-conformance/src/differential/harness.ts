@@ -27,6 +27,13 @@ export interface DifferentialHarness {
   createPair(start: number): Promise<DifferentialPair>;
   /** How long fast-check may generate sequences (milliseconds). */
   budgetMs: number;
+  /**
+   * Whether the subject applies mailbox calls started in one tick in call order (default true). A
+   * sharded mailbox (Redis Cluster) does not: a call may read before it writes (which shard, which
+   * heads), so calls not awaited take effect in any order, as calls of separate clients would; for it
+   * no step starts several calls at once.
+   */
+  callsInCallOrder?: boolean;
   /** A fixed seed to replay a failure (printed when one is found). */
   seed?: number;
 }

@@ -7,7 +7,8 @@
  *   significant digits).
  * - `now_ms()`: the store clock, Redis TIME in milliseconds, except in test-clock mode: then the
  *   caller passes KEYS[1] = `P clock`, and a millisecond value stored there (by a test harness, never
- *   a worker) freezes it.
+ *   a worker) freezes it. On a cluster KEYS[1] is otherwise the route key `P route` (never read), so
+ *   that the cluster client sends the call to the node serving the store's slot.
  * - `rejection(code, message)`: a rejection as text, `AWAKEN <code> <message>` (what `toStoreError`
  *   reads); a batched script answers an item with it. `fail(code, message)` makes it the script's
  *   error reply.
@@ -16,7 +17,7 @@ export const PRELUDE = `
 local P = ARGV[1]
 local function num(n) return string.format('%.0f', n) end
 local function now_ms()
-  if #KEYS > 0 then
+  if KEYS[1] == P .. 'clock' then
     local frozen = redis.call('GET', KEYS[1])
     if frozen then return tonumber(frozen) end
   end

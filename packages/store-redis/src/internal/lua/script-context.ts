@@ -1,6 +1,7 @@
 import { AwakenError } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { type RedisInput, normalizePrefix, resolveRedis } from '../connection/redis-connection';
+import { globalSlotPrefix, isCluster } from '../cluster/cluster-topology';
 import { clockKey } from '../keys/clock-key';
 
 /** How long a mutating script's reply is kept for a re-sent request, unless a store says otherwise. */
@@ -10,7 +11,10 @@ export const DEFAULT_REQUEST_TTL_MS = 120_000;
 export interface ScriptContext {
   redis: Redis;
   prefix: string;
-  /** KEYS of every call (the test clock key, or none). */
+  /**
+   * KEYS of every call: the test clock key; else, on a cluster, the route key `P route` (never read
+   * or written: it only tells the cluster client which node serves the store's slot); else none.
+   */
   keys: readonly string[];
   /** How long replies are kept for re-sent requests; 0: not recorded. */
   requestTtlMs: number;
@@ -49,12 +53,28 @@ export interface StoreConnection {
 /** What every store opens with: the connection it was given (or creates), its prefix, its scripts' context. */
 export function openStore(options: StoreConnectionOptions): StoreConnection {
   const { client, owned } = resolveRedis(options.redis);
-  const prefix = normalizePrefix(options.prefix);
+  const prefix = storePrefix(client, options.prefix);
   const scripts: ScriptContext = {
     redis: client,
     prefix,
-    keys: options.testClock ? [clockKey(prefix)] : [],
+    keys: options.testClock ? [clockKey(prefix)] : isCluster(client) ? [routeKey(prefix)] : [],
     requestTtlMs: requestTtl(options.requestTtlMs),
   };
   return { client, owned, prefix, scripts };
+}
+
+/** The key that routes a store's script calls to its slot's node on a cluster (never stored). */
+export function routeKey(prefix: string): string {
+  return `${prefix}route`;
+}
+
+/**
+ * The prefix a store's keys start with: the given one (default `awaken:`) on a single node; on a
+ * cluster, the same with a hash tag added (`cluster/cluster-topology.ts`), unless it already holds
+ * one (`{...}`), which then names the slot (a peer reopening a store on its effective prefix).
+ */
+export function storePrefix(client: unknown, given: string | undefined): string {
+  const prefix = normalizePrefix(given);
+  if (!isCluster(client) || /\{[^}]+\}/.test(prefix)) return prefix;
+  return globalSlotPrefix(prefix);
 }

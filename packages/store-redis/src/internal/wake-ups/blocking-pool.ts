@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 import { logConnectionState, sinkOf } from '../connection/connection-log';
 import { closeRedis } from '../connection/redis-connection';
+import { isCluster, masterFor } from '../cluster/cluster-topology';
 
 interface BlockingConnection {
   client: Redis;
+  /** The connection it was duplicated from, which sends its CLIENT UNBLOCK (same server). */
+  node: Redis;
   /** The server-side CLIENT ID, so another connection can CLIENT UNBLOCK it. */
   clientId: number;
 }
@@ -17,17 +20,23 @@ export class BlockingPool {
   readonly #idle: BlockingConnection[] = [];
   readonly #all = new Set<BlockingConnection>();
   readonly #maxIdle: number;
+  readonly #routeKey: string;
 
-  constructor(base: Redis, maxIdle = 8) {
+  /**
+   * On a cluster, the blocking connections go to the master serving `routeKey`'s slot (the keys
+   * they block on share it): a blocked cluster connection would stall that node's other commands.
+   */
+  constructor(base: Redis, maxIdle = 8, routeKey = '') {
     this.#base = base;
     this.#maxIdle = maxIdle;
+    this.#routeKey = routeKey;
   }
 
   /** Runs `use` on a dedicated connection; `signal` unblocks it early (CLIENT UNBLOCK). */
   async with<T>(signal: AbortSignal | undefined, use: (client: Redis) => Promise<T>): Promise<T> {
     const connection = this.#idle.pop() ?? (await this.#open());
     const unblock = () => {
-      this.#base.client('UNBLOCK', connection.clientId).catch(() => undefined);
+      connection.node.client('UNBLOCK', connection.clientId).catch(() => undefined);
     };
     signal?.addEventListener('abort', unblock, { once: true });
     try {
@@ -48,10 +57,11 @@ export class BlockingPool {
   }
 
   async #open(): Promise<BlockingConnection> {
-    const client = this.#base.duplicate();
+    const node = isCluster(this.#base) ? await masterFor(this.#base, this.#routeKey) : this.#base;
+    const client = node.duplicate();
     logConnectionState(client, 'blocking', sinkOf(this.#base));
     const clientId = Number(await client.client('ID'));
-    const connection = { client, clientId };
+    const connection = { client, node, clientId };
     this.#all.add(connection);
     return connection;
   }

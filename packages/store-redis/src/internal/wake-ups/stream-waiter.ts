@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { isCluster, masterFor } from '../cluster/cluster-topology';
 
 /** How long one XREAD blocks before it is sent again (with the keys wanted by then). */
 const BLOCK_MS = 2_000;
@@ -25,6 +26,9 @@ interface Waiter {
  */
 export class StreamWaiter {
   readonly #base: Redis;
+  /** On a cluster, the master serving the streams' slot (see the constructor); else the base. */
+  #node: Redis | undefined;
+  readonly #routeKey: string;
   readonly #waiters = new Map<string, Set<Waiter>>();
   #client: Redis | undefined;
   /** The blocking connection's CLIENT ID; undefined until known again after a (re)connect. */
@@ -36,8 +40,10 @@ export class StreamWaiter {
   #unblocking = false;
   #closed = false;
 
-  constructor(base: Redis) {
+  /** On a cluster, the XREAD goes to the master serving `routeKey`'s slot, which every stream shares. */
+  constructor(base: Redis, routeKey = '') {
     this.#base = base;
+    this.#routeKey = routeKey;
   }
 
   /**
@@ -146,7 +152,7 @@ export class StreamWaiter {
         // new connection returns, at the latest after BLOCK_MS)
         for (let attempt = 0; attempt < UNBLOCK_ATTEMPTS; attempt += 1) {
           if (this.#inFlight === 0 || this.#closed || this.#clientId === undefined) return;
-          const unblocked = await this.#base.client('UNBLOCK', this.#clientId).catch(() => 0);
+          const unblocked = await (this.#node ?? this.#base).client('UNBLOCK', this.#clientId).catch(() => 0);
           if (Number(unblocked) === 1) return;
           await new Promise((resolve) => setTimeout(resolve, UNBLOCK_RETRY_MS));
         }
@@ -159,7 +165,10 @@ export class StreamWaiter {
   async #connection(): Promise<Redis> {
     if (this.#closed) throw new Error('the event log is closed');
     if (!this.#client) {
-      const client = this.#base.duplicate();
+      this.#node ??= isCluster(this.#base) ? await masterFor(this.#base, this.#routeKey) : this.#base;
+      if (this.#closed) throw new Error('the event log is closed');
+      if (this.#client) return this.#connection();
+      const client = this.#node.duplicate();
       // Failures reach the waiting tails through the rejected XREAD; without a listener ioredis
       // would also print each connection error as an "Unhandled error event".
       client.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { logConnectionState, sinkOf } from '../connection/connection-log';
 import { closeRedis } from '../connection/redis-connection';
+import { isCluster, masterFor } from '../cluster/cluster-topology';
 
 /**
  * One dedicated pub/sub connection (duplicated from a base client, opened on first use) shared by
@@ -10,14 +11,23 @@ export class Subscriber {
   readonly #base: Redis;
   readonly #listeners = new Map<string, Set<() => void>>();
   #client: Redis | undefined;
+  #opening: Promise<Redis> | undefined;
+  readonly #routeKey: string;
 
-  constructor(base: Redis) {
+  /**
+   * On a cluster the pub/sub connection goes to one master (the one serving `routeKey`'s slot):
+   * PUBLISH on a cluster reaches the subscribers of every node.
+   */
+  constructor(base: Redis, routeKey = '') {
     this.#base = base;
+    this.#routeKey = routeKey;
   }
 
   /** Resolves once the channel subscription is active; returns the unsubscribe function. */
   async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
-    const client = this.#connection();
+    const client = isCluster(this.#base)
+      ? (this.#client ?? (await this.#open()))
+      : this.#connection(this.#base);
     const entry = () => listener();
     let listeners = this.#listeners.get(channel);
     if (!listeners) {
@@ -41,17 +51,27 @@ export class Subscriber {
 
   async close(): Promise<void> {
     this.#listeners.clear();
+    await this.#opening?.catch(() => undefined);
     if (this.#client) await closeRedis(this.#client);
     this.#client = undefined;
   }
 
-  #connection(): Redis {
+  #open(): Promise<Redis> {
+    this.#opening ??= masterFor(this.#base, this.#routeKey)
+      .then((node) => this.#connection(node))
+      .finally(() => {
+        this.#opening = undefined;
+      });
+    return this.#opening;
+  }
+
+  #connection(node: Redis): Redis {
     if (!this.#client) {
       // No ready check: after a restart Redis answers INFO with `loading` until its data is read, and
       // ioredis writes a SUBSCRIBE (allowed while loading) at once; the INFO that re-checks
       // readiness then fails with "Connection in subscriber mode", and so did the SUBSCRIBE of an
       // activation starting just then. Pub/sub needs no data, so the connection is ready at once.
-      const client = this.#base.duplicate({ enableReadyCheck: false });
+      const client = node.duplicate({ enableReadyCheck: false });
       logConnectionState(client, 'subscriber', sinkOf(this.#base));
       client.on('message', (channel: string) => {
         for (const listener of this.#listeners.get(channel) ?? []) listener();

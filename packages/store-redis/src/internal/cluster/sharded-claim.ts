@@ -1,0 +1,126 @@
+import type { RunDispatch } from '@awaken/contract';
+import type { RedisMailboxStore } from '../../redis-mailbox-store';
+import { toStoreError } from '../connection/redis-error';
+
+/** Priority weight of a ready score (`mailbox-prelude.ts`: score = priority * 2^44 + seq). */
+const PRIORITY_WEIGHT = 17592186044416;
+
+/** What a shard would take next: its place in the order of the whole mailbox. */
+interface Peeked {
+  order: [number, number];
+}
+
+/**
+ * Takes up to `limit` dispatches over every shard in the order one queue would give them: each
+ * shard's next candidates are read (`peek`, in parallel), merged by their order, and each shard is
+ * asked to take its share of the best `limit` (`take`, in parallel). What a share missed (another
+ * worker was faster, an entry was stale, a delayed dispatch fell due, which only a claim moves into
+ * `ready`) is made up by asking the shards in turn, starting at `start`, so no shard starves.
+ * Returned in the merged order (made-up ones last).
+ */
+async function shardedTake(
+  shards: readonly RedisMailboxStore[],
+  limit: number,
+  start: number,
+  peek: (shard: RedisMailboxStore) => Promise<Peeked[]>,
+  take: (shard: RedisMailboxStore, limit: number) => Promise<RunDispatch[]>,
+): Promise<{ shard: RedisMailboxStore; dispatch: RunDispatch }[]> {
+  if (shards.length === 1) {
+    const shard = shards[0] as RedisMailboxStore;
+    return (await take(shard, limit)).map((dispatch) => ({ shard, dispatch }));
+  }
+  let heads: Peeked[][];
+  try {
+    heads = (await Promise.all(shards.map(peek))).map((entries) =>
+      entries.sort((a, b) => compare(a.order, b.order)),
+    );
+  } catch (error) {
+    throw toStoreError(error);
+  }
+  const merged = heads.flatMap((entries, shard) => entries.map((entry) => ({ ...entry, shard })));
+  merged.sort((a, b) => compare(a.order, b.order));
+  const shares = shards.map(() => 0);
+  for (const entry of merged.slice(0, limit)) shares[entry.shard] = (shares[entry.shard] as number) + 1;
+  const taken: { shard: RedisMailboxStore; dispatch: RunDispatch; order: [number, number] }[] = [];
+  const firstPass = await Promise.all(
+    shards.map((shard, index) =>
+      (shares[index] as number) === 0 ? [] : take(shard, shares[index] as number),
+    ),
+  );
+  // a shard takes in its own order, the order its candidates were peeked in: the k-th taken has the
+  // k-th peeked place (unless another worker was faster; then the places are near enough)
+  firstPass.forEach((got, index) => {
+    got.forEach((dispatch, position) => {
+      const order = heads[index]?.[position]?.order ?? LAST;
+      taken.push({ shard: shards[index] as RedisMailboxStore, dispatch, order });
+    });
+  });
+  for (let step = 0; step < shards.length && taken.length < limit; step += 1) {
+    const shard = shards[(start + step) % shards.length] as RedisMailboxStore;
+    for (const dispatch of await take(shard, limit - taken.length))
+      taken.push({ shard, dispatch, order: LAST });
+  }
+  return taken
+    .map((entry, index) => ({ ...entry, index }))
+    .sort((a, b) => compare(a.order, b.order) || a.index - b.index)
+    .map(({ shard, dispatch }) => ({ shard, dispatch }));
+}
+
+const LAST: [number, number] = [Number.POSITIVE_INFINITY, 0];
+
+function compare(a: [number, number], b: [number, number]): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] - b[1];
+}
+
+/**
+ * `claim` over every shard: the shards' ready queues share one score space (priority, then one
+ * enqueue counter for the whole mailbox), so the merged heads give the single-node claim order.
+ */
+export function shardedClaim(
+  shards: readonly RedisMailboxStore[],
+  input: { workerId: string; limit: number; leaseMs: number },
+  start: number,
+) {
+  return shardedTake(
+    shards,
+    input.limit,
+    start,
+    async (shard) =>
+      (await shard.peekClaimable(input.limit)).map((score) => ({ order: [score, 0] as [number, number] })),
+    (shard, limit) => shard.claim({ ...input, limit }),
+  );
+}
+
+/**
+ * `reclaimExpiredLeases` over every shard: earliest deadline first, equal deadlines in enqueue order
+ * (the seq of each candidate's score), as on a single node.
+ */
+export function shardedReclaim(shards: readonly RedisMailboxStore[], limit: number, start: number) {
+  return shardedTake(
+    shards,
+    limit,
+    start,
+    async (shard) => {
+      const now = await shard.now();
+      const flat = await shard.redis.zrangebyscore(
+        `${shard.prefix}leases`,
+        '-inf',
+        `(${now}`,
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        limit,
+      );
+      const ids = flat.filter((_, index) => index % 2 === 0);
+      if (ids.length === 0) return [];
+      const pipeline = shard.redis.pipeline();
+      for (const id of ids) pipeline.hget(`${shard.prefix}d:${id}`, 'q');
+      const scores = ((await pipeline.exec()) ?? []).map(([, reply]) => Number(reply ?? 0) % PRIORITY_WEIGHT);
+      return ids.map((_, index) => ({
+        order: [Number(flat[index * 2 + 1]), scores[index] as number] as [number, number],
+      }));
+    },
+    (shard, take) => shard.reclaimExpiredLeases({ limit: take }),
+  );
+}

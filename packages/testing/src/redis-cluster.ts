@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { type RedisServerHandle, type StartRedisOptions, startRedisServer } from './redis-server';
+
+const run = promisify(execFile);
+
+/** A real Redis Cluster on loopback: its nodes (masters first) and how to stop them all. */
+export interface RedisClusterHandle {
+  /** `127.0.0.1:<port>` of every node, masters first (what `new Cluster(...)` takes). */
+  nodes: string[];
+  masters: RedisServerHandle[];
+  replicas: RedisServerHandle[];
+  stop(): Promise<void>;
+}
+
+export interface StartRedisClusterOptions {
+  /** Masters; default 3 (the least `redis-cli --cluster create` accepts). */
+  masters?: number;
+  /** Replicas per master; default 0. */
+  replicasPerMaster?: number;
+  /** Passed on to every node (append-only settings). */
+  node?: Pick<StartRedisOptions, 'appendOnly' | 'appendFsync'>;
+}
+
+/**
+ * Starts `masters * (1 + replicasPerMaster)` `redis-server --cluster-enabled yes` nodes on free
+ * loopback ports, joins them with `redis-cli --cluster create` (slots split evenly over the
+ * masters, in node order) and waits until every node reports `cluster_state:ok`.
+ */
+export async function startRedisCluster(options: StartRedisClusterOptions = {}): Promise<RedisClusterHandle> {
+  const masters = options.masters ?? 3;
+  const replicasPerMaster = options.replicasPerMaster ?? 0;
+  const count = masters * (1 + replicasPerMaster);
+  const servers: RedisServerHandle[] = [];
+  const stop = () => Promise.all(servers.map((server) => server.stop())).then(() => undefined);
+  try {
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startRedisServer({
+          ...options.node,
+          extraArgs: [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '2000',
+          ],
+        }),
+      ),
+    );
+    servers.push(...started);
+    const nodes = servers.map((server) => `127.0.0.1:${server.port}`);
+    await run(
+      'redis-cli',
+      ['--cluster', 'create', ...nodes, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
+      { timeout: 30_000 },
+    );
+    await Promise.all(servers.map((server) => waitForClusterOk(server.port)));
+    // redis-cli makes the first `masters` nodes masters, the rest their replicas.
+    return {
+      nodes,
+      masters: servers.slice(0, masters),
+      replicas: servers.slice(masters),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Polls `CLUSTER INFO` on one node until it says the cluster is ok (slots covered, nodes agree). */
+export async function waitForClusterOk(port: number, withinMs = 20_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']).catch(
+      (error: Error) => ({ stdout: error.message }),
+    );
+    last = stdout;
+    if (stdout.includes('cluster_state:ok')) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the Redis Cluster node on port ${port} did not reach cluster_state:ok:\n${last}`);
+}
