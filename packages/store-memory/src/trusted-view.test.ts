@@ -84,6 +84,19 @@ describe('the memory stores’ trusted view', () => {
     expect(await log.lastSeq('r')).toBe(0);
   });
 
+  it('refuses a `__proto__` state key through the public store (zod would drop it): nothing written', async () => {
+    const store = await storeWithRun();
+    const state = JSON.parse('{"__proto__":[1],"kept":2}') as Record<string, unknown>;
+    await expect(store.commitCheckpoint(checkpointOf(state, [said('hi')]))).rejects.toSatisfy(
+      (error) =>
+        AwakenError.isInstance(error) &&
+        error.code === 'validation_failed' &&
+        error.message.includes('__proto__'),
+    );
+    expect(await store.getRun('r')).toEqual(newRun('r', 't'));
+    expect(await store.messageCount('t')).toBe(0);
+  });
+
   it('keeps a caller-value operation validating on the trusted path too', async () => {
     const view = trustedViewOf(createMemoryThreadRunStore());
     await expect(view.createThread({ id: 't', metadata: { n: 1n } })).rejects.toSatisfy(
@@ -129,7 +142,12 @@ describe('trusted and validating paths store the same data for valid input', () 
   it('a checkpoint read back after either path is identical', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.string(), jsonish, { maxKeys: 5 }),
+        // valid state: `__proto__` is no state key (the validating path refuses it, tested below)
+        fc.dictionary(
+          fc.string().filter((key) => key !== '__proto__'),
+          jsonish,
+          { maxKeys: 5 },
+        ),
         fc.array(fc.string(), { maxLength: 3 }),
         fc.option(fc.string(), { nil: undefined }),
         async (state, texts, response) => {

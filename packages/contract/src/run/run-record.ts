@@ -10,6 +10,26 @@ import { terminationReasonSchema } from './termination-reason';
 /** A time in epoch milliseconds. */
 const millis = z.number().int().nonnegative();
 
+/**
+ * The run's state: a record whose top-level keys are state paths. `__proto__` is refused as a key
+ * (`validation_failed` at `state.__proto__`): zod would drop it silently, so the validating and the
+ * trusted store paths would store different data.
+ */
+const runStateSchema = z.preprocess(
+  (value, context) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      context.issues.push({
+        code: 'custom',
+        message: 'a state key may not be "__proto__"',
+        input: value,
+        path: ['__proto__'],
+      });
+    }
+    return value;
+  },
+  z.record(z.string(), z.unknown().optional()),
+);
+
 /** Where a run request came from. */
 export const runRequestOriginSchema = z.enum(['user', 'a2a', 'internal']);
 export type RunRequestOrigin = z.infer<typeof runRequestOriginSchema>;
@@ -51,7 +71,7 @@ export const runRecordSchema = z.object({
   waiting: runWaitingStateSchema.optional(),
   steps: z.number().int().nonnegative(),
   usage: tokenUsageSchema,
-  state: z.record(z.string(), z.unknown().optional()),
+  state: runStateSchema,
   /** The caller's context from the run request (identity, tenant, request metadata). */
   context: runContextSchema.optional(),
   /** Client-executed tools the run request declared; every activation offers them to the model. */
