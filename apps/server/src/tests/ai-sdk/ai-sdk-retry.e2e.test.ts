@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, startAppProcess } from '../../../test-support/app-process';
+import { type AppProcess, api, startAppProcess } from '../../../test-support/app-process';
 import { createChatClient, lastText, toolParts } from '../../../test-support/chat-client';
 import { retryingFetch, threadTally } from '../../../test-support/retrying-fetch';
 import { wireProblems } from '../../../test-support/wire-check';
@@ -93,13 +93,17 @@ describe('useChat: the same message sent again (same chat, message id and text) 
     expect(await threadTally(app.url, chatId)).toEqual({ runs: ['done'], invoices: 1 });
   });
 
-  it('an edited message (same id, other text: sendMessage({ messageId })) is a new message: a new run', async () => {
+  it('an edited message (same id, other text: sendMessage({ messageId })) is a new message: a new run, on a branch', async () => {
     const { chat, errors } = createChatClient({ url: app.url, id: `chat-${randomUUID()}` });
     await chat.sendMessage({ text: 'send invoice 96' });
     const [first] = chat.messages;
     await chat.sendMessage({ text: 'send invoice 97', messageId: first!.id });
     expect(errors).toEqual([]);
     expect(lastText(chat)).toBe('Done: invoice 97 is sent.');
-    expect(await threadTally(app.url, chat.id)).toEqual({ runs: ['done', 'done'], invoices: 2 });
+    // the earlier turn stays where it was; the edit ran once, on a branch made before the first message
+    expect(await threadTally(app.url, chat.id)).toEqual({ runs: ['done'], invoices: 1 });
+    const branches = await api(app.url, `/v1/threads/${chat.id}/branches`);
+    expect(branches.body.items).toMatchObject([{ branchOf: { threadId: chat.id, seq: 0 } }]);
+    expect(await threadTally(app.url, branches.body.items[0].id)).toEqual({ runs: ['done'], invoices: 1 });
   });
 });

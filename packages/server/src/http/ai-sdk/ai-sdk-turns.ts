@@ -75,6 +75,10 @@ export async function startTurn(
   if (threadId !== request.id && !(await service.stores.threadRuns.getThread(threadId)))
     throw new AwakenError('not_found', `thread ${threadId} not found`);
   const branch = await chatBranchFor(service.stores.threadRuns, request, turn, threadId);
+  const ifBusy = ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue');
+  // the branch supersedes what waits where the conversation went back from: with `interrupt` (a
+  // regenerate's default) that waiting run is cancelled, as it would be on its own thread
+  if (branch && ifBusy === 'interrupt') await cancelWaitingRun(service, threadId, branch.thread.id);
   let run: SubmittedRun;
   try {
     run = await service.submit({
@@ -83,7 +87,7 @@ export async function startTurn(
       ...(runId === undefined ? {} : { runId }),
       input: turn.text,
       mode: 'foreground',
-      ifBusy: ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue'),
+      ifBusy,
       origin: 'user',
       context: runContextOf(c, undefined),
     });
@@ -99,6 +103,19 @@ export async function startTurn(
   Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
   const chunks = encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
   return branch ? withThreadPart(chunks, branch.part) : chunks;
+}
+
+/** Cancels the thread's waiting run (its calls never run), superseded by a turn on `branchId`. */
+async function cancelWaitingRun(
+  service: HttpEnv['Variables']['service'],
+  threadId: string,
+  branchId: string,
+) {
+  const openRunId = (await service.stores.threadRuns.getThread(threadId))?.openRunId;
+  if (openRunId === undefined) return;
+  const open = await service.stores.threadRuns.getRun(openRunId);
+  if (open?.status !== 'waiting') return;
+  await service.commands.cancelRun(openRunId, `superseded by a turn on branch ${branchId}`);
 }
 
 /**
