@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, readSse, startAppProcess } from '../../../test-support/app-process';
 
 const README = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
-const section = README.slice(README.indexOf('## Try it'), README.indexOf('## Sub-agents'));
+const section = README.slice(README.indexOf('## Try it'), README.indexOf('### A `useChat` front end'));
+/** The AG-UI and A2A doors' section: its A2A curl. */
+const doors = README.slice(
+  README.indexOf('### AG-UI (CopilotKit) and A2A clients'),
+  README.indexOf('## Sub-agents'),
+);
 /** Each `curl` of the walkthrough: its path, `-d` body and `Last-Event-ID`, in order. */
 const curls = [
   ...section.matchAll(/curl[^\n]*?http:\/\/127\.0\.0\.1:3000(\S+)([^`]*?)(?=\n```|\ncurl)/g),
@@ -58,5 +63,20 @@ describe('the README curl walkthrough, as written', () => {
     expect(finish).toMatchObject({ type: 'run_finish', status: 'done' });
     expect(section).toContain(`id: ${rest.ids.at(-1)}  {"type":"run_finish"`);
     expect(section).toContain(`"response":"${finish?.response}"`);
+  });
+
+  it('the A2A curl of the doors section answers as the README shows', async () => {
+    const [, path, rest] = /curl (http:\/\/127\.0\.0\.1:3000(\S+))([^`]*?)\n```/.exec(doors)?.slice(1) ?? [];
+    const body = /-d '([^']+)'/.exec(rest ?? '')?.[1];
+    expect(path).toBe('/v1/a2a');
+    const response = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body ?? '',
+    });
+    const answer = await response.json();
+    expect(answer.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    const text = answer.result.artifacts[0].parts[0].text as string;
+    expect(doors).toContain(text.slice(text.indexOf('It is')));
   });
 });
