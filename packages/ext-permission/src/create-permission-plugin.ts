@@ -168,6 +168,7 @@ export function createPermissionPlugin(config: PermissionConfigInput = {}): Perm
     id: PERMISSION_PLUGIN_ID,
     stateKeys: PERMISSION_STATE_KEYS,
     inheritable: policy.config.inherit,
+    definition: policy.config,
     policy,
     hooks: {
       beforeInference(context) {
