@@ -5,7 +5,7 @@ import type { AgentEvent } from '@awaken/contract';
  * comparing: `at` (when the event was produced), `durationMs` (how long a model call took),
  * `expiresAt` (a ticket's deadline, counted from when it was raised), `messageId` (generated per
  * streamed message), `ticketId` and the ticket's `suspension.id` (generated per suspension), and a
- * decision record's `decidedAt`/`recordedAt`. Everything else — types, order, `seq`, run and thread
+ * decision record's `appliedAt` (when the replay applied it; `decidedAt` is the recorded decision's). Everything else — types, order, `seq`, run and thread
  * ids (a replay reuses the recorded ones), text, tool names, arguments, results, usage, statuses —
  * must be equal.
  */
@@ -16,8 +16,7 @@ export const REPLAY_IGNORED_FIELDS: readonly string[] = [
   'messageId',
   'ticketId',
   'suspension.id',
-  'decidedAt',
-  'recordedAt',
+  'appliedAt',
 ];
 
 const IGNORED_KEYS = new Set(REPLAY_IGNORED_FIELDS.filter((field) => !field.includes('.')));
