@@ -1,4 +1,4 @@
-import type { RunDispatch } from '@awaken/contract';
+import type { AgentDrift, RunDispatch, RunRecord } from '@awaken/contract';
 import type { AgentRuntime } from '@awaken/runtime';
 import type { ServiceStores } from '../../types';
 import type { LiveRunEvents } from '../events/live-run-events';
@@ -37,4 +37,8 @@ export interface ServiceContext {
   /** Aborted when the service stops: no new claims, idle waits end. */
   stopping: AbortSignal;
   report(error: unknown, context: string): void;
+  /** How the run's agent changed since the run started (`undefined`: it did not, or no pin). */
+  agentDrift(record: RunRecord): AgentDrift | undefined;
+  /** What a decision for a waiting run whose agent changed does (`MailboxServiceOptions.onAgentChange`). */
+  onAgentChange: 'continue' | 'refuse';
 }
