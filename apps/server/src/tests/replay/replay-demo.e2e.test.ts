@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type ModelExecutor, parseRunRecording } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
@@ -8,6 +13,9 @@ import { DEMO_PROMPTS } from '../../demo/demo-model';
 import { createDemoAgents } from '../../demo/demo-agents';
 
 let app: AppProcess;
+/** The recordings exported over HTTP, by prompt (the CLI test replays them as a folder). */
+const recordings = new Map<string, string>();
+const APP_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 beforeAll(async () => {
   app = await startAppProcess({ AWAKEN_DEMO_DELAY_MS: '1' });
 });
@@ -50,6 +58,15 @@ const SCENARIOS: Array<{ prompt: string; answers?: unknown[]; tools?: unknown[] 
   { prompt: 'fail permanently' },
 ];
 
+const EXECUTES_TOOLS = new Set([
+  'weather in Paris',
+  'delete /tmp/report.txt',
+  'delete /tmp/a.txt and /tmp/b.txt',
+  'restart nginx',
+  'send invoice 42',
+  'pick a color',
+]);
+
 /** Starts the prompt's run over HTTP, answers its tickets one at a time, returns its run id once done. */
 async function recordRun(scenario: (typeof SCENARIOS)[number]): Promise<string> {
   const response = await fetch(`${app.url}/v1/runs`, {
@@ -90,6 +107,7 @@ describe('replaying recordings of the demo prompts', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-ndjson');
     const text = await response.text();
+    recordings.set(scenario.prompt, text);
     const recording = parseRunRecording(text);
     expect(recording.header).toMatchObject({ runId, agentId: 'demo', input: [{ role: 'user', content: scenario.prompt }] });
     expect(recording.header.agentPin?.hash).toMatch(/^[0-9a-f]{64}$/);
@@ -107,8 +125,8 @@ describe('replaying recordings of the demo prompts', () => {
     expect(model.calls).toBe(0);
     // tools answered from the recording: nothing was really deleted or sent again
     expect([...deleted, ...sent]).toEqual([]);
-    const executed = recording.events.filter((event) => event.type === 'tool_call_done' && event.result).length;
-    expect(report.recordedToolExecutions).toBeGreaterThanOrEqual(executed > 0 ? 1 : 0);
+    // tools the demo executes (not a deny rule's block, a handoff, a client's declared tool)
+    expect(report.recordedToolExecutions > 0).toBe(EXECUTES_TOOLS.has(scenario.prompt));
     expect(report.modelCalls).toBe(recording.events.filter((event) => event.type === 'inference_complete').length);
   });
 
@@ -117,4 +135,37 @@ describe('replaying recordings of the demo prompts', () => {
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('not_found');
   });
+
+  it('the replay script runs the folder of recordings as a regression suite: 0 when all match, 1 with a diff when one diverges', () => {
+    expect(recordings.size).toBe(SCENARIOS.length);
+    const folder = mkdtempSync(join(tmpdir(), 'awaken-recordings-'));
+    try {
+      for (const [index, text] of [...recordings.values()].entries()) writeFileSync(join(folder, `run-${index}.ndjson`), text);
+      const replay = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', 'scripts/replay-recordings.ts', folder, ...args], {
+          cwd: APP_DIR,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+      const passed = replay();
+      expect(passed.stdout).toContain(`${SCENARIOS.length} of ${SCENARIOS.length} recordings replayed without a divergence`);
+      expect(passed.status).toBe(0);
+
+      // one changed tool result: replayed with the real tools, the weather differs from the recording
+      const weather = recordings.get('weather in Paris') ?? '';
+      const changed = weather.replace(/"celsius":(-?\d+)/g, '"celsius":99');
+      expect(changed).not.toBe(weather);
+      writeFileSync(join(folder, 'weather-changed.ndjson'), changed);
+      writeFileSync(join(folder, 'not-a-recording.ndjson'), 'hello\n');
+      const failed = replay('--tools', 'live');
+      expect(failed.status).toBe(1);
+      expect(failed.stdout).toMatch(/DIFF weather-changed\.ndjson/);
+      expect(failed.stdout).toMatch(/result\.output\.celsius: 99 → -?\d+/);
+      expect(failed.stdout).toMatch(/FAIL not-a-recording\.ndjson: invalid run recording: line 1 is not JSON/);
+      expect(failed.stdout).toContain(`${SCENARIOS.length} of ${SCENARIOS.length + 2} recordings replayed without a divergence`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
 });
