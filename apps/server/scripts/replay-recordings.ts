@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<void> {
   if (!folder) usage('no folder of recordings given');
   const toolsAt = argv.indexOf('--tools');
   const tools = toolsAt >= 0 ? argv[toolsAt + 1] : 'recorded';
-  if (tools !== 'recorded' && tools !== 'live') usage(`--tools must be "recorded" or "live", not ${String(tools)}`);
+  if (tools !== 'recorded' && tools !== 'live')
+    usage(`--tools must be "recorded" or "live", not ${String(tools)}`);
   const agents = createDemoAgents({ model: noModel, deleted: [], sent: [] });
   const entries = await runReplaySuite(folder, {
     agents,

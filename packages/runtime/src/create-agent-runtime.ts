@@ -166,12 +166,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         live,
         { runId, threadId: '' },
         (plumbing) =>
-          loadSession(
-            plumbing,
-            agentFor,
-            runId,
-            resumeOptions.onAgentChange ?? defaultOnAgentChange,
-          ),
+          loadSession(plumbing, agentFor, runId, resumeOptions.onAgentChange ?? defaultOnAgentChange),
         {
           resumed: true,
           onSuspend: resumeOptions.onSuspend ?? 'return',

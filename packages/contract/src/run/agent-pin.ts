@@ -40,9 +40,15 @@ export function agentDriftOf(pinned: AgentPin, current: AgentPin): AgentDrift | 
     const before = pinned.toolHashes;
     const now = current.toolHashes;
     drift.tools = {
-      added: Object.keys(now).filter((name) => !(name in before)).sort(),
-      removed: Object.keys(before).filter((name) => !(name in now)).sort(),
-      changed: Object.keys(now).filter((name) => name in before && before[name] !== now[name]).sort(),
+      added: Object.keys(now)
+        .filter((name) => !(name in before))
+        .sort(),
+      removed: Object.keys(before)
+        .filter((name) => !(name in now))
+        .sort(),
+      changed: Object.keys(now)
+        .filter((name) => name in before && before[name] !== now[name])
+        .sort(),
     };
   }
   return drift;

@@ -66,7 +66,9 @@ function parseLine(line: string, number: number): unknown {
     return JSON.parse(line);
   } catch {
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
-    throw invalid(`line ${number} is not JSON (${JSON.stringify(shown)}); a recording is NDJSON, one object a line`);
+    throw invalid(
+      `line ${number} is not JSON (${JSON.stringify(shown)}); a recording is NDJSON, one object a line`,
+    );
   }
 }
 

@@ -80,7 +80,12 @@ function differences(recorded: unknown, replayed: unknown, path: string, out: st
 /** A one-line summary of an event: its seq, type and what names it. */
 export function describeEvent(event: AgentEvent): string {
   const named = event as { toolName?: string; toolCallId?: string; step?: number; status?: string };
-  const parts = [named.toolName, named.toolCallId, named.step === undefined ? undefined : `step ${named.step}`, named.status];
+  const parts = [
+    named.toolName,
+    named.toolCallId,
+    named.step === undefined ? undefined : `step ${named.step}`,
+    named.status,
+  ];
   return `#${event.seq} ${event.type}${parts.some(Boolean) ? ` (${parts.filter(Boolean).join(', ')})` : ''}`;
 }
 
@@ -101,7 +106,10 @@ export function firstDivergence(
         index,
         recorded: before,
         replayed: after,
-        diff: [`event ${index + 1}: recorded ${describeEvent(before)}, replayed ${describeEvent(after)}`, ...lines].join('\n'),
+        diff: [
+          `event ${index + 1}: recorded ${describeEvent(before)}, replayed ${describeEvent(after)}`,
+          ...lines,
+        ].join('\n'),
       };
     }
     if (before) {

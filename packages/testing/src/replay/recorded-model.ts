@@ -16,7 +16,15 @@ export interface RecordedTurn {
   error?: { code: string; message: string };
 }
 
-const FINISH_REASONS = new Set(['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other', 'unknown']);
+const FINISH_REASONS = new Set([
+  'stop',
+  'length',
+  'tool-calls',
+  'content-filter',
+  'error',
+  'other',
+  'unknown',
+]);
 const MODEL_ERRORS = new Set(['model_transient', 'model_permanent']);
 
 /**
@@ -70,7 +78,9 @@ export function recordedTurns(events: readonly AgentEvent[]): RecordedTurn[] {
           },
         };
         if (event.finishReason === 'error') {
-          const failure = events.slice(index + 1).find((later) => later.type === 'error' || later.type === 'step_start');
+          const failure = events
+            .slice(index + 1)
+            .find((later) => later.type === 'error' || later.type === 'step_start');
           if (failure?.type === 'error') turn.error = { code: failure.code, message: failure.message };
         }
         turns.push(turn);
@@ -117,10 +127,14 @@ export function createRecordedModel(turns: readonly RecordedTurn[]): RecordedMod
         yield part;
       }
       if (turn.error) {
-        const code = (MODEL_ERRORS.has(turn.error.code) ? turn.error.code : 'model_permanent') as AwakenErrorCode;
+        const code = (
+          MODEL_ERRORS.has(turn.error.code) ? turn.error.code : 'model_permanent'
+        ) as AwakenErrorCode;
         throw new AwakenError(code, turn.error.message);
       }
-      const finishReason = (FINISH_REASONS.has(turn.finish.finishReason) ? turn.finish.finishReason : 'other') as FinishReason;
+      const finishReason = (
+        FINISH_REASONS.has(turn.finish.finishReason) ? turn.finish.finishReason : 'other'
+      ) as FinishReason;
       yield {
         type: 'finish',
         finishReason,

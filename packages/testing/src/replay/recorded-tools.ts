@@ -10,7 +10,9 @@ import {
   toolWarning,
 } from '@awaken/contract';
 
-type Outcome = { kind: 'suspended'; ticket: SuspendTicket } | { kind: 'done'; event: AgentEventOf<'tool_call_done'> };
+type Outcome =
+  | { kind: 'suspended'; ticket: SuspendTicket }
+  | { kind: 'done'; event: AgentEventOf<'tool_call_done'> };
 
 /**
  * Answers tool executions of a replay from the recording. Each call id has the outcomes the
@@ -30,7 +32,8 @@ export class RecordedToolResults {
 
   constructor(events: readonly AgentEvent[]) {
     for (const event of events) {
-      if (event.type === 'tool_call_suspended') this.add(event.toolCallId, { kind: 'suspended', ticket: event.ticket });
+      if (event.type === 'tool_call_suspended')
+        this.add(event.toolCallId, { kind: 'suspended', ticket: event.ticket });
       if (event.type === 'tool_call_done') this.add(event.toolCallId, { kind: 'done', event });
     }
   }
@@ -56,7 +59,9 @@ export class RecordedToolResults {
     const position = (this.suspensions.get(toolCallId) ?? 0) + (this.answered.get(toolCallId) ?? 0);
     const outcome = this.outcomes.get(toolCallId)?.[position];
     if (!outcome) {
-      throw new Error(`the recording has no result for ${toolName} call ${toolCallId} (execution ${position + 1})`);
+      throw new Error(
+        `the recording has no result for ${toolName} call ${toolCallId} (execution ${position + 1})`,
+      );
     }
     this.executions += 1;
     if (outcome.kind === 'suspended') {
@@ -86,7 +91,8 @@ function copyOf<T extends object>(tool: T): T {
 }
 
 function stub<T>(tool: T, results: RecordedToolResults, name: string, aiSdk: boolean): T {
-  if (typeof tool !== 'object' || tool === null || typeof (tool as ToolLike).execute !== 'function') return tool;
+  if (typeof tool !== 'object' || tool === null || typeof (tool as ToolLike).execute !== 'function')
+    return tool;
   const copy = copyOf(tool as ToolLike);
   copy.execute = (_args: unknown, context: { toolCallId?: string }) => {
     const result = results.resultFor(String(context?.toolCallId), name);

@@ -12,7 +12,8 @@ export interface ReplaySuiteEntry {
 }
 
 /** Options of {@link runReplaySuite}: the agents as defined now, and how to build a runtime. */
-export interface ReplaySuiteOptions<A extends ReplayableAgent, S> extends Omit<ReplayOptions<A, S>, 'agents'> {
+export interface ReplaySuiteOptions<A extends ReplayableAgent, S>
+  extends Omit<ReplayOptions<A, S>, 'agents'> {
   /** Every agent a recording may name (by its header's `agentId`) or hand off to. */
   agents: A[];
 }
@@ -34,7 +35,10 @@ export async function runReplaySuite<A extends ReplayableAgent, S>(
       const { agentId } = recording.header;
       const agent = options.agents.find((candidate) => candidate.id === agentId);
       if (!agent) {
-        entries.push({ file, error: `no agent "${String(agentId)}" (known: ${options.agents.map((a) => a.id).join(', ')})` });
+        entries.push({
+          file,
+          error: `no agent "${String(agentId)}" (known: ${options.agents.map((a) => a.id).join(', ')})`,
+        });
         continue;
       }
       entries.push({ file, report: await replayRun(recording, agent, options) });

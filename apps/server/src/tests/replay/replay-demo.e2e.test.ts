@@ -47,13 +47,20 @@ const confirmTool = {
 const SCENARIOS: Array<{ prompt: string; answers?: unknown[]; tools?: unknown[] }> = [
   { prompt: 'weather in Paris' },
   { prompt: 'delete /tmp/report.txt', answers: [{ approved: true }] },
-  { prompt: 'delete /tmp/a.txt and /tmp/b.txt', answers: [{ approved: true }, { approved: false, reason: 'keep it' }] },
+  {
+    prompt: 'delete /tmp/a.txt and /tmp/b.txt',
+    answers: [{ approved: true }, { approved: false, reason: 'keep it' }],
+  },
   { prompt: 'delete /etc/passwd' },
   { prompt: 'restart nginx', answers: [{ approved: true }] },
   { prompt: 'send invoice 42' },
   { prompt: 'pick a color', answers: [{ color: 'green' }] },
   { prompt: 'transfer me to billing' },
-  { prompt: 'use the confirm tool with {"question":"ok?"}', answers: [{ confirmed: true }], tools: [confirmTool] },
+  {
+    prompt: 'use the confirm tool with {"question":"ok?"}',
+    answers: [{ confirmed: true }],
+    tools: [confirmTool],
+  },
   { prompt: 'count to 20' },
   { prompt: 'fail permanently' },
 ];
@@ -72,7 +79,11 @@ async function recordRun(scenario: (typeof SCENARIOS)[number]): Promise<string> 
   const response = await fetch(`${app.url}/v1/runs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ agentId: 'demo', input: scenario.prompt, ...(scenario.tools ? { tools: scenario.tools } : {}) }),
+    body: JSON.stringify({
+      agentId: 'demo',
+      input: scenario.prompt,
+      ...(scenario.tools ? { tools: scenario.tools } : {}),
+    }),
   });
   expect(response.status).toBe(200);
   const runId = response.headers.get('x-run-id') ?? '';
@@ -101,34 +112,47 @@ describe('replaying recordings of the demo prompts', () => {
     expect(missing.every((prompt) => prompt.startsWith('ask the '))).toBe(true);
   });
 
-  it.each(SCENARIOS)('"$prompt": exported over HTTP, replayed offline with the same events and no model call', async (scenario) => {
-    const runId = await recordRun(scenario);
-    const response = await fetch(`${app.url}/v1/runs/${runId}/recording`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/x-ndjson');
-    const text = await response.text();
-    recordings.set(scenario.prompt, text);
-    const recording = parseRunRecording(text);
-    expect(recording.header).toMatchObject({ runId, agentId: 'demo', input: [{ role: 'user', content: scenario.prompt }] });
-    expect(recording.header.agentPin?.hash).toMatch(/^[0-9a-f]{64}$/);
+  it.each(SCENARIOS)(
+    '"$prompt": exported over HTTP, replayed offline with the same events and no model call',
+    async (scenario) => {
+      const runId = await recordRun(scenario);
+      const response = await fetch(`${app.url}/v1/runs/${runId}/recording`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/x-ndjson');
+      const text = await response.text();
+      recordings.set(scenario.prompt, text);
+      const recording = parseRunRecording(text);
+      expect(recording.header).toMatchObject({
+        runId,
+        agentId: 'demo',
+        input: [{ role: 'user', content: scenario.prompt }],
+      });
+      expect(recording.header.agentPin?.hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const model = forbiddenModel();
-    const deleted: string[] = [];
-    const sent: string[] = [];
-    const agents = createDemoAgents({ model, deleted, sent });
-    const demo = agents.find((agent) => agent.id === 'demo');
-    if (!demo) throw new Error('no demo agent');
-    const report = await replayRun(text, demo, { createRuntime: createAgentRuntime, createStores: createMemoryStores, agents });
-    expect(report.divergence?.diff).toBeUndefined();
-    expect(report.ok).toBe(true);
-    expect(report.replayedEvents).toHaveLength(recording.events.length);
-    expect(model.calls).toBe(0);
-    // tools answered from the recording: nothing was really deleted or sent again
-    expect([...deleted, ...sent]).toEqual([]);
-    // tools the demo executes (not a deny rule's block, a handoff, a client's declared tool)
-    expect(report.recordedToolExecutions > 0).toBe(EXECUTES_TOOLS.has(scenario.prompt));
-    expect(report.modelCalls).toBe(recording.events.filter((event) => event.type === 'inference_complete').length);
-  });
+      const model = forbiddenModel();
+      const deleted: string[] = [];
+      const sent: string[] = [];
+      const agents = createDemoAgents({ model, deleted, sent });
+      const demo = agents.find((agent) => agent.id === 'demo');
+      if (!demo) throw new Error('no demo agent');
+      const report = await replayRun(text, demo, {
+        createRuntime: createAgentRuntime,
+        createStores: createMemoryStores,
+        agents,
+      });
+      expect(report.divergence?.diff).toBeUndefined();
+      expect(report.ok).toBe(true);
+      expect(report.replayedEvents).toHaveLength(recording.events.length);
+      expect(model.calls).toBe(0);
+      // tools answered from the recording: nothing was really deleted or sent again
+      expect([...deleted, ...sent]).toEqual([]);
+      // tools the demo executes (not a deny rule's block, a handoff, a client's declared tool)
+      expect(report.recordedToolExecutions > 0).toBe(EXECUTES_TOOLS.has(scenario.prompt));
+      expect(report.modelCalls).toBe(
+        recording.events.filter((event) => event.type === 'inference_complete').length,
+      );
+    },
+  );
 
   it('404 for the recording of an unknown run', async () => {
     const response = await api(app.url, '/v1/runs/no-such-run/recording');
@@ -140,7 +164,8 @@ describe('replaying recordings of the demo prompts', () => {
     expect(recordings.size).toBe(SCENARIOS.length);
     const folder = mkdtempSync(join(tmpdir(), 'awaken-recordings-'));
     try {
-      for (const [index, text] of [...recordings.values()].entries()) writeFileSync(join(folder, `run-${index}.ndjson`), text);
+      for (const [index, text] of [...recordings.values()].entries())
+        writeFileSync(join(folder, `run-${index}.ndjson`), text);
       const replay = (...args: string[]) =>
         spawnSync(process.execPath, ['--import', 'tsx', 'scripts/replay-recordings.ts', folder, ...args], {
           cwd: APP_DIR,
@@ -148,7 +173,9 @@ describe('replaying recordings of the demo prompts', () => {
           timeout: 60_000,
         });
       const passed = replay();
-      expect(passed.stdout).toContain(`${SCENARIOS.length} of ${SCENARIOS.length} recordings replayed without a divergence`);
+      expect(passed.stdout).toContain(
+        `${SCENARIOS.length} of ${SCENARIOS.length} recordings replayed without a divergence`,
+      );
       expect(passed.status).toBe(0);
 
       // one changed tool result: replayed with the real tools, the weather differs from the recording
@@ -161,11 +188,14 @@ describe('replaying recordings of the demo prompts', () => {
       expect(failed.status).toBe(1);
       expect(failed.stdout).toMatch(/DIFF weather-changed\.ndjson/);
       expect(failed.stdout).toMatch(/result\.output\.celsius: 99 → -?\d+/);
-      expect(failed.stdout).toMatch(/FAIL not-a-recording\.ndjson: invalid run recording: line 1 is not JSON/);
-      expect(failed.stdout).toContain(`${SCENARIOS.length} of ${SCENARIOS.length + 2} recordings replayed without a divergence`);
+      expect(failed.stdout).toMatch(
+        /FAIL not-a-recording\.ndjson: invalid run recording: line 1 is not JSON/,
+      );
+      expect(failed.stdout).toContain(
+        `${SCENARIOS.length} of ${SCENARIOS.length + 2} recordings replayed without a divergence`,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   });
-
 });

@@ -59,7 +59,8 @@ export function agentPinOf(agent: PinnedDefinition): AgentPin {
     rules,
   };
   const fields: Record<string, string> = {};
-  for (const [field, value] of Object.entries(parts)) fields[field] = sha256(canonicalJson(value)).slice(0, 16);
+  for (const [field, value] of Object.entries(parts))
+    fields[field] = sha256(canonicalJson(value)).slice(0, 16);
   const toolHashes: Record<string, string> = {};
   for (const tool of tools) toolHashes[tool.name] = sha256(canonicalJson(tool.parameters)).slice(0, 16);
   return { hash: sha256(canonicalJson(parts)), fields, toolHashes };

@@ -3,7 +3,13 @@ import { createMemoryStores } from '@awaken/store-memory';
 import { createScriptedModel, pendingTool } from '@awaken/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentDefinition, agentPinOf, agentPinOfDefinition, canonicalJson, createAgentRuntime } from '../../index';
+import {
+  type AgentDefinition,
+  agentPinOf,
+  agentPinOfDefinition,
+  canonicalJson,
+  createAgentRuntime,
+} from '../../index';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -11,15 +17,19 @@ const lookup = defineTool({
   parameters: z.object({ word: z.string() }),
   execute: ({ word }) => ({ word }),
 });
-const rules = (behavior: string): Plugin => ({ id: 'rules', definition: { rules: [{ tool: 'ask_human', behavior }] }, hooks: {} });
+const rules = (behavior: string): Plugin => ({
+  id: 'rules',
+  definition: { rules: [{ tool: 'ask_human', behavior }] },
+  hooks: {},
+});
 
 function agent(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
   return {
     id: 'assistant',
     systemPrompt: 'You help.',
-    model: createScriptedModel(
-      () => ({ toolCalls: [{ id: 'c1', name: 'ask_human', arguments: { question: 'ok?' } }] }),
-    ),
+    model: createScriptedModel(() => ({
+      toolCalls: [{ id: 'c1', name: 'ask_human', arguments: { question: 'ok?' } }],
+    })),
     tools: [lookup, pendingTool],
     plugins: [rules('ask')],
     ...overrides,
@@ -28,9 +38,27 @@ function agent(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
 
 describe('agent pins', () => {
   it('canonical JSON sorts keys and drops undefined and functions, so key order does not change a pin', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: undefined }], c: () => 1 } })).toBe('{"a":{"d":[1,{"f":2}]},"b":1}');
-    const one = agentPinOf({ systemPrompt: 'x', modelId: 'm', descriptors: [{ name: 't', description: 'd', parameters: { type: 'object', properties: { a: {}, b: {} } } }] });
-    const two = agentPinOf({ systemPrompt: 'x', modelId: 'm', descriptors: [{ name: 't', description: 'other words', parameters: { properties: { b: {}, a: {} }, type: 'object' } }] });
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: undefined }], c: () => 1 } })).toBe(
+      '{"a":{"d":[1,{"f":2}]},"b":1}',
+    );
+    const one = agentPinOf({
+      systemPrompt: 'x',
+      modelId: 'm',
+      descriptors: [
+        { name: 't', description: 'd', parameters: { type: 'object', properties: { a: {}, b: {} } } },
+      ],
+    });
+    const two = agentPinOf({
+      systemPrompt: 'x',
+      modelId: 'm',
+      descriptors: [
+        {
+          name: 't',
+          description: 'other words',
+          parameters: { properties: { b: {}, a: {} }, type: 'object' },
+        },
+      ],
+    });
     expect(two).toEqual(one);
   });
 
@@ -58,24 +86,40 @@ describe('agent pins', () => {
     // the deploy: another prompt, lookup takes another argument, the same rules
     const widened = defineTool({ ...lookup, parameters: z.object({ word: z.string(), lang: z.string() }) });
     const deployed = agent({ systemPrompt: 'You help, briefly.', tools: [widened, pendingTool] });
-    const decision = { toolCallId: 'c1', decisionId: 'd1', action: 'resume' as const, result: 'yes', updatedAt: 1 };
+    const decision = {
+      toolCallId: 'c1',
+      decisionId: 'd1',
+      action: 'resume' as const,
+      result: 'yes',
+      updatedAt: 1,
+    };
 
     const strict = createAgentRuntime({ agents: [deployed], stores, onAgentChange: 'refuse' });
     const refused = strict.resumeRun(waiting.runId, { decisions: [decision] });
     await expect(refused.result).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringContaining('instructions, tools (changed: lookup) changed since it started'),
-      details: { drift: { changed: ['instructions', 'tools'], tools: { added: [], removed: [], changed: ['lookup'] } } },
+      details: {
+        drift: { changed: ['instructions', 'tools'], tools: { added: [], removed: [], changed: ['lookup'] } },
+      },
     });
     // nothing applied: the run still waits on its call
-    expect(await stores.threadRuns.getRun(waiting.runId)).toMatchObject({ status: 'waiting', version: record?.version });
+    expect(await stores.threadRuns.getRun(waiting.runId)).toMatchObject({
+      status: 'waiting',
+      version: record?.version,
+    });
 
     // per call, continue overrides the runtime's refuse; the default is continue
-    const resumed = await strict.resumeRun(waiting.runId, { decisions: [decision], onAgentChange: 'continue' }).result;
+    const resumed = await strict.resumeRun(waiting.runId, {
+      decisions: [decision],
+      onAgentChange: 'continue',
+    }).result;
     expect(resumed.status).toBe('waiting'); // the scripted model asks again: the run went on
     const lenient = createAgentRuntime({ agents: [deployed], stores });
     const again = { ...decision, decisionId: 'd2', toolCallId: 'c1' };
-    await expect(lenient.resumeRun(waiting.runId, { decisions: [again] }).result).resolves.toMatchObject({ runId: waiting.runId });
+    await expect(lenient.resumeRun(waiting.runId, { decisions: [again] }).result).resolves.toMatchObject({
+      runId: waiting.runId,
+    });
   });
 
   it('an unchanged agent resumes under refuse, and a bad option is refused', async () => {
@@ -83,9 +127,19 @@ describe('agent pins', () => {
     const first = createAgentRuntime({ agents: [agent()], stores });
     const waiting = await first.runToCompletion({ agentId: 'assistant', input: 'hi' });
     const same = createAgentRuntime({ agents: [agent()], stores, onAgentChange: 'refuse' });
-    const decision = { toolCallId: 'c1', decisionId: 'd1', action: 'resume' as const, result: 'yes', updatedAt: 1 };
-    await expect(same.resumeRun(waiting.runId, { decisions: [decision] }).result).resolves.toMatchObject({ status: 'waiting' });
-    expect(() => createAgentRuntime({ agents: [agent()], stores, onAgentChange: 'maybe' as never })).toThrow(/onAgentChange/);
+    const decision = {
+      toolCallId: 'c1',
+      decisionId: 'd1',
+      action: 'resume' as const,
+      result: 'yes',
+      updatedAt: 1,
+    };
+    await expect(same.resumeRun(waiting.runId, { decisions: [decision] }).result).resolves.toMatchObject({
+      status: 'waiting',
+    });
+    expect(() => createAgentRuntime({ agents: [agent()], stores, onAgentChange: 'maybe' as never })).toThrow(
+      /onAgentChange/,
+    );
     expect(() => same.resumeRun(waiting.runId, { onAgentChange: 'maybe' as never })).toThrow(/onAgentChange/);
   });
 });

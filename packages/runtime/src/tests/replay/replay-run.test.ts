@@ -18,7 +18,12 @@ function weatherTool(celsius: number, calls: string[]) {
 }
 
 function agentWith(model: ModelExecutor, celsius = 21, calls: string[] = []): AgentDefinition {
-  return { id: 'assistant', systemPrompt: 'You help.', model, tools: [weatherTool(celsius, calls), pendingTool] };
+  return {
+    id: 'assistant',
+    systemPrompt: 'You help.',
+    model,
+    tools: [weatherTool(celsius, calls), pendingTool],
+  };
 }
 
 const forbidden: ModelExecutor = {
@@ -40,7 +45,13 @@ async function record(): Promise<string> {
   const runtime = createAgentRuntime({ agents: [agentWith(model)], stores });
   const first = await runtime.runToCompletion({ agentId: 'assistant', input: 'weather in Paris?' });
   expect(first.status).toBe('waiting');
-  const decision = { toolCallId: 'c2', decisionId: 'd1', action: 'resume' as const, result: 'yes', updatedAt: 1 };
+  const decision = {
+    toolCallId: 'c2',
+    decisionId: 'd1',
+    action: 'resume' as const,
+    result: 'yes',
+    updatedAt: 1,
+  };
   const done = await runtime.resumeRun(first.runId, { decisions: [decision] }).result;
   expect(done.status).toBe('done');
   let text = '';
@@ -58,12 +69,17 @@ describe('replayRun', () => {
     const calls: string[] = [];
     const report = await replayRun(text, agentWith(forbidden, 21, calls), options);
     expect(report.divergence?.diff).toBeUndefined();
-    expect(report).toMatchObject({ ok: true, modelCalls: 3, activations: 2, recordedEvents: recording.events.length });
+    expect(report).toMatchObject({
+      ok: true,
+      modelCalls: 3,
+      activations: 2,
+      recordedEvents: recording.events.length,
+    });
     expect(report.recordedToolExecutions).toBe(3); // get_weather, ask_human's question and its replay
     expect(calls).toEqual([]);
   });
 
-  it("reports the first divergence when a tool result in the recording was changed", async () => {
+  it('reports the first divergence when a tool result in the recording was changed', async () => {
     const text = await record();
     const changed = text.replace('"celsius":21', '"celsius":35');
     expect(changed).not.toBe(text);
@@ -76,7 +92,10 @@ describe('replayRun', () => {
     expect(calls).toEqual(['Paris']);
     expect(report.divergence?.index).toBe(doneIndex);
     expect(report.divergence?.recorded).toMatchObject({ type: 'tool_call_done', toolCallId: 'c1' });
-    expect(report.divergence?.replayed).toMatchObject({ type: 'tool_call_done', result: { output: { celsius: 21 } } });
+    expect(report.divergence?.replayed).toMatchObject({
+      type: 'tool_call_done',
+      result: { output: { celsius: 21 } },
+    });
     expect(report.divergence?.diff).toContain('result.output.celsius: 35 → 21');
   });
 
@@ -98,17 +117,21 @@ describe('replayRun', () => {
     await expect(replayRun(text.replace('"version":1', '"version":2'), agent, options)).rejects.toThrow(
       /version 2 is not supported \(this library reads version 1\)/,
     );
-    await expect(replayRun('{"type":"run_start"}', agent, options)).rejects.toThrow(/line 1 is not a recording header/);
+    await expect(replayRun('{"type":"run_start"}', agent, options)).rejects.toThrow(
+      /line 1 is not a recording header/,
+    );
     // cut at a line boundary: the end line is missing
     await expect(replayRun(lines.slice(0, 6).join('\n'), agent, options)).rejects.toThrow(
       /truncated: no end line after 5 events/,
     );
     // cut inside a line
-    await expect(replayRun(text.slice(0, text.length - 30), agent, options)).rejects.toThrow(/line \d+ is not JSON/);
-    // a line dropped in the middle
-    await expect(replayRun([...lines.slice(0, 3), ...lines.slice(4)].join('\n'), agent, options)).rejects.toThrow(
-      /line 4 has seq 4, expected 3/,
+    await expect(replayRun(text.slice(0, text.length - 30), agent, options)).rejects.toThrow(
+      /line \d+ is not JSON/,
     );
+    // a line dropped in the middle
+    await expect(
+      replayRun([...lines.slice(0, 3), ...lines.slice(4)].join('\n'), agent, options),
+    ).rejects.toThrow(/line 4 has seq 4, expected 3/);
     await expect(replayRun(text, agent, options)).resolves.toMatchObject({ ok: true });
   });
 

@@ -48,13 +48,19 @@ async function deploy(
 async function call(url: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
   return { status: response.status, body: await response.json() };
 }
 
 async function waitingRun(url: string): Promise<{ runId: string; toolCallId: string }> {
-  const started = await call(url, '/v1/runs', { agentId: AGENT_ID, input: `approve:1 #${Math.random()}`, stream: false });
+  const started = await call(url, '/v1/runs', {
+    agentId: AGENT_ID,
+    input: `approve:1 #${Math.random()}`,
+    stream: false,
+  });
   expect(started.status).toBe(202);
   const { runId } = started.body;
   const run = await vi.waitFor(async () => {
