@@ -60,6 +60,24 @@ export type { RunContext } from './run/run-context';
 export { runRecordSchema, runRequestOriginSchema, seqRangeSchema } from './run/run-record';
 export type { RunRecord, RunRequestOrigin, SeqRange } from './run/run-record';
 export {
+  AGENT_PIN_FIELDS,
+  agentDriftOf,
+  agentDriftSchema,
+  agentPinSchema,
+  describeAgentDrift,
+} from './run/agent-pin';
+export type { AgentDrift, AgentPin, AgentPinField } from './run/agent-pin';
+export {
+  RUN_RECORDING_FORMAT,
+  RUN_RECORDING_MEDIA_TYPE,
+  RUN_RECORDING_VERSION,
+  parseRunRecording,
+  recordingLine,
+  runRecordingEndSchema,
+  runRecordingHeaderSchema,
+} from './run/run-recording';
+export type { RunRecording, RunRecordingEnd, RunRecordingHeader } from './run/run-recording';
+export {
   MAX_HANDOFF_REASON_LENGTH,
   activeAgentIdOf,
   handoffRecordSchema,

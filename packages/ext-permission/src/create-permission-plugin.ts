@@ -228,6 +228,7 @@ export function createPermissionPlugin(
     id: PERMISSION_PLUGIN_ID,
     stateKeys: PERMISSION_STATE_KEYS,
     inheritable: policy.config.inherit,
+    definition: policy.config,
     policy,
     hooks: {
       beforeInference(context) {

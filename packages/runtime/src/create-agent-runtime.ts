@@ -83,6 +83,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     transientStoreErrors: options.transientStoreErrors ?? 'end_run',
     threadMemory: new ThreadMemory(threadMemoryLimit(options.threadMemoryLimit)),
   };
+  const defaultOnAgentChange = options.onAgentChange ?? 'continue';
+  if (defaultOnAgentChange !== 'continue' && defaultOnAgentChange !== 'refuse')
+    throw new AwakenError('invalid_config', 'onAgentChange must be "continue" or "refuse"');
   const cancelWaitMs = positiveMs('cancelWaitMs', options.cancelWaitMs, 30_000, MAX_RUN_LEASE_MS);
   /** Runs executing in this runtime, registered synchronously when started. */
   const live = new Map<string, LiveRun>();
@@ -162,7 +165,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         services,
         live,
         { runId, threadId: '' },
-        (plumbing) => loadSession(plumbing, agentFor, runId),
+        (plumbing) =>
+          loadSession(plumbing, agentFor, runId, resumeOptions.onAgentChange ?? defaultOnAgentChange),
         {
           resumed: true,
           onSuspend: resumeOptions.onSuspend ?? 'return',

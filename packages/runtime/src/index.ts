@@ -16,6 +16,7 @@ export type {
   AgentRuntime,
   AgentRuntimeOptions,
   DecideResult,
+  OnAgentChange,
   OnOpenRun,
   OnSuspend,
   ResumeRunOptions,
@@ -27,3 +28,8 @@ export type {
 } from './types';
 export { agentTool } from './agent-tool';
 export type { AgentToolOptions } from './agent-tool';
+export { agentPinOf, canonicalJson } from './internal/runtime/agent-pin-of';
+export type { PinnedDefinition } from './internal/runtime/agent-pin-of';
+export { agentPinOfDefinition } from './agent-pin-of-definition';
+export { exportRunRecording } from './export-run-recording';
+export type { ExportRunRecordingOptions } from './export-run-recording';

@@ -120,6 +120,15 @@ export interface RunRequest {
   origin?: RunRequestOrigin;
 }
 
+/**
+ * What resuming a run does when the agent that started it is now defined differently than the run's
+ * `agentPin` records (a deploy while it waited): `continue` (default: the run goes on under the new
+ * definition — the drift stays visible by comparing the pin, see `agentPinOf`) or `refuse`: the
+ * resume fails with `conflict` naming the changed fields (details `drift`), nothing is applied and
+ * the run stays as it was.
+ */
+export type OnAgentChange = 'continue' | 'refuse';
+
 /** How `resumeRun` continues a run; malformed options are `validation_failed` naming the field. */
 export interface ResumeRunOptions {
   /**
@@ -140,6 +149,8 @@ export interface ResumeRunOptions {
    * does. Without it the runtime acquires, renews and releases its own lease.
    */
   lease?: RunLease;
+  /** When the run's agent changed since it started; overrides the runtime's `onAgentChange`. */
+  onAgentChange?: OnAgentChange;
 }
 
 /**
@@ -302,6 +313,12 @@ export interface AgentRuntimeOptions {
    * detaches, whatever this says.
    */
   transientStoreErrors?: 'end_run' | 'interrupt';
+  /**
+   * What `resumeRun` does with a run whose agent is now defined differently than when it started
+   * (`RunRecord.agentPin`): `continue` (default) or `refuse` (`conflict` naming what changed). See
+   * {@link OnAgentChange}.
+   */
+  onAgentChange?: OnAgentChange;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { AwakenError } from '@awaken/contract';
-import { createAgentRuntime } from '@awaken/runtime';
+import { type AgentDrift, AwakenError, type RunRecord, agentDriftOf } from '@awaken/contract';
+import { agentPinOfDefinition, createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createRunCommands } from './internal/commands/create-run-commands';
 import { requeueDeadLetter } from './internal/commands/requeue-dead-letter';
@@ -50,7 +50,13 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     transientModelErrors: 'interrupt',
     transientStoreErrors: 'interrupt',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
+    onAgentChange: options.onAgentChange ?? 'continue',
   });
+  const pins = new Map(options.agents.map((agent) => [agent.id, agentPinOfDefinition(agent, options.model)]));
+  const agentDrift = (record: RunRecord): AgentDrift | undefined => {
+    const now = pins.get(record.agentId);
+    return record.agentPin && now ? agentDriftOf(record.agentPin, now) : undefined;
+  };
   const agentTools = new Map(options.agents.map((agent) => [agent.id, serverToolNames(agent)]));
   const stop = new AbortController();
   const context: ServiceContext = {
@@ -74,6 +80,8 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     stopping: stop.signal,
     report: (error, where) => config.onError(error, where),
     ...(options.notifications ? { notifications: options.notifications } : {}),
+    agentDrift,
+    onAgentChange: options.onAgentChange ?? 'continue',
   };
   let pool: WorkerPool | undefined;
   let sweeper: LeaseSweeper | undefined;
@@ -118,6 +126,7 @@ export function createMailboxService(options: MailboxServiceOptions): MailboxSer
     stores,
     commands,
     control: commands,
+    agentDrift,
     async start() {
       if (stop.signal.aborted) throw new AwakenError('conflict', 'the service was stopped');
       if (pool) return;

@@ -1,4 +1,5 @@
 import type {
+  AgentDrift,
   AgentEvent,
   AwakenStores,
   ClientTool,
@@ -74,6 +75,13 @@ export interface MailboxServiceOptions {
    * quick; a throw is reported to `onError` and changes nothing.
    */
   observeEvents?: (batch: { runId: string; events: readonly AgentEvent[]; eventLog: RunEventLog }) => void;
+  /**
+   * What happens to a waiting run whose agent is now defined differently than when it started (a
+   * deploy while it waited; see the run's `agentPin`): `continue` (default) resumes it under the new
+   * definition; `refuse` rejects decisions for it with `conflict` (409) naming what changed, and a
+   * resume of it fails the same way (the run stays waiting).
+   */
+  onAgentChange?: 'continue' | 'refuse';
   /** Called with failures the service handled on its own (a lost lease, a failed sweep). */
   onError?: (error: unknown, context: string) => void;
   /**
@@ -300,4 +308,10 @@ export interface MailboxService {
   stop(options?: { graceMs?: number; force?: boolean }): Promise<void>;
   /** What this process executes and caches now. */
   stats(): ServiceStats;
+  /**
+   * How the agent that started `record` is defined now compared with the run's `agentPin`: the
+   * changed fields (and tool names), or `undefined` when nothing changed, the run has no pin or the
+   * agent is not served here.
+   */
+  agentDrift?(record: RunRecord): AgentDrift | undefined;
 }

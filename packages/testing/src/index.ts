@@ -16,3 +16,22 @@ export { createScriptedModel } from './scripted-model';
 export type { ScriptedModel, ScriptedTurn, ScriptedTurnSource } from './scripted-model';
 export { createManualClock } from './manual-clock';
 export type { ManualClock } from './manual-clock';
+export {
+  REPLAY_IGNORED_FIELDS,
+  describeEvent,
+  firstDivergence,
+  normalizeEvent,
+} from './replay/compare-events';
+export type { ReplayDivergence } from './replay/compare-events';
+export { createRecordedModel, recordedTurns } from './replay/recorded-model';
+export type { RecordedModel, RecordedTurn } from './replay/recorded-model';
+export { replayRun } from './replay/replay-run';
+export type {
+  ReplayOptions,
+  ReplayReport,
+  ReplayRunHandle,
+  ReplayRuntime,
+  ReplayableAgent,
+} from './replay/replay-run';
+export { formatReplaySuite, replaySuitePassed, runReplaySuite } from './replay/replay-suite';
+export type { ReplaySuiteEntry, ReplaySuiteOptions } from './replay/replay-suite';

@@ -85,6 +85,12 @@ export interface Plugin {
    * key the child's own plugin declares too is the same slot. Default `false`.
    */
   inheritable?: boolean;
+  /**
+   * What the plugin's behaviour is configured with, as JSON (the permission plugin: its rules and
+   * default). Part of the agent definition a run is pinned to (`RunRecord.agentPin`, field `rules`):
+   * a change of it while a run waits is reported as drift on resume. Functions are ignored.
+   */
+  definition?: unknown;
   /** The plugin's hooks; `this` inside a hook is this object. */
   hooks: PluginHooks;
 }

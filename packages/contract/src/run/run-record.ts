@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tokenUsageSchema } from '../model/token-usage';
+import { agentPinSchema } from './agent-pin';
 import { handoffRecordSchema } from './handoff-record';
 import { clientToolSchema } from '../tool/client-tool';
 import { runContextSchema } from './run-context';
@@ -57,6 +58,11 @@ export const runRecordSchema = z.object({
   /** The run's handoffs, oldest first; absent until one happens. */
   handoffs: z.array(handoffRecordSchema).optional(),
   origin: runRequestOriginSchema,
+  /**
+   * The definition of the agent that started the run, as hashes (see `agentPinSchema`): a resume
+   * compares it with the agent deployed now. Absent on runs stored before pins existed.
+   */
+  agentPin: agentPinSchema.optional(),
   /** The run whose tool call started this one (a child run of a sub-agent call, `origin: 'internal'`). */
   parentRunId: z.string().optional(),
   /** The parent's tool call that started this child run (with `parentRunId`). */

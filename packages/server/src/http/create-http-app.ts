@@ -24,6 +24,7 @@ import { registerIssueLinkRoute } from './links/issue-link-route';
 import { registerLinkAnswerRoutes } from './links/link-answer-routes';
 import { createLinkSigner, linkPath } from './links/link-signer';
 import { registerDecisionRecordRoutes } from './routes/decision-record-routes';
+import { registerRecordingRoutes } from './routes/recording-routes';
 import { registerDecisionRoutes } from './routes/decision-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerAgentRoutes } from './routes/agent-routes';
@@ -213,6 +214,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
   registerDecisionRoutes(app);
   registerDecisionRecordRoutes(app);
+  registerRecordingRoutes(app);
   const signer = createLinkSigner(options.links?.secret);
   registerIssueLinkRoute(app, {
     signer,

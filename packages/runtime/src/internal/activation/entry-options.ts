@@ -43,6 +43,7 @@ const resumeRunOptionsSchema = z.object({
   signal: signal.optional(),
   onSuspend: onSuspend.optional(),
   lease: runLeaseSchema.optional(),
+  onAgentChange: z.enum(['continue', 'refuse']).optional(),
 });
 
 function invalid(what: string, error: z.ZodError): AwakenError {

@@ -9,6 +9,8 @@ import {
   type UserMessage,
   activeAgentIdOf,
 } from '@awaken/contract';
+import type { OnAgentChange } from '../../types';
+import { refuseAgentDrift } from './refuse-agent-drift';
 import type { EventChannel } from '../session/event-channel';
 import { releaseThreadState, restorePluginState } from '../plugins/plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
@@ -148,6 +150,7 @@ export function newRunRecord(
     threadId: request.threadId,
     agentId: agent.id,
     origin: request.origin,
+    agentPin: agent.pin,
     ...(request.parentRunId === undefined ? {} : { parentRunId: request.parentRunId }),
     ...(request.parentCallId === undefined ? {} : { parentCallId: request.parentCallId }),
     ...(request.agentPath === undefined ? {} : { agentPath: request.agentPath }),
@@ -209,6 +212,7 @@ export async function loadSession(
   plumbing: SessionPlumbing,
   agentFor: (agentId: string, agentPath?: readonly string[]) => ResolvedAgent,
   runId: string,
+  onAgentChange: OnAgentChange = 'continue',
 ): Promise<RunSession | RunRecord> {
   const { store } = plumbing.services;
   // a lease handed in was granted before this read: no earlier holder can write after it
@@ -222,6 +226,7 @@ export async function loadSession(
   // the agent the run was handed to last, if any (its tools resume the calls it suspended), under
   // the plugins a child run inherits from its ancestors
   const agent = agentFor(activeAgentIdOf(found), found.agentPath);
+  if (onAgentChange === 'refuse') refuseAgentDrift(found, agentFor(found.agentId, found.agentPath));
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
   const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);

@@ -1,4 +1,5 @@
 import {
+  type AgentPin,
   AwakenError,
   type ModelExecutor,
   type Plugin,
@@ -8,6 +9,7 @@ import {
   stopConditionSpecSchema,
 } from '@awaken/contract';
 import type { AgentDefinition } from '../../types';
+import { agentPinOf } from './agent-pin-of';
 import { type ResolvedTool, normalizeTools } from './normalize-tools';
 
 /**
@@ -28,6 +30,8 @@ export interface ResolvedAgent {
   toolExecution: 'sequential' | 'parallel';
   approvalTimeout?: number;
   onApprovalExpired: 'continue' | 'end_run';
+  /** The pin of this definition, recorded on every run it starts (`RunRecord.agentPin`). */
+  pin: AgentPin;
   /**
    * Set for an agent running as a child run under inherited plugins: one level per ancestor that
    * gives any (top first), then the agent's own; ToolGate decisions combine strictest-wins across
@@ -78,14 +82,21 @@ function resolveAgent(definition: AgentDefinition, defaultModel: ModelExecutor |
   if (onApprovalExpired !== 'continue' && onApprovalExpired !== 'end_run') {
     throw invalid(`agent "${definition.id}" onApprovalExpired must be "continue" or "end_run"`);
   }
+  const descriptors = [...tools.values()].map((tool) => tool.descriptor);
   return {
     definition,
     id: definition.id,
     ...(approvalTimeout === undefined ? {} : { approvalTimeout }),
     onApprovalExpired,
+    pin: agentPinOf({
+      ...(definition.systemPrompt === undefined ? {} : { systemPrompt: definition.systemPrompt }),
+      ...(model.modelId === undefined ? {} : { modelId: model.modelId }),
+      descriptors,
+      ...(definition.plugins ? { plugins: definition.plugins } : {}),
+    }),
     model,
     tools,
-    descriptors: [...tools.values()].map((tool) => tool.descriptor),
+    descriptors,
     stopConditions,
     toolExecution,
   };

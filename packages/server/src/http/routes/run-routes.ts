@@ -106,7 +106,8 @@ export function registerRunRoutes(
 
   app.openapi(getRun, async (c) => {
     const record = await requireRun(c, c.req.valid('param').runId);
-    return c.json(toRunView(record), 200);
+    const agentDrift = c.var.service.agentDrift?.(record);
+    return c.json({ ...toRunView(record), ...(agentDrift ? { agentDrift } : {}) }, 200);
   });
 
   app.openapi(runEvents, async (c) => {

@@ -1,4 +1,5 @@
 import {
+  agentDriftSchema,
   messageRecordSchema,
   runDispatchSchema,
   runRecordSchema,
@@ -17,6 +18,11 @@ export const runViewSchema = z
   .object({
     ...runRecordSchema.omit({ state: true, context: true }).shape,
     context: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * On `GET /v1/runs/:id`: how the agent that started the run is defined differently now than its
+     * `agentPin` records (a deploy while it waited); absent when nothing changed.
+     */
+    agentDrift: agentDriftSchema.optional(),
   })
   .openapi('Run');
 export type RunView = z.infer<typeof runViewSchema>;

@@ -1,4 +1,4 @@
-import type { RunRecord } from '@awaken/contract';
+import { AwakenError, type RunRecord, describeAgentDrift } from '@awaken/contract';
 import { queueDecisions } from '@awaken/runtime';
 import type { DecideOptions, DecideResult } from '../../types';
 import { enqueueResume } from '../resume/enqueue-resume';
@@ -17,6 +17,7 @@ export async function decideRun(
   decisions: readonly unknown[],
   options: DecideOptions = {},
 ): Promise<DecideResult> {
+  if (record.status === 'waiting' && context.onAgentChange === 'refuse') refuseAgentDrift(context, record);
   // judged against the run as stored, written to its inbox, judged again: `accepted` only if applied
   const { threadRuns: store, inbox } = context.stores;
   const receipts = await queueDecisions({ store, inbox }, record, decisions, options);
@@ -24,4 +25,18 @@ export async function decideRun(
   if (record.status !== 'waiting' || !delivered) return { runId: record.runId, receipts };
   const resume = await enqueueResume(context, record);
   return { runId: record.runId, receipts, ...(resume ? { resumeDispatchId: resume.dispatchId } : {}) };
+}
+
+/**
+ * `onAgentChange: 'refuse'`: a decision for a waiting run whose agent changed since it started is
+ * refused before anything is written (`conflict`, details `drift`), as the resume would be.
+ */
+function refuseAgentDrift(context: ServiceContext, record: RunRecord): void {
+  const drift = context.agentDrift(record);
+  if (!drift) return;
+  throw new AwakenError(
+    'conflict',
+    `run ${record.runId} waits under another definition of agent "${record.agentId}": ${describeAgentDrift(drift)} changed since it started`,
+    { details: { runId: record.runId, agentId: record.agentId, drift } },
+  );
 }

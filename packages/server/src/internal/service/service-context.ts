@@ -1,4 +1,4 @@
-import type { RunDispatch } from '@awaken/contract';
+import type { AgentDrift, RunDispatch, RunRecord } from '@awaken/contract';
 import type { AgentRuntime } from '@awaken/runtime';
 import type { NotificationOutbox } from '../../notifications/create-notification-outbox';
 import type { ServiceStores } from '../../types';
@@ -40,4 +40,8 @@ export interface ServiceContext {
   report(error: unknown, context: string): void;
   /** Where the notifications of settled runs are enqueued, when configured. */
   notifications?: NotificationOutbox;
+  /** How the run's agent changed since the run started (`undefined`: it did not, or no pin). */
+  agentDrift(record: RunRecord): AgentDrift | undefined;
+  /** What a decision for a waiting run whose agent changed does (`MailboxServiceOptions.onAgentChange`). */
+  onAgentChange: 'continue' | 'refuse';
 }

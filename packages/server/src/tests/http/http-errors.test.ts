@@ -182,6 +182,7 @@ describe('auth', () => {
       '/v1/runs/{runId}/events',
       '/v1/runs/{runId}/decision',
       '/v1/runs/{runId}/decisions',
+      '/v1/runs/{runId}/recording',
       '/v1/runs/{runId}/cancel',
       '/v1/mailbox/submit',
       '/v1/mailbox/dispatches/{dispatchId}',

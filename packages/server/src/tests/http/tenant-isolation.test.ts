@@ -41,6 +41,7 @@ describe("another tenant's ids are 404 on every route", () => {
       ['GET', `/v1/threads/${threadId}/dispatches`],
       ['GET', `/v1/runs/${runId}`],
       ['GET', `/v1/runs/${runId}/events`],
+      ['GET', `/v1/runs/${runId}/recording`],
       ['POST', `/v1/runs/${runId}/decision`, decision],
       ['POST', `/v1/runs/${runId}/decisions`, { decisions: [decision] }],
       ['POST', `/v1/runs/${runId}/cancel`, {}],
