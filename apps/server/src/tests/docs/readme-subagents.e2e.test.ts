@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, readSse, startAppProcess } from '../../../test-support/app-process';
 
 const README = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
-const section = README.slice(README.indexOf('## Sub-agents'), README.indexOf('## Packages'));
+const section = README.slice(README.indexOf('## Sub-agents'), README.indexOf('## Replay a run offline'));
 /** Each `curl` of the section: its path, `-d` body and `Last-Event-ID`, in order. */
 const curls = [
   ...section.matchAll(/curl[^\n]*?http:\/\/127\.0\.0\.1:3000(\S+)([^`]*?)(?=\n```|\ncurl)/g),
