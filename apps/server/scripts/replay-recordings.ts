@@ -9,6 +9,7 @@
  * called). `--tools live` executes the demo tools for real instead of answering them from the
  * recording, so a tool whose behaviour changed shows as a divergence.
  */
+import { resolve } from 'node:path';
 import type { ModelExecutor } from '@awaken/contract';
 import { createAgentRuntime } from '@awaken/runtime';
 import { createMemoryStores } from '@awaken/store-memory';
@@ -36,7 +37,8 @@ async function main(argv: string[]): Promise<void> {
   if (tools !== 'recorded' && tools !== 'live')
     usage(`--tools must be "recorded" or "live", not ${String(tools)}`);
   const agents = createDemoAgents({ model: noModel, deleted: [], sent: [] });
-  const entries = await runReplaySuite(folder, {
+  // relative to where the command was typed: pnpm runs the script in apps/server and names that in INIT_CWD
+  const entries = await runReplaySuite(resolve(process.env.INIT_CWD ?? process.cwd(), folder), {
     agents,
     createRuntime: createAgentRuntime,
     createStores: createMemoryStores,
