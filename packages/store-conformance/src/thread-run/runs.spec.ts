@@ -15,7 +15,11 @@ export function runsSpec(ctx: SuiteContext<ThreadRunStore>): void {
         parentRunId: 'p',
         parentCallId: 'call_1',
         agentPath: ['assistant', 'janitor'],
-        agentPin: { hash: 'pin-hash', fields: { instructions: 'i1', tools: 't1' }, toolHashes: { lookup: 'l1' } },
+        agentPin: {
+          hash: 'pin-hash',
+          fields: { instructions: 'i1', tools: 't1' },
+          toolHashes: { lookup: 'l1' },
+        },
       });
       const created = await ctx.store.createRun(record);
       expect(created).toEqual(record);
