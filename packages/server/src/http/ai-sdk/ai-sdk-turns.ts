@@ -76,9 +76,10 @@ export async function startTurn(
     throw new AwakenError('not_found', `thread ${threadId} not found`);
   const branch = await chatBranchFor(service.stores.threadRuns, request, turn, threadId);
   const ifBusy = ifBusyOf(request, turn.type === 'regenerate' ? 'interrupt' : 'queue');
-  // the branch supersedes what waits where the conversation went back from: with `interrupt` (a
-  // regenerate's default) that waiting run is cancelled, as it would be on its own thread
-  if (branch && ifBusy === 'interrupt') await cancelWaitingRun(service, threadId, branch.thread.id);
+  // the branch supersedes the work where the conversation went back from: with `interrupt` (a
+  // regenerate's default) the source thread is interrupted, as it would be for a turn on it
+  if (branch && ifBusy === 'interrupt')
+    await service.commands.interruptThread(threadId, `superseded by a turn on branch ${branch.thread.id}`);
   let run: SubmittedRun;
   try {
     run = await service.submit({
@@ -103,19 +104,6 @@ export async function startTurn(
   Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
   const chunks = encodeUiMessageStream(run.events({ signal: c.req.raw.signal }), { messageId: run.runId });
   return branch ? withThreadPart(chunks, branch.part) : chunks;
-}
-
-/** Cancels the thread's waiting run (its calls never run), superseded by a turn on `branchId`. */
-async function cancelWaitingRun(
-  service: HttpEnv['Variables']['service'],
-  threadId: string,
-  branchId: string,
-) {
-  const openRunId = (await service.stores.threadRuns.getThread(threadId))?.openRunId;
-  if (openRunId === undefined) return;
-  const open = await service.stores.threadRuns.getRun(openRunId);
-  if (open?.status !== 'waiting') return;
-  await service.commands.cancelRun(openRunId, `superseded by a turn on branch ${branchId}`);
 }
 
 /**
