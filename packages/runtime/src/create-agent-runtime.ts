@@ -145,10 +145,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     },
     async forkRun(sourceRunId, request) {
       const branching = threadBranching(services.store);
-      if (!branching) throw new AwakenError('invalid_config', 'forkRun needs a thread store that offers branches');
+      if (!branching)
+        throw new AwakenError('invalid_config', 'forkRun needs a thread store that offers branches');
       const plan = await runtime.planFork(sourceRunId, request);
       const runId = request.runId ?? services.createId();
-      checkRunRequest({ agentId: plan.agentId, runId, ...(request.threadId ? { threadId: request.threadId } : {}) });
+      checkRunRequest({
+        agentId: plan.agentId,
+        runId,
+        ...(request.threadId ? { threadId: request.threadId } : {}),
+      });
       // nothing is written for a fork whose run id is taken
       if (await services.store.getRun(runId))
         throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });

@@ -32,6 +32,7 @@ export type {
   RunStateSnapshot,
 } from './types';
 export { agentTool } from './agent-tool';
+export { isChildId } from './internal/child-ids/child-ids';
 export type { AgentToolOptions } from './agent-tool';
 export { agentPinOf, canonicalJson } from './internal/runtime/agent-pin-of';
 export type { PinnedDefinition } from './internal/runtime/agent-pin-of';

@@ -8,14 +8,23 @@ import { forkGuardPlugin } from './fork-guard';
  * as its system prompt. The pin stays the agent's own: the fork's record names the instructions it
  * was given. A run that is not a fork gets `agent` itself.
  */
-export function forkedAgent(agent: ResolvedAgent, record: Pick<RunRecord, 'agentId' | 'forkOf'>): ResolvedAgent {
+export function forkedAgent(
+  agent: ResolvedAgent,
+  record: Pick<RunRecord, 'agentId' | 'forkOf'>,
+): ResolvedAgent {
   const origin = record.forkOf;
   if (origin === undefined) return agent;
   const guard = forkGuardPlugin(origin, (name) => agent.tools.get(name)?.idempotent === false);
   const instructions =
-    origin.instructions !== undefined && agent.id === record.agentId ? { systemPrompt: origin.instructions } : {};
+    origin.instructions !== undefined && agent.id === record.agentId
+      ? { systemPrompt: origin.instructions }
+      : {};
   return {
     ...agent,
-    definition: { ...agent.definition, ...instructions, plugins: [guard, ...(agent.definition.plugins ?? [])] },
+    definition: {
+      ...agent.definition,
+      ...instructions,
+      plugins: [guard, ...(agent.definition.plugins ?? [])],
+    },
   };
 }

@@ -84,7 +84,8 @@ export async function planFork(
 ): Promise<ForkPlan> {
   checkOptions(options);
   const source = await store.getRun(sourceRunId);
-  if (!source) throw new AwakenError('not_found', `run ${sourceRunId} not found`, { details: { runId: sourceRunId } });
+  if (!source)
+    throw new AwakenError('not_found', `run ${sourceRunId} not found`, { details: { runId: sourceRunId } });
   if (source.parentRunId !== undefined) {
     throw invalid(
       'runId',
@@ -127,4 +128,3 @@ export async function planFork(
     },
   };
 }
-

@@ -47,7 +47,8 @@ function fixture() {
     systemPrompts.push(request.system);
     const results = request.messages.filter((message) => message.role === 'tool').length;
     if (results === 0) return { toolCalls: [{ id: 'c1', name: 'lookup', arguments: { word: 'fork' } }] };
-    if (results === 1) return { toolCalls: [{ id: 'c2', name: 'send_email', arguments: { to: 'ann@example.com' } }] };
+    if (results === 1)
+      return { toolCalls: [{ id: 'c2', name: 'send_email', arguments: { to: 'ann@example.com' } }] };
     if (results === 2) return { toolCalls: [{ id: 'c3', name: 'lookup', arguments: { word: 'spoon' } }] };
     return { text: `done after ${results} results` };
   });
@@ -78,7 +79,11 @@ afterAll(async () => {
 async function sourceRun(stores: AwakenStores) {
   const f = fixture();
   const runtime = createAgentRuntime({ agents: f.agents, stores });
-  const result = await runtime.runToCompletion({ agentId: 'assistant', input: 'help me', threadId: randomUUID() });
+  const result = await runtime.runToCompletion({
+    agentId: 'assistant',
+    input: 'help me',
+    threadId: randomUUID(),
+  });
   expect(result).toMatchObject({ status: 'done', steps: 4 });
   expect(f.executions).toEqual({ lookup: 2, send_email: 1 });
   return { ...f, runtime, result };
@@ -159,13 +164,23 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // result: the recorded value stands in for the call; the email is not sent again
     const reuse = await asked();
     const reused = await source.runtime.resumeRun(reuse.runId, {
-      decisions: [answer({ ticketId: reuse.ticketId }, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } })],
+      decisions: [
+        answer(
+          { ticketId: reuse.ticketId },
+          { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } },
+        ),
+      ],
     }).result;
     expect(reused).toMatchObject({ status: 'done', response: 'done after 3 results' });
     expect(source.executions.send_email).toBe(1);
     const reusedMessages = await stores.threadRuns.readMessages(reused.threadId);
     expect(reusedMessages.map((record) => record.message)).toContainEqual(
-      expect.objectContaining({ role: 'tool', toolName: 'send_email', outcome: 'succeeded', content: { sent: 'ann@example.com', n: 1 } }),
+      expect.objectContaining({
+        role: 'tool',
+        toolName: 'send_email',
+        outcome: 'succeeded',
+        content: { sent: 'ann@example.com', n: 1 },
+      }),
     );
 
     // retry: a human said to send it again; it runs once, and is not asked about again
@@ -203,7 +218,9 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     const first = await (await source.runtime.forkRun(source.result.runId, { atStep: 2 })).result;
     const firstTicket = first.waiting?.tickets[0]?.ticketId as string;
     const firstDone = await source.runtime.resumeRun(first.runId, {
-      decisions: [answer({ ticketId: firstTicket }, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } })],
+      decisions: [
+        answer({ ticketId: firstTicket }, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } }),
+      ],
     }).result;
     expect(firstDone.status).toBe('done');
     // forking that fork at its first step: its own email call and its source's are both listed
@@ -214,14 +231,19 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     expect((await stores.threadRuns.getThread(second.threadId))?.branchOf?.threadId).toBe(first.threadId);
     const failed = await source.runtime.resumeRun(second.runId, {
       decisions: [
-        answer({ ticketId: second.waiting?.tickets[0]?.ticketId as string }, { outcome: 'fail', reason: 'do not resend' }),
+        answer(
+          { ticketId: second.waiting?.tickets[0]?.ticketId as string },
+          { outcome: 'fail', reason: 'do not resend' },
+        ),
       ],
     }).result;
     expect(failed.status).toBe('done');
     expect(source.executions.send_email).toBe(1);
     const tool = (await stores.threadRuns.readMessages(failed.threadId)).find(
       (record) =>
-        record.runId === second.runId && record.message.role === 'tool' && record.message.toolName === 'send_email',
+        record.runId === second.runId &&
+        record.message.role === 'tool' &&
+        record.message.toolName === 'send_email',
     );
     expect(tool?.message).toMatchObject({ outcome: 'failed' });
     expect(JSON.stringify(tool?.message)).toContain('do not resend');
@@ -238,7 +260,8 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     expect(source.systemPrompts).toEqual(['Answer in French.', 'Answer in French.']);
     expect((await stores.threadRuns.getRun(fork.runId))?.forkOf?.instructions).toBe('Answer in French.');
     source.systemPrompts.length = 0;
-    const other = await (await source.runtime.forkRun(source.result.runId, { atStep: 4, agentId: 'other' })).result;
+    const other = await (await source.runtime.forkRun(source.result.runId, { atStep: 4, agentId: 'other' }))
+      .result;
     expect(await stores.threadRuns.getRun(other.runId)).toMatchObject({ agentId: 'other' });
     expect(source.systemPrompts).toEqual(['You are the other agent.']);
   });
@@ -267,7 +290,9 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // a taken run id: conflict, and no branch is made for it
     const error = await refusal({ atStep: 1, runId: source.result.runId });
     expect(error.code).toBe('conflict');
-    const branching = stores.threadRuns as unknown as { listBranches(id: string): Promise<{ items: unknown[] }> };
+    const branching = stores.threadRuns as unknown as {
+      listBranches(id: string): Promise<{ items: unknown[] }>;
+    };
     expect((await branching.listBranches(source.result.threadId)).items).toHaveLength(0);
   });
 });
