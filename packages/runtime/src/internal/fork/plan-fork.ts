@@ -1,6 +1,5 @@
 import {
   AwakenError,
-  type ForkOrigin,
   type ForkRepeat,
   type MessageRecord,
   type RunRecord,
