@@ -226,7 +226,8 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // forking that fork at its first step: its own email call and its source's are both listed
     const second = await (await source.runtime.forkRun(first.runId, { atStep: 1 })).result;
     expect(second.status).toBe('waiting');
-    const recorded = (second.waiting?.tickets[0]?.parameters as { recorded: unknown[] } | undefined)?.recorded;
+    const recorded = (second.waiting?.tickets[0]?.parameters as { recorded: unknown[] } | undefined)
+      ?.recorded;
     expect(recorded).toHaveLength(2);
     expect((await stores.threadRuns.getThread(second.threadId))?.branchOf?.threadId).toBe(first.threadId);
     const failed = await source.runtime.resumeRun(second.runId, {
