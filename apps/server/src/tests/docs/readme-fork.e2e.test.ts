@@ -5,9 +5,9 @@ import { type AppProcess, startAppProcess } from '../../../test-support/app-proc
 const README = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
 const section = README.slice(README.indexOf('## Fork a run at a step'), README.indexOf('## Packages'));
 /** Each `curl` of the section: its path and `-d` body, in order. */
-const curls = [...section.matchAll(/curl[^\n]*?http:\/\/127\.0\.0\.1:3000(\S+)([^`]*?)(?=\n```|\ncurl)/g)].map(
-  (match) => ({ path: match[1] ?? '', body: /-d '([^']+)'/.exec(match[2] ?? '')?.[1] }),
-);
+const curls = [
+  ...section.matchAll(/curl[^\n]*?http:\/\/127\.0\.0\.1:3000(\S+)([^`]*?)(?=\n```|\ncurl)/g),
+].map((match) => ({ path: match[1] ?? '', body: /-d '([^']+)'/.exec(match[2] ?? '')?.[1] }));
 
 let app: AppProcess;
 beforeAll(async () => {
@@ -55,14 +55,20 @@ describe('the README fork walkthrough, as written', () => {
     expect(section).toContain(`"steps":${run.steps},...,"response":"${run.response}"`);
 
     const accepted = await send(fork);
-    expect(accepted).toMatchObject({ runId: 'fork-1', forkOf: { runId: 'run-3', threadId: 'invoices', step: 1 } });
+    expect(accepted).toMatchObject({
+      runId: 'fork-1',
+      forkOf: { runId: 'run-3', threadId: 'invoices', step: 1 },
+    });
     expect(section).toContain(`"forkOf":${JSON.stringify(accepted.forkOf)}`);
     const waiting = await settled(forked);
     expect(waiting.status).toBe('waiting');
     const ticket = waiting.waiting.tickets[0];
     expect(ticket).toMatchObject({ action: 'fork_repeat', toolName: 'send_invoice' });
     expect(section).toContain(`"ticketId":"${ticket.ticketId}"`);
-    expect(ticket.parameters.recorded[0]).toMatchObject({ arguments: { invoice: '42' }, result: { sent: '42' } });
+    expect(ticket.parameters.recorded[0]).toMatchObject({
+      arguments: { invoice: '42' },
+      result: { sent: '42' },
+    });
 
     expect((await send(decide)).receipts[0].status).toBe('accepted');
     const finished = await vi.waitFor(
