@@ -2,7 +2,8 @@
  * One chat-turn benchmark server in its own process, on a free loopback port; prints `{"port":N}`
  * when ready. argv[2]: `bare` (a Hono route running ai@6 `streamText` +
  * `toUIMessageStreamResponse()`), `awaken-memory` (the Awaken HTTP API over memory stores) or
- * `awaken-redis <redis url>` (over Redis stores) or `awaken-postgres <postgres url>` (over PostgreSQL
+ * `awaken-redis <redis url>` (over Redis stores), `awaken-redis-cluster <host:port,…>` (over Redis
+ * stores on a Redis Cluster: hash-tagged keys, the mailbox sharded over its masters) or `awaken-postgres <postgres url>` (over PostgreSQL
  * stores, a schema of its own, a pool of 20). All serve the same weather model and tool.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createHttpApp, createMailboxService } from '@awaken/server';
 import { createPostgresStores } from '@awaken/store-postgres';
-import { createRedisStores } from '@awaken/store-redis';
+import { createRedisClusterClient, createRedisStores } from '@awaken/store-redis';
 import { serve } from '@hono/node-server';
 import { type UIMessage, convertToModelMessages, stepCountIs, streamText, tool } from 'ai';
 import { Hono } from 'hono';
@@ -46,7 +47,16 @@ function bare(): void {
   serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
 }
 
-function storesOf(kind: 'memory' | 'redis' | 'postgres', url: string | undefined) {
+type Kind = 'memory' | 'redis' | 'redis-cluster' | 'postgres';
+
+function storesOf(kind: Kind, url: string | undefined) {
+  if (kind === 'redis-cluster' && url) {
+    const redis = createRedisStores({
+      redis: createRedisClusterClient(url),
+      prefix: `bench-chat:${randomUUID()}:`,
+    });
+    return { stores: redisServiceStores(redis) as ServiceStores, close: () => redis.close() };
+  }
   if (kind === 'redis' && url) {
     const redis = createRedisStores({ redis: url, prefix: `bench-chat:${randomUUID()}:` });
     return { stores: redisServiceStores(redis) as ServiceStores, close: () => redis.close() };
@@ -62,7 +72,7 @@ function storesOf(kind: 'memory' | 'redis' | 'postgres', url: string | undefined
   return { stores: memoryServiceStores(), close: async () => undefined };
 }
 
-async function awaken(kind: 'memory' | 'redis' | 'postgres', url: string | undefined): Promise<void> {
+async function awaken(kind: Kind, url: string | undefined): Promise<void> {
   const backend = storesOf(kind, url);
   await backend.pg?.migrate();
   const service = createMailboxService({
@@ -101,5 +111,6 @@ const mode = process.argv[2];
 if (mode === 'bare') bare();
 else if (mode === 'awaken-memory') await awaken('memory', undefined);
 else if (mode === 'awaken-redis') await awaken('redis', process.argv[3]);
+else if (mode === 'awaken-redis-cluster') await awaken('redis-cluster', process.argv[3]);
 else if (mode === 'awaken-postgres') await awaken('postgres', process.argv[3]);
 else throw new Error(`unknown mode ${mode}`);
