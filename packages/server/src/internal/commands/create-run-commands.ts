@@ -27,7 +27,14 @@ export function createRunCommands(
       await refuseChildRun(context.stores.threadRuns, record, 'answer its tickets');
       return decideRun(context, record, list, options);
     },
-    cancelRun: (runId, reason = 'run cancelled') => cancelRun(context, runId, reason),
+    async cancelRun(runId, reason = 'run cancelled') {
+      // a child run ends with its parent (cancel cascade); ended alone, its parent would wait on a
+      // question nobody can answer any more
+      const record = await context.stores.threadRuns.getRun(runId);
+      if (record && record.status !== 'done')
+        await refuseChildRun(context.stores.threadRuns, record, 'cancel it');
+      return cancelRun(context, runId, reason);
+    },
     interruptThread: (threadId, reason = 'interrupted') => interruptThread(context, threadId, reason),
     injectUserInput: (request) => injectInput(context, submit, request),
   };

@@ -57,4 +57,21 @@ describe('a sub-agent through the HTTP API', () => {
     expect((await fx.json(`/v1/runs/${childId}`)).body).toMatchObject({ status: 'done' });
     expect(await fx.counters.get(`exec:${childId}:${ticket.nested.toolCallId}`)).toBe(0);
   });
+
+  it("a child run is not cancelled behind its parent's back (409 naming the top-level run); cancelling the parent ends both", async () => {
+    const lead = await startRun(fx, { agentId: LEAD_ID, input: 'approve:1' });
+    const run = (await fx.json(`/v1/runs/${lead.runId}`)).body;
+    const childId = run.waiting.tickets[0].nested.runId;
+    const refused = await fx.json(`/v1/runs/${childId}/cancel`, { body: { reason: 'stop it' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details).toMatchObject({ runId: childId, topLevelRunId: lead.runId });
+    expect(refused.body.error.message).toContain(lead.runId);
+    // nothing happened: both still wait, the parent's question still answerable
+    expect((await fx.json(`/v1/runs/${childId}`)).body.status).toBe('waiting');
+    expect((await fx.json(`/v1/runs/${lead.runId}`)).body.status).toBe('waiting');
+    const cancelled = await fx.json(`/v1/runs/${lead.runId}/cancel`, { body: { reason: 'stop it' } });
+    expect(cancelled.status).toBe(200);
+    expect(await untilDone(lead.runId)).toMatchObject({ termination: { type: 'cancelled' } });
+    expect((await untilDone(childId)).termination.type).toBe('cancelled');
+  });
 });
