@@ -164,12 +164,7 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // result: the recorded value stands in for the call; the email is not sent again
     const reuse = await asked();
     const reused = await source.runtime.resumeRun(reuse.runId, {
-      decisions: [
-        answer(
-          { ticketId: reuse.ticketId },
-          { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } },
-        ),
-      ],
+      decisions: [answer(reuse.ticketId, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } })],
     }).result;
     expect(reused).toMatchObject({ status: 'done', response: 'done after 3 results' });
     expect(source.executions.send_email).toBe(1);
@@ -186,7 +181,7 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // retry: a human said to send it again; it runs once, and is not asked about again
     const again = await asked();
     const retried = await source.runtime.resumeRun(again.runId, {
-      decisions: [answer({ ticketId: again.ticketId }, { outcome: 'retry' })],
+      decisions: [answer(again.ticketId, { outcome: 'retry' })],
     }).result;
     expect(retried).toMatchObject({ status: 'done' });
     expect(source.executions.send_email).toBe(2);
@@ -194,7 +189,7 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     // deny: the call is cancelled without running, the model reads why
     const denied = await asked();
     const cancelled = await source.runtime.resumeRun(denied.runId, {
-      decisions: [deny({ ticketId: denied.ticketId }, 'already sent')],
+      decisions: [deny(denied.ticketId, 'already sent')],
     }).result;
     expect(cancelled.status).toBe('done');
     expect(source.executions.send_email).toBe(2);
@@ -218,9 +213,7 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     const first = await (await source.runtime.forkRun(source.result.runId, { atStep: 2 })).result;
     const firstTicket = first.waiting?.tickets[0]?.ticketId as string;
     const firstDone = await source.runtime.resumeRun(first.runId, {
-      decisions: [
-        answer({ ticketId: firstTicket }, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } }),
-      ],
+      decisions: [answer(firstTicket, { outcome: 'result', result: { sent: 'ann@example.com', n: 1 } })],
     }).result;
     expect(firstDone.status).toBe('done');
     // forking that fork at its first step: its own email call and its source's are both listed
@@ -232,10 +225,7 @@ describe.each(backends)('forking a run at a step ($name)', (backend) => {
     expect((await stores.threadRuns.getThread(second.threadId))?.branchOf?.threadId).toBe(first.threadId);
     const failed = await source.runtime.resumeRun(second.runId, {
       decisions: [
-        answer(
-          { ticketId: second.waiting?.tickets[0]?.ticketId as string },
-          { outcome: 'fail', reason: 'do not resend' },
-        ),
+        answer(second.waiting?.tickets[0]?.ticketId as string, { outcome: 'fail', reason: 'do not resend' }),
       ],
     }).result;
     expect(failed.status).toBe('done');
