@@ -24,8 +24,10 @@ export interface ChatDecision {
   reason?: string;
 }
 
-/** What the chat keeps on an assistant message (its id is the run id). */
+/** What the chat keeps on a message: a user message's seq in the thread, an assistant message's run (its id). */
 export interface ChatMetadata {
+  /** A user message's seq in the thread's log (where a branch at it starts). */
+  seq?: number;
   awaken?: {
     runId: string;
     status?: string;
@@ -193,6 +195,7 @@ export async function loadThread(
       messages.push({
         id: `${runId || threadId}:${record.seq}`,
         role: 'user',
+        metadata: { seq: record.seq } satisfies ChatMetadata,
         parts: [{ type: 'text', text: message.content }],
       });
       continue;

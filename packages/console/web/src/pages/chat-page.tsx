@@ -1,8 +1,11 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AnswerTools, UserMessageTools } from '../components/message-tools';
+import { BranchList, BranchOrigin, useBranchFamily } from '../components/thread-branches';
 import { type TicketAnswer, decisionResultOf } from '../components/ticket-form';
 import { API_BASE, api, authHeaders, followSse } from '../lib/api';
+import { type BranchFamily, alternativesAt } from '../lib/branches';
 import { useApi } from '../lib/hooks';
 import { decide, readableRefusal } from '../lib/decide';
 import { type ChatMetadata, type ThreadSnapshot, loadThread } from '../lib/thread-history';
@@ -62,6 +65,8 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
   const agentId =
     picked ?? loaded?.snapshot?.agentId ?? agents.data?.defaultAgentId ?? agents.data?.items[0]?.id;
   const several = (agents.data?.items.length ?? 0) > 1;
+  // the thread's branches, as the server has them (a thread not on the server yet has none)
+  const family = useBranchFamily(id, (loaded?.snapshot?.messages.length ?? 0) > 0 ? loaded : undefined);
 
   useEffect(() => {
     if (fresh.has(id)) {
@@ -91,6 +96,8 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
               </>
             ) : null}
           </p>
+          <BranchOrigin family={family} />
+          <BranchList family={family} />
         </div>
         <div className="head-actions">
           {several ? (
@@ -135,6 +142,7 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
           initial={loaded.snapshot ?? { messages: [] }}
           agentId={agentId}
           agentName={agentId}
+          family={family}
         />
       )}
     </section>
@@ -144,6 +152,9 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
 function metadataOf(message: UIMessage | undefined): ChatMetadata['awaken'] {
   return (message?.metadata as ChatMetadata | undefined)?.awaken;
 }
+
+/** A user message's seq in the thread (known once loaded from the server). */
+const seqOf = (message: UIMessage) => (message.metadata as ChatMetadata | undefined)?.seq;
 
 /** The ticket ids the chat shows open (approval parts asking, tickets of the waiting run). */
 function openTicketIds(messages: UIMessage[], tickets: Ticket[]): string[] {
@@ -169,11 +180,13 @@ function Conversation({
   initial,
   agentId,
   agentName,
+  family,
 }: {
   id: string;
   initial: ThreadSnapshot;
   agentId: string | undefined;
   agentName: string | undefined;
+  family: BranchFamily | undefined;
 }) {
   const agentRef = useRef(agentId);
   agentRef.current = agentId;
@@ -214,6 +227,12 @@ function Conversation({
     resume: true,
     // a refused request (answered elsewhere, four-eyes, expired): the chat shows the server's state again
     onError: () => void sync(),
+    // an edit or a regenerate runs on a new branch of the thread: the chat goes on there
+    onData: (part) => {
+      const branch = part.type === 'data-awaken-thread' ? (part.data as { threadId?: string }) : undefined;
+      if (branch?.threadId && branch.threadId !== id)
+        window.location.hash = `#/chat/${encodeURIComponent(branch.threadId)}`;
+    },
   });
   chatRef.current = chat;
   const { messages, status, error } = chat;
@@ -336,6 +355,14 @@ function Conversation({
     setText('');
   }
 
+  /** Resends an earlier user message with another text (the server branches the thread). */
+  function edit(messageId: string, value: string) {
+    if (busy) return;
+    setNotice(undefined);
+    chat.clearError();
+    void chat.sendMessage({ text: value, messageId });
+  }
+
   const runTickets = (runId: string) => (tickets?.runId === runId ? tickets.tickets : []);
 
   return (
@@ -400,6 +427,19 @@ function Conversation({
                   }
                   return null;
                 })}
+                {message.role === 'user' ? (
+                  <UserMessageTools
+                    text={message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+                    alternatives={
+                      family && seqOf(message) ? alternativesAt(family, seqOf(message) ?? 0) : undefined
+                    }
+                    canEdit={!busy}
+                    onEdit={(value) => edit(message.id, value)}
+                  />
+                ) : null}
+                {message.role === 'assistant' && message === last && !busy && !followed ? (
+                  <AnswerTools onRegenerate={() => void chat.regenerate({ messageId: message.id })} />
+                ) : null}
                 {message.role === 'assistant' && run?.runId ? (
                   <a className="small muted run-link" href={`#/run/${encodeURIComponent(run.runId)}`}>
                     run {run.runId.slice(0, 8)}
