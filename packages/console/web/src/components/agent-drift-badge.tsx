@@ -30,7 +30,7 @@ export function AgentDriftBadge({ drift }: { drift: AgentDrift | undefined }) {
     <p className="drift small" data-testid="agent-drift" role="status">
       <span className="badge waiting">agent changed</span> since this run started:{' '}
       <strong data-testid="agent-drift-fields">{describeDrift(drift)}</strong>
-      <span className="muted"> — it goes on under the agent as defined now.</span>
+      <span className="muted"> (the agent the server runs now is defined differently)</span>
     </p>
   );
 }
