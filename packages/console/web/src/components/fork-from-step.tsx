@@ -64,7 +64,11 @@ export function ForkFromStep({
     setError(undefined);
     try {
       const started = await api<ForkStarted>(`/v1/runs/${encodeURIComponent(runId)}/fork`, {
-        body: { atStep: step, ...(instructions.trim() ? { instructions: instructions.trim() } : {}) },
+        body: {
+          atStep: step,
+          stream: false,
+          ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
+        },
       });
       window.location.hash = `#/run/${encodeURIComponent(started.runId)}`;
     } catch (failure) {

@@ -81,7 +81,9 @@ export function BranchList({ family }: { family: BranchFamily | undefined }) {
       <ul className="branch-list">
         {branches.map((branch) => (
           <li key={branch.id} data-testid="branch-item" data-thread-id={branch.id}>
-            <a href={chatHref(branch.id)}>{branch.id}</a>{' '}
+            <a href={chatHref(branch.id)} title={branch.id}>
+              {branch.id.length > 16 ? <code>{branch.id.slice(0, 8)}</code> : branch.id}
+            </a>{' '}
             <span className="muted">
               {branch.branchOf?.seq ? `after message #${branch.branchOf.seq}` : 'from the start'}
             </span>
