@@ -83,6 +83,9 @@ export {
   handoffRecordSchema,
 } from './run/handoff-record';
 export type { HandoffRecord } from './run/handoff-record';
+export { forkOriginSchema, forkRepeatSchema } from './run/fork-origin';
+export type { ForkOrigin, ForkRepeat } from './run/fork-origin';
+export { FORK_REPEAT_ACTION, forkRepeatSuspension, forkRepeatTicketId } from './hitl/fork-repeat';
 
 export {
   TERMINAL_TOOL_CALL_STATUSES,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage } from '@awaken/contract';
+import { AwakenError, MAX_RUN_LEASE_MS, type UserMessage, threadBranching } from '@awaken/contract';
 import { cancelRun } from './internal/commands/cancel-run';
 import { deliverDecisions } from './internal/commands/deliver-decisions';
 import { failRun } from './internal/commands/fail-run';
@@ -22,6 +22,7 @@ import { checkAgentTools } from './internal/subagents/agent-tool-target';
 import { createAgentLookup } from './internal/subagents/inherit-plugins';
 import { createChildRunner } from './internal/subagents/create-child-runner';
 import { parseRequestExtras } from './internal/runtime/run-request';
+import { planFork } from './internal/fork/plan-fork';
 import type { RuntimeServices } from './internal/session/run-session';
 import { type LiveRun, startActivation } from './internal/activation/start-activation';
 import type { CancelRunContext } from './internal/commands/cancel-run';
@@ -116,6 +117,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
             input,
             origin: request.origin ?? 'user',
             ...extras,
+            ...(request.forkOf ? { forkOf: request.forkOf } : {}),
           });
         },
         {
@@ -134,6 +136,40 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         input: inputMessages(request.input),
         origin: request.origin ?? 'user',
         ...parseRequestExtras(agent, request),
+        ...(request.forkOf ? { forkOf: request.forkOf } : {}),
+      });
+    },
+    planFork(sourceRunId, options) {
+      checkRunId(sourceRunId);
+      return planFork(services.store, (agentId) => requireAgent(agents, agentId), sourceRunId, options);
+    },
+    async forkRun(sourceRunId, request) {
+      const branching = threadBranching(services.store);
+      if (!branching)
+        throw new AwakenError('invalid_config', 'forkRun needs a thread store that offers branches');
+      const plan = await runtime.planFork(sourceRunId, request);
+      const runId = request.runId ?? services.createId();
+      checkRunRequest({
+        agentId: plan.agentId,
+        runId,
+        ...(request.threadId ? { threadId: request.threadId } : {}),
+      });
+      // nothing is written for a fork whose run id is taken
+      if (await services.store.getRun(runId))
+        throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
+      const branch = await branching.createBranch({
+        threadId: plan.forkOf.threadId,
+        atSeq: plan.forkOf.atSeq,
+        ...(request.threadId ? { id: request.threadId } : {}),
+      });
+      return runtime.run({
+        agentId: plan.agentId,
+        runId,
+        threadId: branch.id,
+        forkOf: plan.forkOf,
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(request.onSuspend ? { onSuspend: request.onSuspend } : {}),
+        ...(request.context ? { context: request.context } : {}),
       });
     },
     runToCompletion(request) {

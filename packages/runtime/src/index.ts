@@ -8,6 +8,8 @@ export type {
   PrejudgedDecisions,
   QueueDecisionsOptions,
 } from './internal/decisions/queue-decisions';
+export { FORK_GUARD_PLUGIN_ID } from './internal/fork/fork-guard';
+export { MAX_FORK_INSTRUCTIONS_LENGTH } from './internal/fork/plan-fork';
 export { DEFAULT_MAX_ROUNDS } from './internal/runtime/resolve-agents';
 /** @deprecated import it from `@awaken/contract`, where the stored run state is decoded. */
 export { readToolCallStates } from '@awaken/contract';
@@ -16,6 +18,9 @@ export type {
   AgentRuntime,
   AgentRuntimeOptions,
   DecideResult,
+  ForkPlan,
+  ForkRunOptions,
+  ForkRunRequest,
   OnAgentChange,
   OnOpenRun,
   OnSuspend,
@@ -27,6 +32,7 @@ export type {
   RunStateSnapshot,
 } from './types';
 export { agentTool } from './agent-tool';
+export { isChildId } from './internal/child-ids/child-ids';
 export type { AgentToolOptions } from './agent-tool';
 export { agentPinOf, canonicalJson } from './internal/runtime/agent-pin-of';
 export type { PinnedDefinition } from './internal/runtime/agent-pin-of';

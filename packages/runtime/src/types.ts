@@ -4,6 +4,7 @@ import type {
   ClientTool,
   DecisionReceipt,
   DerivedRunStatus,
+  ForkOrigin,
   InferenceOptions,
   ModelExecutor,
   Plugin,
@@ -118,6 +119,45 @@ export interface RunRequest {
   context?: RunContext;
   /** Where the request came from (`user` by default, `a2a`, `internal`); stored on the run record. */
   origin?: RunRequestOrigin;
+  /**
+   * Makes the run a fork (stored as `RunRecord.forkOf`): what `planFork` returns for the source run
+   * and step, with `threadId` a branch of the source thread at `forkOf.atSeq` (`forkRun` does all
+   * three). The run installs the fork's repeat guard and, when given, its instructions.
+   */
+  forkOf?: ForkOrigin;
+}
+
+/**
+ * What `forkRun` and `planFork` take. Malformed options are `validation_failed` naming the field.
+ */
+export interface ForkRunOptions {
+  /**
+   * The step of the source run to run again (1 to the run's `steps`): the fork starts with the
+   * history the source had when that step began (its input, the model turns and tool results of the
+   * steps before it, reused as recorded) and calls the model for that step afresh.
+   */
+  atStep: number;
+  /** The agent the fork runs (default: the agent that ran that step, after any handoff before it). */
+  agentId?: string;
+  /** A system prompt replacing that agent's own for the fork (the "what if" of a debugger). */
+  instructions?: string;
+}
+
+/** A fork about to start: the agent it runs and where it comes from (`RunRequest.forkOf`). */
+export interface ForkPlan {
+  agentId: string;
+  forkOf: ForkOrigin;
+}
+
+/** What `forkRun` takes: {@link ForkRunOptions}, the new run's id and how it runs. */
+export interface ForkRunRequest extends ForkRunOptions {
+  /** The fork's run id (generated when not given; a taken id is `conflict`). */
+  runId?: string;
+  /** The id of the branch thread the fork runs on (generated when not given; a taken id is `conflict`). */
+  threadId?: string;
+  signal?: AbortSignal;
+  onSuspend?: OnSuspend;
+  context?: RunContext;
 }
 
 /**
@@ -348,6 +388,22 @@ export interface AgentRuntime {
    * activation opens with `run_start { resumed: false }`. `signal` and `onSuspend` are ignored.
    */
   createRun(request: RunRequest): Promise<RunRecord>;
+  /**
+   * Plans a fork of a stored run at one of its steps, reading only (see {@link ForkRunOptions}): the
+   * seq of the source thread its branch ends at and the non-idempotent calls the source ran from that
+   * step on, which the fork asks about before running any of those tools again (`fork_repeat`
+   * tickets). `not_found` for an unknown run; `validation_failed` for a step it never started, a
+   * sub-agent's child run, an unknown agent or malformed options.
+   */
+  planFork(sourceRunId: string, options: ForkRunOptions): Promise<ForkPlan>;
+  /**
+   * Forks a stored run at one of its steps and runs the fork: `planFork`, then a branch of the source
+   * thread at the fork point (by reference: the source stays as it is), then `run` on it with no new
+   * input. Nothing recorded before the fork step runs again; the model is called for that step and
+   * what follows runs live, except that a non-idempotent tool the source already ran after the fork
+   * point asks a human first. Needs a store that offers branches (`invalid_config` otherwise).
+   */
+  forkRun(sourceRunId: string, request: ForkRunRequest): Promise<RunHandle>;
   /**
    * Continues a waiting or interrupted run from the store alone, in any process: committed tool
    * results are never executed again, and the model is called only when the history ends with a user

@@ -1,5 +1,6 @@
 import type {
   AgentDrift,
+  ForkOrigin,
   AgentEvent,
   AwakenStores,
   ClientTool,
@@ -105,7 +106,13 @@ export interface SubmitRequest {
   /** Created when missing. */
   threadId?: string;
   runId?: string;
-  input: string | UserMessage[];
+  /** The new user input: required, except for a fork (`forkOf`), which continues its branch as it is. */
+  input?: string | UserMessage[];
+  /**
+   * Starts a fork (`POST /v1/runs/:id/fork`): what `runtime.planFork` returned, with `threadId` the
+   * branch made at `forkOf.atSeq`. Stored on the run (`RunRecord.forkOf`).
+   */
+  forkOf?: ForkOrigin;
   /**
    * `foreground` (default): this process claims the dispatch at once and executes it (a streaming
    * caller waits for no worker). `background`: stored and queued for any worker.

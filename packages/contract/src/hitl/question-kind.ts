@@ -1,5 +1,6 @@
 import type { RunWaitingTicket } from '../run/run-waiting-state';
 import { CLIENT_TOOL_ACTION } from '../tool/client-tool';
+import { FORK_REPEAT_ACTION } from './fork-repeat';
 import { INDETERMINATE_ACTION } from './indeterminate';
 import type { SuspendTicket } from './suspension';
 
@@ -8,7 +9,8 @@ import type { SuspendTicket } from './suspension';
  * - `approval`: yes or no to the call (it re-runs once approved), `{approved, reason?, editedArguments?}`;
  * - `indeterminate`: did a call that must never run twice happen before its process died? Answered
  *   with the ticket's own `responseSchema` — `{outcome: 'retry'}`, `{outcome: 'result', result?}` or
- *   `{outcome: 'fail', reason?}` ({@link INDETERMINATE_ACTION});
+ *   `{outcome: 'fail', reason?}` ({@link INDETERMINATE_ACTION}); a forked run's question before it runs
+ *   again a tool that must never run twice ({@link FORK_REPEAT_ACTION}) is of this kind too;
  * - `client_tool`: the output of a tool the client executes;
  * - `value`: any other value the ticket asks for, shaped by its `responseSchema`.
  */
@@ -25,7 +27,7 @@ export type KindedTicket =
  */
 export function questionKindOf(ticket: KindedTicket): QuestionKind {
   const action = 'suspension' in ticket ? ticket.suspension.action : ticket.action;
-  if (action === INDETERMINATE_ACTION) return 'indeterminate';
+  if (action === INDETERMINATE_ACTION || action === FORK_REPEAT_ACTION) return 'indeterminate';
   if (action === CLIENT_TOOL_ACTION) return 'client_tool';
   return ticket.resumeMode === 'replay_tool_call' ? 'approval' : 'value';
 }

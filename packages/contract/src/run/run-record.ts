@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tokenUsageSchema } from '../model/token-usage';
 import { agentPinSchema } from './agent-pin';
+import { forkOriginSchema } from './fork-origin';
 import { handoffRecordSchema } from './handoff-record';
 import { clientToolSchema } from '../tool/client-tool';
 import { runContextSchema } from './run-context';
@@ -72,6 +73,8 @@ export const runRecordSchema = z.object({
    * run's `agentId` last). Its ancestors' inheritable plugins (`Plugin.inheritable`) govern it.
    */
   agentPath: z.array(z.string().min(1)).optional(),
+  /** For a run forked from another at one of its steps (`forkRun`): the source run and the fork point. */
+  forkOf: forkOriginSchema.optional(),
   status: runStatusSchema,
   termination: terminationReasonSchema.optional(),
   waiting: runWaitingStateSchema.optional(),

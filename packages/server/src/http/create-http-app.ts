@@ -34,6 +34,7 @@ import { registerMailboxRoutes } from './routes/mailbox-routes';
 import { registerMailboxViewRoutes } from './routes/mailbox-view-routes';
 import { registerRunRoutes } from './routes/run-routes';
 import { registerBranchRoutes } from './routes/branch-routes';
+import { registerForkRoutes } from './routes/fork-routes';
 import { registerThreadRoutes } from './routes/thread-routes';
 import { StreamSlots } from './sse/stream-slots';
 import { registerThreadEventRoutes } from './routes/thread-event-routes';
@@ -190,6 +191,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // outermost: an event stream no capStreams below counted still takes a slot when it is answered
   app.use('/v1/*', countEveryStream(slots));
   app.use('/v1/runs', capStreams(slots, startsStream));
+  app.use('/v1/runs/:runId/fork', capStreams(slots, startsStream));
   for (const path of [
     '/v1/runs/:runId/events',
     '/v1/ai-sdk/chat',
@@ -212,6 +214,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     ...(options.aiSdk?.defaultAgentId ? { defaultAgentId: options.aiSdk.defaultAgentId } : {}),
   });
   registerRunRoutes(app, { metrics, options: { keepAliveMs } });
+  registerForkRoutes(app, { metrics, keepAliveMs });
   registerDecisionRoutes(app);
   registerDecisionRecordRoutes(app);
   registerRecordingRoutes(app);

@@ -1,6 +1,7 @@
 import {
   AwakenError,
   type ToolCallDecisionInput,
+  forkOriginSchema,
   formatZodIssues,
   runLeaseSchema,
   runRequestOriginSchema,
@@ -32,6 +33,7 @@ const runRequestSchema = z.object({
   onSuspend: onSuspend.optional(),
   onOpenRun: z.enum(['refuse', 'cancel']).optional(),
   origin: runRequestOriginSchema.optional(),
+  forkOf: forkOriginSchema.optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import {
   AwakenError,
   EMPTY_USAGE,
   type AgentEvent,
+  type ForkOrigin,
   type Message,
   type RunContext,
   type RunRecord,
@@ -20,6 +21,7 @@ import { type RuntimeServices, RunSession } from '../session/run-session';
 import type { StoredClientTool } from '../runtime/run-request';
 import { decodeRunState, encodeRunState } from '../checkpoint/run-state-codec';
 import type { WakeSignal } from '../session/activation';
+import { forkedAgent } from '../fork/forked-agent';
 
 export interface SessionPlumbing {
   services: RuntimeServices;
@@ -56,7 +58,8 @@ export function buildSession(
 ): RunSession {
   const decoded = decodeRunState(record);
   if (owned.logSeq !== undefined) decoded.bookkeeping.lastSeq = owned.logSeq;
-  const session = new RunSession(plumbing.services, agent, {
+  // a fork runs under its repeat guard (and instructions), in every activation
+  const session = new RunSession(plumbing.services, forkedAgent(agent, record), {
     ...plumbing,
     fence: owned.fence,
     record,
@@ -88,6 +91,8 @@ export interface NewRunInput {
   parentRunId?: string;
   parentCallId?: string;
   agentPath?: string[];
+  /** A fork: the source run, the fork point and the calls it asks about before repeating. */
+  forkOf?: ForkOrigin;
   /**
    * The thread is new for this run (a child run's derived thread): it is created first, and when that
    * succeeds nothing is read back from it (it holds no message and no state yet).
@@ -154,6 +159,7 @@ export function newRunRecord(
     ...(request.parentRunId === undefined ? {} : { parentRunId: request.parentRunId }),
     ...(request.parentCallId === undefined ? {} : { parentCallId: request.parentCallId }),
     ...(request.agentPath === undefined ? {} : { agentPath: request.agentPath }),
+    ...(request.forkOf === undefined ? {} : { forkOf: request.forkOf }),
     ...(request.context ? { context: request.context } : {}),
     ...(request.clientTools ? { clientTools: request.clientTools } : {}),
     status: 'created',

@@ -10,6 +10,7 @@ import {
 import { handoffOutput } from '../../handoff-tool';
 import { persistentPluginState, restorePluginState } from '../plugins/plugin-host';
 import type { RunSession } from '../session/run-session';
+import { forkedAgent } from '../fork/forked-agent';
 
 /** The agent a call of the session's agent hands off to, when the call is of a handoff tool. */
 function targetOf(session: RunSession, call: ToolCallState): string | undefined {
@@ -101,7 +102,8 @@ export function handOffAtStepEnd(session: RunSession): void {
     activeAgentId: target.id,
     handoffs: [...(run.record.handoffs ?? []), handoff],
   };
-  session.agent = target;
+  // a fork keeps its repeat guard under the agent it hands over to
+  session.agent = forkedAgent(target, run.record);
   restorePluginState(session, 'thread');
   const { at: _at, ...event } = handoff;
   session.events.post({ type: 'handoff', ...event });

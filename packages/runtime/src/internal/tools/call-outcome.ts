@@ -1,4 +1,5 @@
 import {
+  FORK_REPEAT_ACTION,
   INDETERMINATE_ACTION,
   type SuspendTicket,
   type ToolCallState,
@@ -76,7 +77,9 @@ function expiryOf(
   // a tool mirroring a child's question gives the child ticket's own expiry: both expire together
   if (result.suspension.nested) return result.expiresAt;
   if (result.expiresAt !== undefined) return result.expiresAt;
-  if (result.suspension.action === INDETERMINATE_ACTION) return undefined;
+  // nor does a fork's question before repeating such a call
+  if (result.suspension.action === INDETERMINATE_ACTION || result.suspension.action === FORK_REPEAT_ACTION)
+    return undefined;
   const tool = session.agent.tools.get(state.toolName);
   return ticketExpiresAt(session.now(), gateTimeout, tool?.approvalTimeout, session.agent.approvalTimeout);
 }

@@ -3,6 +3,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { HttpMetrics } from '../http-metrics';
 import type { HttpEnv, HttpAppOptions } from '../http-types';
 import { idHeaders } from '../internal/id-headers';
+import { submittedRunResponse } from '../internal/submitted-run-response';
 import { runContextOf } from '../internal/run-context';
 import { listRequestOf, pageView } from '../internal/paging';
 import { requireRun, requireThread } from '../internal/require-resource';
@@ -73,10 +74,7 @@ export function registerRunRoutes(
 ): void {
   app.openapi(startRun, async (c) => {
     const body = c.req.valid('json');
-    const { service } = c.var;
-    // the run executes here: its stream takes the events this process follows, not the log's
-    const followPages = service.followPages?.bind(service);
-    const run = await service.submit({
+    const run = await c.var.service.submit({
       agentId: body.agentId,
       input: body.input,
       mode: 'foreground',
@@ -88,20 +86,12 @@ export function registerRunRoutes(
       context: runContextOf(c, body.context),
       ...(body.tools ? { tools: body.tools } : {}),
     });
-    Object.assign(c.var.ids, { threadId: run.threadId, runId: run.runId, dispatchId: run.dispatchId });
-    const submitted = { runId: run.runId, threadId: run.threadId, dispatchId: run.dispatchId };
-    if (body.stream === false) return c.json(submitted, 202);
-    const events = runEventStream({
-      service: c.var.service,
-      runId: run.runId,
-      afterSeq: 0,
-      keepAliveMs: deps.options.keepAliveMs,
-      signal: c.req.raw.signal,
+    return submittedRunResponse(c, {
+      run,
+      stream: body.stream,
       metrics: deps.metrics,
-      log: c.var.log,
-      ...(followPages ? { follow: (signal: AbortSignal) => followPages(run.runId, { signal }) } : {}),
-    });
-    return sseResponse(events, idHeaders(run)) as never;
+      keepAliveMs: deps.options.keepAliveMs,
+    }) as never;
   });
 
   app.openapi(getRun, async (c) => {

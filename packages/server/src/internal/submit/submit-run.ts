@@ -7,6 +7,7 @@ import {
   isWellFormedText,
   parseWith,
   clientToolSchema,
+  forkOriginSchema,
   runContextSchema,
   runRequestOriginSchema,
   userMessageSchema,
@@ -21,18 +22,25 @@ import type { ServiceContext } from '../service/service-context';
 
 const id = z.string().min(1).max(512).refine(isWellFormedText, 'must be well-formed Unicode');
 
-export const submitRequestSchema = z.object({
-  agentId: id,
-  threadId: id.optional(),
-  runId: id.optional(),
-  input: z.union([z.string().min(1), z.array(userMessageSchema).min(1)]),
-  mode: z.enum(['foreground', 'background']).optional(),
-  ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
-  priority: z.number().int().min(0).max(255).optional(),
-  origin: runRequestOriginSchema.optional(),
-  context: runContextSchema.optional(),
-  tools: z.array(clientToolSchema).optional(),
-});
+export const submitRequestSchema = z
+  .object({
+    agentId: id,
+    threadId: id.optional(),
+    runId: id.optional(),
+    input: z.union([z.string().min(1), z.array(userMessageSchema).min(1)]).optional(),
+    mode: z.enum(['foreground', 'background']).optional(),
+    ifBusy: z.enum(['interrupt', 'queue', 'conflict']).optional(),
+    priority: z.number().int().min(0).max(255).optional(),
+    origin: runRequestOriginSchema.optional(),
+    context: runContextSchema.optional(),
+    tools: z.array(clientToolSchema).optional(),
+    forkOf: forkOriginSchema.optional(),
+  })
+  // only a fork continues without new input (its branch already ends where the model answers)
+  .refine((request) => request.input !== undefined || request.forkOf !== undefined, {
+    message: 'expected the new input (a string or user messages)',
+    path: ['input'],
+  });
 
 /** The run commands the submit path uses to clear a busy thread (`ifBusy`). */
 export interface SubmitCommands {
@@ -196,7 +204,8 @@ export async function submitRun(
     agentId: request.agentId,
     threadId,
     runId,
-    input: request.input,
+    ...(request.input === undefined ? {} : { input: request.input }),
+    ...(request.forkOf ? { forkOf: request.forkOf } : {}),
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.context ? { context: request.context } : {}),
     ...(request.tools ? { tools: request.tools } : {}),
