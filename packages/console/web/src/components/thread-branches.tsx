@@ -3,12 +3,15 @@ import { type Alternatives, type BranchFamily, loadBranchFamily } from '../lib/b
 import { useApi } from '../lib/hooks';
 import '../branches.css';
 
-/** The branch family of a thread as the server has it (loaded again when `version` changes). */
+/**
+ * The branch family of a thread as the server has it, loaded again when `version` changes; not
+ * asked for while `version` is undefined (a thread the server does not hold yet).
+ */
 export function useBranchFamily(threadId: string, version: unknown): BranchFamily | undefined {
   const [family, setFamily] = useState<{ threadId: string; family: BranchFamily }>();
   useEffect(() => {
+    if (version === undefined) return;
     let live = true;
-    void version;
     loadBranchFamily(threadId)
       .then((loaded) => live && loaded && setFamily({ threadId, family: loaded }))
       .catch(() => undefined);
