@@ -36,7 +36,7 @@ export function forkRepeatSuspension(input: {
   return {
     id: forkRepeatTicketId(input.step, input.callId),
     action: FORK_REPEAT_ACTION,
-    message: `"${input.toolName}" must not run twice and already ran ${times} in run ${input.sourceRunId} after step ${input.forkStep - 1}, where this run was forked: run it again? Answer retry, result (the value to use instead, e.g. the recorded one) or fail.`,
+    message: `"${input.toolName}" must not run twice, and run ${input.sourceRunId} already ran it ${times} at or after step ${input.forkStep}, where this run was forked from it: run it again? Answer retry, result (the value to use instead; the recorded ones are in the parameters) or fail.`,
     parameters: {
       toolName: input.toolName,
       arguments: input.arguments,

@@ -3,6 +3,7 @@ import {
   type AgentEventOf,
   CLIENT_TOOL_ACTION,
   type DecisionRecord,
+  FORK_REPEAT_ACTION,
   INDETERMINATE_ACTION,
   type RunEventLog,
   forwardedDecisionId,
@@ -238,7 +239,9 @@ export function createApprovalWaitMeter(options: ApprovalWaitMeterOptions = {}):
 
 /** The outcome a decision gives its question. */
 export function outcomeOf(decision: DecisionRecord): WaitOutcome {
-  if (decision.shown.action === INDETERMINATE_ACTION) return 'indeterminate';
+  // a fork's question before a repeat takes the same answers as a crashed call's
+  if (decision.shown.action === INDETERMINATE_ACTION || decision.shown.action === FORK_REPEAT_ACTION)
+    return 'indeterminate';
   if (decision.answer.action === 'cancel' || decision.answer.approved === false) return 'denied';
   if (decision.answer.editedArguments !== undefined) return 'edited';
   if (decision.answer.approved === true) return 'approved';

@@ -2,8 +2,18 @@ import { useId, useState } from 'react';
 import { ApiError, api } from '../lib/api';
 import { AnswerRefused, readableRefusal } from '../lib/decide';
 import { ago, useNow } from '../lib/hooks';
-import { INDETERMINATE, type Ticket, allowsEditing, askedCall, isApproval } from '../lib/tickets';
+import {
+  type Ticket,
+  allowsEditing,
+  askedCall,
+  isApproval,
+  isForkRepeat,
+  isIndeterminate,
+  recordedResultOf,
+} from '../lib/tickets';
+import { IndeterminateForm } from './indeterminate-form';
 import { NestedPath } from './nested-path';
+import { parseJson } from '../lib/parse-json';
 
 /** What a human answered to one ticket. */
 export type TicketAnswer =
@@ -51,7 +61,8 @@ export function TicketForm(props: {
   const approval = isApproval(ticket);
   // a sub-agent's question: the inner call is what is asked (and what an edit replaces)
   const asked = askedCall(ticket);
-  const indeterminate = ticket.action === INDETERMINATE;
+  const indeterminate = isIndeterminate(ticket);
+  const repeat = isForkRepeat(ticket);
 
   async function send(answer: TicketAnswer) {
     setBusy(true);
@@ -70,11 +81,13 @@ export function TicketForm(props: {
     }
   }
 
-  const kind = indeterminate
-    ? 'did it happen?'
-    : approval
-      ? 'needs approval'
-      : ticket.action.replace(/_/g, ' ');
+  const kind = repeat
+    ? 'run it again?'
+    : indeterminate
+      ? 'did it happen?'
+      : approval
+        ? 'needs approval'
+        : ticket.action.replace(/_/g, ' ');
   return (
     <div
       className={`approval${shut ? ' closed' : ''}`}
@@ -100,7 +113,13 @@ export function TicketForm(props: {
           {error ? <p className="muted small">{error}</p> : null}
         </>
       ) : indeterminate ? (
-        <IndeterminateForm id={id} args={asked.arguments} busy={busy} onAnswer={send} />
+        <IndeterminateForm
+          id={id}
+          args={asked.arguments}
+          busy={busy}
+          onAnswer={send}
+          {...(repeat ? { repeat: { recordedResult: recordedResultOf(ticket) } } : {})}
+        />
       ) : approval ? (
         <ApprovalForm
           id={id}
@@ -247,14 +266,6 @@ function Expiry({ at }: { at: number }) {
   );
 }
 
-function parseJson(text: string): { value?: unknown; error?: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return { error: 'not valid JSON' };
-  }
-}
-
 function ApprovalForm(props: {
   id: string;
   args: unknown;
@@ -335,111 +346,6 @@ function ApprovalForm(props: {
           </button>
         ) : null}
       </div>
-      {invalid ? (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-/** retry / "it happened: here is the result" / fail: the three answers of an `indeterminate` call. */
-function IndeterminateForm(props: {
-  id: string;
-  args: unknown;
-  busy: boolean;
-  onAnswer: (answer: TicketAnswer) => void;
-}) {
-  const { id, busy } = props;
-  const [mode, setMode] = useState<'result' | 'fail'>();
-  const [draft, setDraft] = useState('{}');
-  const [message, setMessage] = useState('');
-  const [invalid, setInvalid] = useState<string>();
-  return (
-    <>
-      <pre className="args">{JSON.stringify(props.args ?? {}, null, 2)}</pre>
-      <div className="actions">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy}
-          onClick={() => props.onAnswer({ kind: 'value', result: { outcome: 'retry' } })}
-        >
-          Retry
-        </button>
-        <button
-          type="button"
-          className="ghost"
-          disabled={busy}
-          aria-expanded={mode === 'result'}
-          onClick={() => setMode(mode === 'result' ? undefined : 'result')}
-        >
-          It happened…
-        </button>
-        <button
-          type="button"
-          className="ghost"
-          disabled={busy}
-          aria-expanded={mode === 'fail'}
-          onClick={() => setMode(mode === 'fail' ? undefined : 'fail')}
-        >
-          Fail…
-        </button>
-      </div>
-      {mode === 'result' ? (
-        <div className="answer-detail">
-          <label htmlFor={`${id}-result`} className="field-label">
-            Result (JSON)
-          </label>
-          <textarea
-            id={`${id}-result`}
-            className="args-editor"
-            value={draft}
-            rows={Math.min(10, draft.split('\n').length + 1)}
-            onChange={(event) => setDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            onClick={() => {
-              const parsed = parseJson(draft);
-              setInvalid(parsed.error ? `The result is ${parsed.error}.` : undefined);
-              if (!parsed.error)
-                props.onAnswer({ kind: 'value', result: { outcome: 'result', result: parsed.value } });
-            }}
-          >
-            Record the result
-          </button>
-        </div>
-      ) : null}
-      {mode === 'fail' ? (
-        <div className="answer-detail">
-          <label htmlFor={`${id}-fail`} className="field-label">
-            Failure message
-          </label>
-          <input
-            id={`${id}-fail`}
-            className="reason"
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-          <button
-            type="button"
-            className="danger"
-            disabled={busy}
-            onClick={() =>
-              props.onAnswer({
-                kind: 'value',
-                result: { outcome: 'fail', ...(message.trim() ? { reason: message.trim() } : {}) },
-              })
-            }
-          >
-            Fail the call
-          </button>
-        </div>
-      ) : null}
       {invalid ? (
         <p className="error" role="alert">
           {invalid}

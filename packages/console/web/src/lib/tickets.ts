@@ -49,6 +49,24 @@ export function ticketKey(runId: string, ticketId: string): string {
 
 /** The suspension action of a crash-recovery question (a non-idempotent call found running). */
 export const INDETERMINATE = 'indeterminate';
+/** The suspension action of a fork's question before it repeats a call its source already ran. */
+export const FORK_REPEAT = 'fork_repeat';
+
+/** True for a question answered retry / result / fail: a crashed call's, or a fork's before a repeat. */
+export function isIndeterminate(ticket: Pick<Ticket, 'action'>): boolean {
+  return ticket.action === INDETERMINATE || ticket.action === FORK_REPEAT;
+}
+
+/** True for a fork's question before it runs again a call that must not run twice. */
+export function isForkRepeat(ticket: Pick<Ticket, 'action'>): boolean {
+  return ticket.action === FORK_REPEAT;
+}
+
+/** The result the source run recorded for a fork's repeated call (the first listed: same arguments). */
+export function recordedResultOf(ticket: Pick<Ticket, 'parameters'>): unknown {
+  const recorded = (ticket.parameters as { recorded?: Array<{ result?: unknown }> } | undefined)?.recorded;
+  return recorded?.[0]?.result;
+}
 
 /** True for a yes/no approval: the call runs again once approved. */
 export function isApproval(ticket: Pick<Ticket, 'resumeMode' | 'action' | 'responseSchema'>): boolean {

@@ -60,7 +60,7 @@ function verdictOf(record: DecisionRecord): { label: string; tone: string } {
       : { label: 'approved with edits', tone: 'done' };
   if (answer.action === 'cancel') return { label: 'cancelled', tone: 'failed' };
   const outcome = (answer.result as { outcome?: string } | undefined)?.outcome;
-  if (record.shown.action === 'indeterminate' && outcome)
+  if ((record.shown.action === 'indeterminate' || record.shown.action === 'fork_repeat') && outcome)
     return {
       label: outcome === 'result' ? 'it happened' : outcome,
       tone: outcome === 'fail' ? 'failed' : 'done',
