@@ -1,5 +1,7 @@
+import type { UIMessage } from 'ai';
 import { useState } from 'react';
-import type { Alternatives } from '../lib/branches';
+import { type Alternatives, type BranchFamily, alternativesAt } from '../lib/branches';
+import type { ChatMetadata } from '../lib/thread-history';
 import { BranchSwitcher } from './thread-branches';
 import '../branches.css';
 
@@ -85,5 +87,39 @@ export function AnswerTools({ onRegenerate }: { onRegenerate: () => void }) {
         Regenerate
       </button>
     </div>
+  );
+}
+
+/**
+ * The tools under a chat message: a user message's versions and Edit (its seq, known once loaded from
+ * the server, places it among the thread's branches); Regenerate under the last answer. Edit and
+ * Regenerate only while the chat is idle.
+ */
+export function MessageTools({
+  message,
+  family,
+  idle,
+  last,
+  onEdit,
+  onRegenerate,
+}: {
+  message: UIMessage;
+  family: BranchFamily | undefined;
+  idle: boolean;
+  /** The last message of the conversation, its run not followed (waiting or running elsewhere). */
+  last: boolean;
+  onEdit: (text: string) => void;
+  onRegenerate: () => void;
+}) {
+  if (message.role === 'assistant') return last && idle ? <AnswerTools onRegenerate={onRegenerate} /> : null;
+  if (message.role !== 'user') return null;
+  const seq = (message.metadata as ChatMetadata | undefined)?.seq;
+  return (
+    <UserMessageTools
+      text={message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+      alternatives={family && seq ? alternativesAt(family, seq) : undefined}
+      canEdit={idle}
+      onEdit={onEdit}
+    />
   );
 }

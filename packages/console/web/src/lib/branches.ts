@@ -97,3 +97,13 @@ export function alternativesAt(family: BranchFamily, seq: number): Alternatives 
   const current = chain.findIndex((thread) => unique.includes(thread.id));
   return { threads: unique, current: Math.max(0, unique.indexOf(chain[current]?.id ?? rootThread.id)) };
 }
+
+/**
+ * Opens the branch a chat stream names (`data-awaken-thread`, sent when an edit or a regenerate ran
+ * on a new branch of the thread `threadId`): the chat goes on there, at its own URL.
+ */
+export function goToBranch(part: { type: string; data?: unknown }, threadId: string): void {
+  if (part.type !== 'data-awaken-thread') return;
+  const branch = (part.data as { threadId?: string } | undefined)?.threadId;
+  if (branch && branch !== threadId) window.location.hash = `#/chat/${encodeURIComponent(branch)}`;
+}

@@ -1,11 +1,11 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AnswerTools, UserMessageTools } from '../components/message-tools';
+import { MessageTools } from '../components/message-tools';
 import { BranchList, BranchOrigin, useBranchFamily } from '../components/thread-branches';
 import { type TicketAnswer, decisionResultOf } from '../components/ticket-form';
 import { API_BASE, api, authHeaders, followSse } from '../lib/api';
-import { type BranchFamily, alternativesAt } from '../lib/branches';
+import { type BranchFamily, goToBranch } from '../lib/branches';
 import { useApi } from '../lib/hooks';
 import { decide, readableRefusal } from '../lib/decide';
 import { type ChatMetadata, type ThreadSnapshot, loadThread } from '../lib/thread-history';
@@ -153,9 +153,6 @@ function metadataOf(message: UIMessage | undefined): ChatMetadata['awaken'] {
   return (message?.metadata as ChatMetadata | undefined)?.awaken;
 }
 
-/** A user message's seq in the thread (known once loaded from the server). */
-const seqOf = (message: UIMessage) => (message.metadata as ChatMetadata | undefined)?.seq;
-
 /** The ticket ids the chat shows open (approval parts asking, tickets of the waiting run). */
 function openTicketIds(messages: UIMessage[], tickets: Ticket[]): string[] {
   const last = messages.at(-1);
@@ -228,11 +225,7 @@ function Conversation({
     // a refused request (answered elsewhere, four-eyes, expired): the chat shows the server's state again
     onError: () => void sync(),
     // an edit or a regenerate runs on a new branch of the thread: the chat goes on there
-    onData: (part) => {
-      const branch = part.type === 'data-awaken-thread' ? (part.data as { threadId?: string }) : undefined;
-      if (branch?.threadId && branch.threadId !== id)
-        window.location.hash = `#/chat/${encodeURIComponent(branch.threadId)}`;
-    },
+    onData: (part) => goToBranch(part, id),
   });
   chatRef.current = chat;
   const { messages, status, error } = chat;
@@ -347,20 +340,13 @@ function Conversation({
     }
   }
 
-  function send(value: string) {
+  /** A new message, or with `messageId` an edit of an earlier one (the server branches the thread). */
+  function send(value: string, messageId?: string) {
     if (!value.trim() || busy) return;
     setNotice(undefined);
     chat.clearError();
-    void chat.sendMessage({ text: value.trim() });
-    setText('');
-  }
-
-  /** Resends an earlier user message with another text (the server branches the thread). */
-  function edit(messageId: string, value: string) {
-    if (busy) return;
-    setNotice(undefined);
-    chat.clearError();
-    void chat.sendMessage({ text: value, messageId });
+    void chat.sendMessage({ text: value.trim(), ...(messageId ? { messageId } : {}) });
+    if (!messageId) setText('');
   }
 
   const runTickets = (runId: string) => (tickets?.runId === runId ? tickets.tickets : []);
@@ -427,19 +413,14 @@ function Conversation({
                   }
                   return null;
                 })}
-                {message.role === 'user' ? (
-                  <UserMessageTools
-                    text={message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
-                    alternatives={
-                      family && seqOf(message) ? alternativesAt(family, seqOf(message) ?? 0) : undefined
-                    }
-                    canEdit={!busy}
-                    onEdit={(value) => edit(message.id, value)}
-                  />
-                ) : null}
-                {message.role === 'assistant' && message === last && !busy && !followed ? (
-                  <AnswerTools onRegenerate={() => void chat.regenerate({ messageId: message.id })} />
-                ) : null}
+                <MessageTools
+                  message={message}
+                  family={family}
+                  idle={!busy}
+                  last={message === last && !followed}
+                  onEdit={(value) => send(value, message.id)}
+                  onRegenerate={() => void chat.regenerate({ messageId: message.id })}
+                />
                 {message.role === 'assistant' && run?.runId ? (
                   <a className="small muted run-link" href={`#/run/${encodeURIComponent(run.runId)}`}>
                     run {run.runId.slice(0, 8)}
