@@ -138,11 +138,27 @@ describe('branches in the console chat', () => {
     await page.getByTestId('branch-item').nth(1).waitFor(SEEN);
     await shot(page, 'chat-branch-source');
 
+    // a branch of a branch at the same message is one more version of it, for every thread sharing it
+    await page.getByTestId('branch-list').locator(`[data-thread-id="${edited}"] a`).click();
+    await showing(page, edited, 'weather in Oslo');
+    await lastAnswer(page).getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => threadOf(page), SEEN).not.toBe(edited);
+    const again = threadOf(page);
+    await showing(page, again, 'weather in Oslo');
+    expect((await api(session.app.url, `/v1/threads/${again}`)).body.branchOf).toEqual({
+      threadId: edited,
+      seq: romeSeq - 1,
+    });
+    await expect(lastUser(page).getByTestId('branch-position').textContent()).resolves.toBe('4/4');
+    await lastUser(page).getByRole('button', { name: 'Previous version' }).click();
+    await showing(page, regenerated, 'weather in Rome');
+    await expect(lastUser(page).getByTestId('branch-position').textContent()).resolves.toBe('3/4');
+
     // a phone in dark mode: the switcher and the branch list fit, nothing scrolls sideways
     const phone = await session.open(`#/chat/${edited}`, { width: 390, height: 844, colorScheme: 'dark' });
     await showing(phone, edited, 'weather in Oslo');
     await phone.getByTestId('branch-origin').waitFor(SEEN);
-    await lastUser(phone).getByTestId('branch-position').getByText('2/3').waitFor(SEEN);
+    await lastUser(phone).getByTestId('branch-position').getByText('2/4').waitFor(SEEN);
     expect(
       await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);

@@ -11,7 +11,8 @@ export interface ThreadView {
 
 /**
  * What the server says of a thread's branches: the thread and the threads it branches from (`chain`,
- * the thread first, its source next, …) and the branches made directly from each of them.
+ * the thread first, its source next, …) and the branches made from each of them and from their
+ * branches in turn (`branches`, by thread id; at most {@link TREE} threads' lists are read).
  */
 export interface BranchFamily {
   chain: ThreadView[];
@@ -28,6 +29,8 @@ export interface Alternatives {
 
 const DEPTH = 32;
 const PAGES = 20;
+/** How many threads' branch lists a family reads at most. */
+const TREE = 64;
 
 async function allBranches(threadId: string): Promise<ThreadView[]> {
   const all: ThreadView[] = [];
@@ -45,8 +48,9 @@ async function allBranches(threadId: string): Promise<ThreadView[]> {
 }
 
 /**
- * Loads a thread's family from the server: the thread, the threads it branches from, and the
- * branches of each. Null when the thread does not exist (yet).
+ * Loads a thread's family from the server: the thread, the threads it branches from, their branches
+ * and the branches of those, level by level (one request per thread read, at most {@link TREE}).
+ * Null when the thread does not exist (yet).
  */
 export async function loadBranchFamily(threadId: string): Promise<BranchFamily | null> {
   const chain: ThreadView[] = [];
@@ -61,19 +65,26 @@ export async function loadBranchFamily(threadId: string): Promise<BranchFamily |
       throw error;
     }
   }
-  const lists = await Promise.all(chain.map((thread) => allBranches(thread.id)));
-  return {
-    chain,
-    branches: Object.fromEntries(chain.map((thread, index) => [thread.id, lists[index] ?? []])),
-  };
+  // the branch lists of the chain, then of their branches, level by level
+  const branches: Record<string, ThreadView[]> = {};
+  let level = chain.map((thread) => thread.id);
+  while (level.length > 0 && Object.keys(branches).length < TREE) {
+    const ids = level.filter((next) => !(next in branches)).slice(0, TREE - Object.keys(branches).length);
+    const lists = await Promise.all(ids.map((next) => allBranches(next)));
+    ids.forEach((next, index) => {
+      branches[next] = lists[index] ?? [];
+    });
+    level = lists.flat().map((branch) => branch.id);
+  }
+  return { chain, branches };
 }
 
 /**
  * The versions of the message at `seq` of the thread shown (`family.chain[0]`), as a switcher shows
- * them: every thread that shares its history before `seq` and has its own message there — the
- * earliest (the thread whose own history goes on at `seq` without branching there) first, then the
- * branches made at `seq - 1` from any thread sharing that history, oldest first. Undefined when there
- * is only one version.
+ * them: the thread whose own history goes on at `seq` without branching there (the earliest version,
+ * first), then every branch made at `seq - 1` from a thread sharing that history (the chain's threads
+ * up to it, and their branches made at or after `seq - 1`, at any depth), oldest first. `current` is
+ * the version the thread shown follows. Undefined when the message has a single version.
  */
 export function alternativesAt(family: BranchFamily, seq: number): Alternatives | undefined {
   const { chain } = family;
@@ -87,15 +98,25 @@ export function alternativesAt(family: BranchFamily, seq: number): Alternatives 
   }
   const rootThread = chain[root];
   if (!rootThread) return undefined;
-  const made: ThreadView[] = [];
-  for (const thread of chain.slice(0, root + 1))
-    for (const branch of family.branches[thread.id] ?? []) if (branch.branchOf?.seq === at) made.push(branch);
-  made.sort((a, b) => a.createdAt - b.createdAt);
-  const threads = [rootThread.id, ...made.map((branch) => branch.id).filter((id) => id !== rootThread.id)];
-  const unique = [...new Set(threads)];
-  if (unique.length < 2) return undefined;
-  const current = chain.findIndex((thread) => unique.includes(thread.id));
-  return { threads: unique, current: Math.max(0, unique.indexOf(chain[current]?.id ?? rootThread.id)) };
+  // every thread sharing that history: those of the chain, and the branches made at or after `at`
+  const versions: ThreadView[] = [];
+  const seen = new Set<string>();
+  const queue = chain.slice(0, root + 1).map((thread) => thread.id);
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const branch of family.branches[id] ?? []) {
+      const from = branch.branchOf?.seq ?? -1;
+      if (from === at && branch.id !== rootThread.id) versions.push(branch);
+      if (from >= at) queue.push(branch.id);
+    }
+  }
+  versions.sort((a, b) => a.createdAt - b.createdAt);
+  const threads = [...new Set([rootThread.id, ...versions.map((branch) => branch.id)])];
+  if (threads.length < 2) return undefined;
+  const shown = chain.find((thread) => threads.includes(thread.id));
+  return { threads, current: Math.max(0, threads.indexOf(shown?.id ?? rootThread.id)) };
 }
 
 /**
