@@ -154,6 +154,14 @@ describe('branches in the console chat', () => {
     await showing(page, regenerated, 'weather in Rome');
     await expect(lastUser(page).getByTestId('branch-position').textContent()).resolves.toBe('3/4');
 
+    // the thread list marks the branches, not their source
+    const list = await session.open('#/threads');
+    await list.locator(`[data-thread-id="${again}"]`).getByText('branch', { exact: true }).waitFor(SEEN);
+    await list.locator(`[data-thread-id="${edited}"]`).getByText('branch', { exact: true }).waitFor(SEEN);
+    await expect(
+      list.locator(`[data-thread-id="${SOURCE}"]`).getByText('branch', { exact: true }).count(),
+    ).resolves.toBe(0);
+
     // a phone in dark mode: the switcher and the branch list fit, nothing scrolls sideways
     const phone = await session.open(`#/chat/${edited}`, { width: 390, height: 844, colorScheme: 'dark' });
     await showing(phone, edited, 'weather in Oslo');
