@@ -24,8 +24,10 @@ export interface ChatDecision {
   reason?: string;
 }
 
-/** What the chat keeps on an assistant message (its id is the run id). */
+/** What the chat keeps on a message: a user message's seq in the thread, an assistant message's run (its id). */
 export interface ChatMetadata {
+  /** A user message's seq in the thread's log (where a branch at it starts). */
+  seq?: number;
   awaken?: {
     runId: string;
     status?: string;
@@ -149,6 +151,15 @@ export async function loadThread(
     throw error;
   }
   const runById = new Map(runs.map((run) => [run.runId, run]));
+  // a branch's history starts with its source's messages: their runs are the source's, read one by one
+  const shared = [...new Set(records.flatMap(({ runId }) => (runId && !runById.has(runId) ? [runId] : [])))];
+  const sharedRuns = await Promise.all(
+    shared.map((runId) =>
+      api<(typeof runs)[number]>(`/v1/runs/${encodeURIComponent(runId)}`).catch(() => undefined),
+    ),
+  );
+  // a source run's question is not this thread's to answer: shown without its tickets
+  for (const run of sharedRuns) if (run) runById.set(run.runId, { ...run, waiting: { tickets: [] } });
   const results = new Map<string, ToolRecord>();
   const asked = new Set<string>();
   for (const { runId, message } of records) {
@@ -193,6 +204,7 @@ export async function loadThread(
       messages.push({
         id: `${runId || threadId}:${record.seq}`,
         role: 'user',
+        metadata: { seq: record.seq } satisfies ChatMetadata,
         parts: [{ type: 'text', text: message.content }],
       });
       continue;

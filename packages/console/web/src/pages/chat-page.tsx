@@ -1,8 +1,11 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { MessageTools } from '../components/message-tools';
+import { BranchList, BranchOrigin, useBranchFamily } from '../components/thread-branches';
 import { type TicketAnswer, decisionResultOf } from '../components/ticket-form';
 import { API_BASE, api, authHeaders, followSse } from '../lib/api';
+import { type BranchFamily, goToBranch } from '../lib/branches';
 import { useApi } from '../lib/hooks';
 import { decide, readableRefusal } from '../lib/decide';
 import { type ChatMetadata, type ThreadSnapshot, loadThread } from '../lib/thread-history';
@@ -62,6 +65,8 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
   const agentId =
     picked ?? loaded?.snapshot?.agentId ?? agents.data?.defaultAgentId ?? agents.data?.items[0]?.id;
   const several = (agents.data?.items.length ?? 0) > 1;
+  // the thread's branches, as the server has them (a thread not on the server yet has none)
+  const family = useBranchFamily(id, (loaded?.snapshot?.messages.length ?? 0) > 0 ? loaded : undefined);
 
   useEffect(() => {
     if (fresh.has(id)) {
@@ -91,6 +96,8 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
               </>
             ) : null}
           </p>
+          <BranchOrigin family={family} />
+          <BranchList family={family} />
         </div>
         <div className="head-actions">
           {several ? (
@@ -135,6 +142,7 @@ export function ChatPage({ threadId }: { threadId: string | undefined }) {
           initial={loaded.snapshot ?? { messages: [] }}
           agentId={agentId}
           agentName={agentId}
+          family={family}
         />
       )}
     </section>
@@ -169,11 +177,13 @@ function Conversation({
   initial,
   agentId,
   agentName,
+  family,
 }: {
   id: string;
   initial: ThreadSnapshot;
   agentId: string | undefined;
   agentName: string | undefined;
+  family: BranchFamily | undefined;
 }) {
   const agentRef = useRef(agentId);
   agentRef.current = agentId;
@@ -214,6 +224,8 @@ function Conversation({
     resume: true,
     // a refused request (answered elsewhere, four-eyes, expired): the chat shows the server's state again
     onError: () => void sync(),
+    // an edit or a regenerate runs on a new branch of the thread: the chat goes on there
+    onData: (part) => goToBranch(part, id),
   });
   chatRef.current = chat;
   const { messages, status, error } = chat;
@@ -328,12 +340,13 @@ function Conversation({
     }
   }
 
-  function send(value: string) {
+  /** A new message, or with `messageId` an edit of an earlier one (the server branches the thread). */
+  function send(value: string, messageId?: string) {
     if (!value.trim() || busy) return;
     setNotice(undefined);
     chat.clearError();
-    void chat.sendMessage({ text: value.trim() });
-    setText('');
+    void chat.sendMessage({ text: value.trim(), ...(messageId ? { messageId } : {}) });
+    if (!messageId) setText('');
   }
 
   const runTickets = (runId: string) => (tickets?.runId === runId ? tickets.tickets : []);
@@ -400,6 +413,14 @@ function Conversation({
                   }
                   return null;
                 })}
+                <MessageTools
+                  message={message}
+                  family={family}
+                  idle={!busy}
+                  last={message === last && !followed}
+                  onEdit={(value) => send(value, message.id)}
+                  onRegenerate={() => void chat.regenerate({ messageId: message.id })}
+                />
                 {message.role === 'assistant' && run?.runId ? (
                   <a className="small muted run-link" href={`#/run/${encodeURIComponent(run.runId)}`}>
                     run {run.runId.slice(0, 8)}

@@ -1,6 +1,8 @@
 import { type KeyboardEvent, useCallback, useEffect, useState } from 'react';
+import { AgentDriftBadge } from '../components/agent-drift-badge';
 import { CallDetail, CallTable } from '../components/call-table';
 import { ChildRuns, ParentRunLink } from '../components/child-runs';
+import { ForkFromStep, ForkedFrom } from '../components/fork-from-step';
 import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { api, followSse } from '../lib/api';
 import { decide } from '../lib/decide';
@@ -155,6 +157,7 @@ export function RunPage({ runId }: { runId: string }) {
           {record ? (
             <>
               <ParentRunLink record={record} />
+              <ForkedFrom forkOf={record.forkOf} />
               <p className="muted small">
                 agent <code>{record.agentId}</code>
                 {record.activeAgentId && record.activeAgentId !== record.agentId ? (
@@ -169,6 +172,7 @@ export function RunPage({ runId }: { runId: string }) {
                   {ago(record.createdAt)} ago
                 </time>
               </p>
+              <AgentDriftBadge drift={record.agentDrift} />
               <p className="run-links small">
                 <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>Open the chat</a>
                 <a href="#/threads">All threads</a>
@@ -283,6 +287,8 @@ export function RunPage({ runId }: { runId: string }) {
       </div>
 
       <ChildRuns runs={children} />
+
+      {record ? <ForkFromStep runId={runId} steps={record.steps} parentRunId={record.parentRunId} /> : null}
 
       {calls.length > 0 ? (
         <div className="card">

@@ -9,6 +9,8 @@ interface ThreadRow {
   activeRunId?: string;
   openRunId?: string;
   latestRunId?: string;
+  /** A branch: the thread it branches from and the seq of the last message it shares. */
+  branchOf?: { threadId: string; seq: number };
   createdAt: number;
   updatedAt: number;
 }
@@ -72,6 +74,11 @@ export function ThreadsPage() {
                   {thread.title ?? <span className="muted">Untitled · {thread.id}</span>}
                 </a>
                 <span className="thread-meta small muted">
+                  {thread.branchOf ? (
+                    <span className="badge created" title={`a branch of ${thread.branchOf.threadId}`}>
+                      branch
+                    </span>
+                  ) : null}
                   {state ? <span className={`badge ${state.tone}`}>{state.label}</span> : null}
                   <time dateTime={new Date(thread.updatedAt).toISOString()} title={when(thread.updatedAt)}>
                     {ago(thread.updatedAt, now)} ago
