@@ -1,4 +1,5 @@
 import { AwakenError } from '@awaken/contract';
+import { isChildId } from '@awaken/runtime';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { refuseChildRun } from '../../internal/child-runs/refuse-child-run';
 import type { HttpEnv } from '../http-types';
@@ -27,6 +28,10 @@ const threadListQuerySchema = pageQuerySchema.extend({
   order: z.enum(['oldest', 'newest']).optional().openapi({
     description:
       '`oldest` (default): creation order, oldest first. `newest`: the thread written last first (a message, a run, a metadata change), as a thread list shows them',
+  }),
+  includeSubthreads: z.enum(['true', 'false']).optional().openapi({
+    description:
+      "`true`: also the threads of sub-agents' child runs (`subthread_…`), which are left out by default — each is reached from its parent run. Without them a page may hold fewer than `limit` threads; follow `nextCursor`",
   }),
 });
 
@@ -67,12 +72,13 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
   });
 
   app.openapi(listThreads, async (c) => {
-    const { order, ...query } = c.req.valid('query');
+    const { order, includeSubthreads, ...query } = c.req.valid('query');
     const page = await c.var.service.stores.threadRuns.listThreads({
       ...pageRequestOf(query),
       ...(order ? { order } : {}),
     });
-    return c.json(page, 200);
+    if (includeSubthreads === 'true') return c.json(page, 200);
+    return c.json({ ...page, items: page.items.filter((thread) => !isChildId('thread', thread.id)) }, 200);
   });
 
   app.openapi(getThread, async (c) => {
@@ -94,6 +100,11 @@ export function registerThreadRoutes(app: OpenAPIHono<HttpEnv>): void {
     if (busy.items.length > 0) {
       throw new AwakenError('conflict', `thread ${threadId} has queued or executing work; cancel it first`);
     }
+    // a waiting run is cancelled first: its end cancels the sub-agents' child runs its questions
+    // wait on, which would otherwise wait for ever with no parent to answer through
+    const open = thread.openRunId ? await threadRuns.getRun(thread.openRunId) : null;
+    if (open?.status === 'waiting')
+      await c.var.service.commands.cancelRun(open.runId, 'its thread was deleted');
     await threadRuns.deleteThread(threadId);
     return c.body(null, 204);
   });

@@ -74,4 +74,33 @@ describe('a sub-agent through the HTTP API', () => {
     expect(await untilDone(lead.runId)).toMatchObject({ termination: { type: 'cancelled' } });
     expect((await untilDone(childId)).termination.type).toBe('cancelled');
   });
+
+  it("the thread list leaves child threads out unless asked; deleting a waiting parent's thread ends its child too", async () => {
+    const lead = await startRun(fx, { agentId: LEAD_ID, input: 'approve:1' });
+    const run = (await fx.json(`/v1/runs/${lead.runId}`)).body;
+    const childId = run.waiting.tickets[0].nested.runId;
+    const child = (await fx.json(`/v1/runs/${childId}`)).body;
+    const listed = async (query: string) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await fx.json(`/v1/threads?limit=2${query}${cursor ? `&cursor=${cursor}` : ''}`)).body;
+        ids.push(...page.items.map((thread: { id: string }) => thread.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    expect(await listed('')).toContain(lead.threadId);
+    expect(await listed('')).not.toContain(child.threadId);
+    expect(await listed('&includeSubthreads=true')).toEqual(
+      expect.arrayContaining([lead.threadId, child.threadId]),
+    );
+    expect((await fx.json('/v1/threads?includeSubthreads=yes')).status).toBe(422);
+
+    expect((await fx.call(`/v1/threads/${lead.threadId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fx.json(`/v1/runs/${lead.runId}`)).status).toBe(404);
+    // the child does not wait for ever for a parent that is gone: it was cancelled with it
+    expect((await untilDone(childId)).termination.type).toBe('cancelled');
+    expect((await fx.call(`/v1/threads/${child.threadId}`, { method: 'DELETE' })).status).toBe(204);
+  });
 });
