@@ -1,14 +1,13 @@
 import {
+  AwakenError,
   type RunControl,
   type RunControlInbox,
-  decisionTarget,
-  isResentRunControl,
-  reusedRunControlId,
   runControlInboxInputs as inputs,
-  secondPendingDecision,
 } from '@awaken/contract';
-import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
+import { PgDb, type PostgresStoreOptions } from './internal/db';
+import type { FunctionCall } from './internal/function-call';
 import { key, payloadOf } from './internal/keys';
+import { inboxPutCall, inboxPutReply, inboxRemoveCall } from './internal/thread-inbox-functions';
 import { KeyedLanes } from './internal/lane';
 
 export type PostgresRunControlInboxOptions = PostgresStoreOptions;
@@ -31,18 +30,11 @@ export class PostgresRunControlInbox implements RunControlInbox {
     this.#shared = shared !== undefined;
   }
 
-  /** Locks (creating) the run's inbox row; an inbox past its expiry is emptied first. */
-  async #lockInbox(tx: Tx, runId: string): Promise<void> {
-    const rows = await tx.query<{ expires_at: string | null }>(
-      `INSERT INTO ${this.db.s}.inboxes (run_id) VALUES ($1)
-       ON CONFLICT (run_id) DO UPDATE SET run_id = EXCLUDED.run_id RETURNING expires_at`,
-      [key(runId)],
-    );
-    const expiresAt = rows[0]?.expires_at;
-    if (expiresAt !== null && expiresAt !== undefined && (await tx.now()) >= Number(expiresAt)) {
-      await tx.query(`DELETE FROM ${this.db.s}.controls WHERE run_id = $1`, [key(runId)]);
-      await tx.query(`UPDATE ${this.db.s}.inboxes SET expires_at = NULL WHERE run_id = $1`, [key(runId)]);
-    }
+  /** One function call alone (one round trip); its text reply. */
+  async #call(call: FunctionCall): Promise<string> {
+    const [reply] = await this.db.callFunctions([call]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    return String(reply);
   }
 
   async put(runId: string, control: RunControl): Promise<'stored' | 'duplicate'> {
@@ -51,43 +43,10 @@ export class PostgresRunControlInbox implements RunControlInbox {
     return this.#lanes.run(parsed.runId, () => this.#put(parsed.runId, entry));
   }
 
-  #put(runId: string, entry: RunControl): Promise<'stored' | 'duplicate'> {
-    const s = this.db.s;
-    const parsed = { runId };
-    return this.db.mutate(async (tx) => {
-      await this.#lockInbox(tx, parsed.runId);
-      const earlier = await tx.query<{ doc: string }>(
-        `SELECT doc FROM ${s}.controls WHERE run_id = $1 AND id = $2`,
-        [key(parsed.runId), key(entry.id)],
-      );
-      if (earlier[0] !== undefined) {
-        if (isResentRunControl(JSON.parse(earlier[0].doc) as RunControl, entry)) return 'duplicate' as const;
-        throw reusedRunControlId(parsed.runId, entry.id);
-      }
-      const target = entry.kind === 'decision' ? decisionTarget(entry.decision) : null;
-      if (target !== null) {
-        const pending = await tx.query<{ doc: string }>(
-          `SELECT doc FROM ${s}.controls WHERE run_id = $1 AND target = $2`,
-          [key(parsed.runId), key(target)],
-        );
-        if (pending[0] !== undefined) {
-          const pendingId = (JSON.parse(pending[0].doc) as RunControl).id;
-          throw secondPendingDecision(parsed.runId, target, pendingId);
-        }
-      }
-      await tx.query(
-        `INSERT INTO ${s}.controls (run_id, id, kind, target, doc) VALUES ($1, $2, $3, $4, $5)`,
-        [
-          key(parsed.runId),
-          key(entry.id),
-          entry.kind,
-          target === null ? null : key(target),
-          JSON.stringify(entry),
-        ],
-      );
-      tx.notify('inbox', payloadOf(key(parsed.runId)));
-      return 'stored' as const;
-    });
+  /** One call of `ib_put` (migration 8), one round trip: inbox locked, checked, entry stored, NOTIFY. */
+  async #put(runId: string, entry: RunControl): Promise<'stored' | 'duplicate'> {
+    const reply = await this.#call(inboxPutCall(this.db.notifier.channel('inbox'), runId, entry));
+    return inboxPutReply(reply, runId, entry);
   }
 
   async peek(runId: string): Promise<RunControl[]> {
@@ -105,16 +64,8 @@ export class PostgresRunControlInbox implements RunControlInbox {
   async remove(runId: string, ids: readonly string[]): Promise<void> {
     const parsed = inputs.remove.parse({ runId, ids });
     if (parsed.ids.length === 0) return;
-    await this.#lanes.run(parsed.runId, () =>
-      this.db.mutate(async (tx) => {
-        await this.#lockInbox(tx, parsed.runId);
-        await tx.query(`DELETE FROM ${this.db.s}.controls WHERE run_id = $1 AND id = ANY($2)`, [
-          key(parsed.runId),
-          parsed.ids.map(key),
-        ]);
-        return null;
-      }),
-    );
+    // one call of `ib_remove` (migration 8), one round trip
+    await this.#lanes.run(parsed.runId, () => this.#call(inboxRemoveCall(parsed.runId, parsed.ids)));
   }
 
   async subscribe(runId: string, listener: () => void): Promise<() => Promise<void>> {

@@ -26,10 +26,8 @@ import {
   offerTrustedView,
   runEventLogInputs,
   threadRunStoreInputs,
-  threadTitleOf,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
-import { expectLength } from './internal/checkpoint-checks';
 import { PostgresCheckpointWithEvents } from './internal/postgres-checkpoint-with-events';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
@@ -41,6 +39,15 @@ import {
   runWriteCall,
   runWriteReply,
 } from './internal/run-write-functions';
+import {
+  appendMessagesCall,
+  appendMessagesReply,
+  createRunCall,
+  createRunReply,
+  createThreadCall,
+  createThreadReply,
+} from './internal/thread-inbox-functions';
+import type { FunctionCall } from './internal/function-call';
 import { trustedEventLogInputs, trustedThreadRunInputs } from './internal/trusted-inputs';
 import { PostgresRunEventLog } from './postgres-run-event-log';
 
@@ -105,50 +112,20 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
     ]);
   }
 
-  /** Appends `messages` after `count` in one statement; returns the records. */
-  async #append(
-    tx: Tx,
-    thread: Thread,
-    count: number,
-    messages: NewMessage[],
-    at: number,
-  ): Promise<MessageRecord[]> {
-    const records = messages.map(
-      (message, index): MessageRecord => ({
-        ...message,
-        threadId: thread.id,
-        seq: count + index + 1,
-        createdAt: at,
-      }),
-    );
-    if (records.length > 0) {
-      await tx.query(
-        `INSERT INTO ${this.db.s}.messages (thread_id, seq, visibility, doc)
-         SELECT $1, $2 + u.n, u.visibility, u.doc FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(visibility, doc, n)`,
-        [
-          key(thread.id),
-          count,
-          records.map((record) => record.visibility),
-          records.map((r) => JSON.stringify(r)),
-        ],
-      );
-    }
-    return records;
-  }
-
+  /** One call of `tr_create_thread` (migration 8), one round trip. */
   async createThread(input: CreateThreadInput): Promise<Thread> {
     const parsed = this.#inputs.createThread.parse(input);
     const id = parsed.id ?? randomUUID();
-    return this.db.mutate(async (tx) => {
-      const at = await tx.now();
-      const thread: Thread = { id, metadata: parsed.metadata ?? {}, createdAt: at, updatedAt: at };
-      const rows = await tx.query(
-        `INSERT INTO ${this.db.s}.threads (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING pos`,
-        [key(id), JSON.stringify(thread)],
-      );
-      if (rows.length === 0) throw conflict(`thread ${id} already exists`, { id });
-      return thread;
-    });
+    const metadata = parsed.metadata ?? {};
+    const reply = await this.#call(createThreadCall(id, metadata));
+    return createThreadReply(reply, id, metadata);
+  }
+
+  /** One function call alone (one round trip); its text reply. */
+  async #call(call: FunctionCall): Promise<string> {
+    const [reply] = await this.db.callFunctions([call]);
+    if (AwakenError.isInstance(reply)) throw reply;
+    return String(reply);
   }
 
   async getThread(input: string): Promise<Thread | null> {
@@ -232,30 +209,11 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       expectedLength: input?.expectedLength,
       messages: input?.messages,
     });
-    // The reply is recorded as { at }: the records follow from it and the call's own messages.
-    const rebuild = (at: number): MessageRecord[] =>
-      parsed.messages.map((message, index) => ({
-        ...message,
-        threadId: parsed.threadId,
-        seq: parsed.expectedLength + index + 1,
-        createdAt: at,
-      }));
-    return this.db.mutate(
-      async (tx) => {
-        const { thread, count } = await this.#lockThread(tx, parsed.threadId);
-        expectLength(parsed.threadId, count, parsed.expectedLength);
-        const at = await tx.now();
-        const records = await this.#append(tx, thread, count, parsed.messages, at);
-        const title = thread.title ?? threadTitleOf(parsed.messages);
-        const next = { ...thread, ...(title === undefined ? {} : { title }), updatedAt: at };
-        await this.#saveThread(tx, next, ', message_count = $3', [count + records.length]);
-        return records;
-      },
-      {
-        encode: (records) => ({ at: records[0]?.createdAt ?? 0 }),
-        decode: (recorded) => rebuild((recorded as { at: number }).at),
-      },
-    );
+    // one call of `tr_append_messages` (migration 8): thread locked, length checked, messages,
+    // title, updatedAt and count written, reply recorded, in one round trip
+    const { threadId: id, expectedLength, messages } = parsed;
+    const reply = await this.#call(appendMessagesCall(id, expectedLength, messages));
+    return appendMessagesReply(reply, id, expectedLength, messages);
   }
 
   async readMessages(
@@ -349,19 +307,11 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
     );
   }
 
+  /** One call of `tr_create_run` (migration 8), one round trip: thread locked, run inserted, thread's latestRunId. */
   async createRun(input: RunRecord): Promise<RunRecord> {
     const record = this.#inputs.createRun.parse(input);
-    return this.db.mutate(async (tx) => {
-      const { thread } = await this.#lockThread(tx, record.threadId);
-      const rows = await tx.query(
-        `INSERT INTO ${this.db.s}.runs (run_id, thread_id, status, doc) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING pos`,
-        [key(record.runId), key(record.threadId), record.status, JSON.stringify(record)],
-      );
-      if (rows.length === 0) throw conflict(`run ${record.runId} already exists`, { id: record.runId });
-      await this.#saveThread(tx, { ...thread, latestRunId: record.runId, updatedAt: await tx.now() });
-      return record;
-    });
+    createRunReply(await this.#call(createRunCall(record)), record);
+    return record;
   }
 
   /**

@@ -5,6 +5,7 @@ import { MIGRATION_0004 } from './0004-dispatches-by-status';
 import { MIGRATION_0005 } from './0005-mailbox-functions';
 import { MIGRATION_0006 } from './0006-run-write-functions';
 import { MIGRATION_0007 } from './0007-thread-branches';
+import { MIGRATION_0008 } from './0008-thread-inbox-functions';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'mailbox-functions', sql: MIGRATION_0005 },
   { version: 6, name: 'run-write-functions', sql: MIGRATION_0006 },
   { version: 7, name: 'thread-branches', sql: MIGRATION_0007 },
+  { version: 8, name: 'thread-inbox-functions', sql: MIGRATION_0008 },
 ];

@@ -1,4 +1,4 @@
-import { type AgentEvent, type RunRecord, jointCheckpointWriter } from '@awaken/contract';
+import { type AgentEvent, type RunRecord, decisionControl, jointCheckpointWriter } from '@awaken/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from '../../create-postgres-stores';
 import {
@@ -31,7 +31,7 @@ const stepEvent = (runId: string, seq: number): AgentEvent => ({
   at: 1,
 });
 
-// The functions of migrations 5 and 6 not covered by lost-commit-reply.int.test.ts, and calls
+// The functions of migrations 5, 6 and 8 not covered by lost-commit-reply.int.test.ts, and calls
 // sent together in one message: a reply lost after the commit is answered by the request record.
 describe('a lost reply of a store function call, alone or in a message of several', () => {
   let proxy: CommitDroppingProxy;
@@ -167,5 +167,30 @@ describe('a lost reply of a store function call, alone or in a message of severa
     expect(await withLostReply(() => threadRuns.releaseRun(lease))).toBe(true);
     const next = await threadRuns.acquireRun('lease-r', { owner: 'p', leaseMs: 60_000 });
     expect(next.fence).toBe(2); // released once, acquired once
+  });
+
+  it('applies createThread, createRun, appendMessages, an inbox put and remove (migration 8) once', async () => {
+    const { threadRuns, inbox } = stores;
+    const thread = await withLostReply(() => threadRuns.createThread({ id: 'm8', metadata: { k: 'v' } }));
+    expect(await threadRuns.getThread('m8')).toEqual(thread); // its first reply, not a conflict with itself
+    await withLostReply(() => threadRuns.createRun(runRecord('m8r', 'm8', 0)));
+    expect((await threadRuns.getThread('m8'))?.latestRunId).toBe('m8r');
+    const message = { visibility: 'external' as const, message: { role: 'user' as const, content: 'hi' } };
+    const appended = await withLostReply(() =>
+      threadRuns.appendMessages('m8', { expectedLength: 0, messages: [message, message] }),
+    );
+    expect(await threadRuns.readMessages('m8')).toEqual(appended); // same createdAt: the first run's
+    expect(await threadRuns.messageCount('m8')).toBe(2); // no stale_append for the re-send
+    const decision = decisionControl({
+      decisionId: 'd1',
+      toolCallId: 'call-1',
+      action: 'resume',
+      result: { approved: true },
+      updatedAt: 1,
+    });
+    expect(await withLostReply(() => inbox.put('m8r', decision))).toBe('stored'); // not a second pending decision
+    expect(await inbox.peek('m8r')).toHaveLength(1);
+    await withLostReply(() => inbox.remove('m8r', [decision.id]));
+    expect(await inbox.peek('m8r')).toEqual([]);
   });
 });

@@ -1,0 +1,117 @@
+import { AwakenError, type NewMessage, type RunRecord } from '@awaken/contract';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type PostgresStores, createPostgresStores } from '../../create-postgres-stores';
+import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
+
+const url = inject('postgresUrl');
+const admin = adminPool(url);
+const message: NewMessage = { visibility: 'external', message: { role: 'user', content: 'hi' } };
+const TABLES = ['threads', 'messages', 'runs', 'inboxes', 'controls', 'requests'];
+
+const runRecord = (runId: string, threadId: string): RunRecord => ({
+  runId,
+  threadId,
+  agentId: 'agent',
+  origin: 'user',
+  status: 'created',
+  steps: 0,
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  state: {},
+  version: 0,
+  createdAt: 1,
+  updatedAt: 1,
+});
+
+// Each function of migration 8 against a database that fails its N-th row write (a trigger on every
+// table the functions write, the reply record included), for N = 1, 2, … until the call gets
+// through: every failed call is a store_failure and leaves every table as it was (one transaction).
+describe('the thread and inbox functions (migration 8) when the N-th row write fails', () => {
+  let stores: PostgresStores;
+  let s = '';
+  beforeAll(async () => {
+    stores = createPostgresStores({ postgres: url, schema: uniqueSchema('failnth') });
+    await stores.migrate();
+    s = `"${stores.schema}"`;
+    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
+    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
+    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      DECLARE v_left integer;
+      BEGIN
+        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
+        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
+        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+      END $fn$`);
+    for (const table of TABLES) {
+      await admin.query(
+        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
+      );
+    }
+  });
+  afterAll(async () => {
+    await stores.close();
+    await dropSchema(admin, stores.schema);
+    await admin.end();
+  });
+
+  /** Every row of the tables the functions write, as text. */
+  async function snapshot(): Promise<string> {
+    const parts: string[] = [];
+    for (const table of TABLES) {
+      const { rows } = await admin.query<{ rows: string | null }>(
+        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
+      );
+      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
+    }
+    return parts.join('\n');
+  }
+
+  /**
+   * Fails the call's 1st, 2nd, … row write until it gets through; returns its result and how many
+   * of its writes were failed. Each failure: store_failure, nothing changed.
+   */
+  async function throughFailures<T>(call: () => Promise<T>): Promise<{ result: T; failed: number }> {
+    for (let nth = 1; nth < 50; nth += 1) {
+      const before = await snapshot();
+      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      try {
+        const result = await call();
+        return { result, failed: nth - 1 };
+      } catch (error) {
+        expect(AwakenError.hasCode(error, 'store_failure'), String(error)).toBe(true);
+        expect((error as Error).message).toContain('injected failure');
+        expect(await snapshot()).toBe(before);
+      } finally {
+        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+      }
+    }
+    throw new Error('the call never got through');
+  }
+
+  it('createThread, createRun and appendMessages write all or nothing', async () => {
+    const { threadRuns } = stores;
+    const created = await throughFailures(() => threadRuns.createThread({ id: 't1', metadata: { a: 1 } }));
+    expect(created.failed).toBe(2); // the thread row, the reply record
+    expect(await threadRuns.getThread('t1')).toEqual(created.result);
+    const run = await throughFailures(() => threadRuns.createRun(runRecord('r1', 't1')));
+    expect(run.failed).toBe(3); // the run, the thread's latestRunId, the reply record
+    expect((await threadRuns.getThread('t1'))?.latestRunId).toBe('r1');
+    const appended = await throughFailures(() =>
+      threadRuns.appendMessages('t1', { expectedLength: 0, messages: [message, message] }),
+    );
+    expect(appended.failed).toBe(4); // two messages, the thread, the reply record
+    expect(await threadRuns.readMessages('t1')).toEqual(appended.result);
+    expect(await threadRuns.messageCount('t1')).toBe(2);
+    expect((await threadRuns.getThread('t1'))?.title).toBe('hi');
+  });
+
+  it('an inbox put and remove write all or nothing', async () => {
+    const { inbox } = stores;
+    const put = await throughFailures(() => inbox.put('r2', { kind: 'cancel', id: 'c1', at: 1 }));
+    expect(put).toEqual({ result: 'stored', failed: 3 }); // the inbox row, the control, the reply record
+    expect(await inbox.peek('r2')).toEqual([{ kind: 'cancel', id: 'c1', at: 1 }]);
+    const removed = await throughFailures(() => inbox.remove('r2', ['c1']));
+    // the inbox row's lock (an upsert of an existing row: its insert, then its update), the control, the reply record
+    expect(removed.failed).toBe(4);
+    expect(await inbox.peek('r2')).toEqual([]);
+  });
+});
