@@ -19,6 +19,7 @@ import { shardedClaim, shardedReclaim } from './internal/cluster/sharded-claim';
 import { toStoreError } from './internal/connection/redis-error';
 import { normalizePrefix } from './internal/connection/redis-connection';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { type ReplicaWait, replicaWait } from './internal/lua/replica-wait';
 
 export interface ShardedRedisMailboxStoreOptions {
   /** An ioredis `Cluster` (stays yours: `close()` leaves it open). */
@@ -32,6 +33,12 @@ export interface ShardedRedisMailboxStoreOptions {
    */
   shards?: number;
   requestTtlMs?: number;
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
   /** Tests only: every shard reads its frozen clock from `<shard prefix>clock`. */
   testClock?: boolean;
 }
@@ -68,6 +75,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     if (options.shards !== undefined && (!Number.isSafeInteger(options.shards) || options.shards < 1)) {
       throw new AwakenError('invalid_config', `shards must be an integer >= 1, got ${options.shards}`);
     }
+    replicaWait(options.waitForReplicas); // a bad option fails here, not at the first call
     this.redis = options.redis;
     this.prefix = normalizePrefix(options.prefix);
     this.#options = options;
@@ -78,7 +86,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     if (this.#shards) return Promise.resolve(this.#shards);
     this.#opening ??= (async () => {
       const count = this.#options.shards ?? (await countMasters(this.redis));
-      const { requestTtlMs, testClock } = this.#options;
+      const { requestTtlMs, testClock, waitForReplicas } = this.#options;
       const sequence = this.#sequence();
       const shards = Array.from(
         { length: count },
@@ -88,6 +96,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
             prefix: mailboxShardPrefix(this.prefix, index, count),
             requestTtlMs,
             testClock,
+            waitForReplicas,
             sequence,
           }),
       );
