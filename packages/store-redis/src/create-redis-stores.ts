@@ -38,6 +38,8 @@ export interface RedisStoresOptions {
    * in production and change it only on an empty mailbox. Ignored on a single node.
    */
   mailboxShards?: number;
+  /** On a Cluster: how `claim` picks across mailbox shards (see `ShardedRedisMailboxStoreOptions`). */
+  mailboxClaimFrom?: 'all-shards' | 'rotating';
   /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */
   testClock?: boolean;
 }
@@ -83,6 +85,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
         redis: client,
         prefix: options.prefix,
         shards: options.mailboxShards,
+        claimFrom: options.mailboxClaimFrom,
         requestTtlMs,
         testClock,
         waitForReplicas,

@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import { mailboxShardPrefix, slotPrefix, threadShard } from './internal/cluster/cluster-topology';
 import { DispatchShards } from './internal/cluster/dispatch-shards';
 import { mergeStatusPages } from './internal/cluster/merge-status-pages';
-import { shardedClaim, shardedReclaim } from './internal/cluster/sharded-claim';
+import { rotatingClaim, shardedClaim, shardedReclaim } from './internal/cluster/sharded-claim';
 import { toStoreError } from './internal/connection/redis-error';
 import { normalizePrefix } from './internal/connection/redis-connection';
 import { RedisMailboxStore } from './redis-mailbox-store';
@@ -33,6 +33,15 @@ export interface ShardedRedisMailboxStoreOptions {
    */
   shards?: number;
   requestTtlMs?: number;
+  /**
+   * How `claim` picks across shards. `'all-shards'` (default): reads every shard's next claimable
+   * first and claims the best `limit` of the whole mailbox, in the order one queue would give (a peek
+   * on every shard per claim). `'rotating'`: asks one shard at a time, the next one on each call,
+   * topping up from the following shards when it has too few — one script call on one master when
+   * the shard has enough; priority and enqueue order then hold within a shard, and across shards by
+   * rotation (every shard is asked at least every S calls, so none starves).
+   */
+  claimFrom?: 'all-shards' | 'rotating';
   /**
    * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
    * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
@@ -76,6 +85,12 @@ export class ShardedRedisMailboxStore implements MailboxStore {
       throw new AwakenError('invalid_config', `shards must be an integer >= 1, got ${options.shards}`);
     }
     replicaWait(options.waitForReplicas); // a bad option fails here, not at the first call
+    if (options.claimFrom !== undefined && !['all-shards', 'rotating'].includes(options.claimFrom)) {
+      throw new AwakenError(
+        'invalid_config',
+        `claimFrom must be 'all-shards' or 'rotating', got ${options.claimFrom}`,
+      );
+    }
     this.redis = options.redis;
     this.prefix = normalizePrefix(options.prefix);
     this.#options = options;
@@ -150,7 +165,10 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     const shards = await this.shards();
     const start = this.#next;
     this.#next = (this.#next + 1) % shards.length;
-    const claimed = await shardedClaim(shards, parsed, start);
+    const claimed =
+      this.#options.claimFrom === 'rotating'
+        ? await rotatingClaim(shards, parsed, start)
+        : await shardedClaim(shards, parsed, start);
     return claimed.map(({ shard, dispatch }) => this.#remember(shard, dispatch));
   }
 

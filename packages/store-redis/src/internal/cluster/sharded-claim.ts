@@ -124,3 +124,33 @@ export function shardedReclaim(shards: readonly RedisMailboxStore[], limit: numb
     (shard, take) => shard.reclaimExpiredLeases({ limit: take }),
   );
 }
+
+/**
+ * `claim` with `claimFrom: 'rotating'`: no peek; the shards are asked one after the other, starting
+ * at `start` (the next shard on each call of a store), each for what is still missing, until `limit`
+ * dispatches are taken or every shard was asked. A claim served by its first shard costs one script
+ * call on one master instead of a peek on every shard. Order: each shard's own (priority, then enqueue
+ * order); across shards, rotation — a higher-priority dispatch on another shard may wait until the
+ * rotation reaches it. A shard that fails (its master is down) is skipped when another shard gave
+ * something, so a claim never drops dispatches it already holds; with nothing taken, the failure is
+ * thrown.
+ */
+export async function rotatingClaim(
+  shards: readonly RedisMailboxStore[],
+  input: { workerId: string; limit: number; leaseMs: number },
+  start: number,
+): Promise<{ shard: RedisMailboxStore; dispatch: RunDispatch }[]> {
+  const taken: { shard: RedisMailboxStore; dispatch: RunDispatch }[] = [];
+  let failure: unknown;
+  for (let step = 0; step < shards.length && taken.length < input.limit; step += 1) {
+    const shard = shards[(start + step) % shards.length] as RedisMailboxStore;
+    try {
+      for (const dispatch of await shard.claim({ ...input, limit: input.limit - taken.length }))
+        taken.push({ shard, dispatch });
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (taken.length === 0 && failure !== undefined) throw toStoreError(failure);
+  return taken;
+}
