@@ -60,7 +60,9 @@ export interface ShardedRedisMailboxStoreOptions {
  * thread — order, one claim at a time, dedupe, epochs, interrupt — is one script on one shard.
  *
  * - `claim` and `reclaimExpiredLeases` go round the shards, starting at the next one each call, so
- *   no shard starves; `waitForWork` waits on every shard's wake-ups and returns on the first.
+ *   no shard starves; a shard whose master cannot be reached (`store_failure`) is left out of the
+ *   call and the others keep serving; `waitForWork` waits on every shard's wake-ups and returns on
+ *   the first.
  * - A dispatch id is found on its shard from the thread of the call that made or claimed it
  *   (remembered per process), else by asking every shard whether it holds it (one EXISTS each).
  * - Tenant-wide views are fan-out reads merged on read: `countDispatches` sums the shards' status

@@ -113,3 +113,33 @@ describe("the sharded mailbox's rotating claims", () => {
     ).toThrow(/claimFrom/);
   });
 });
+
+describe('claims over all shards (the default) with one shard failing', () => {
+  it('keep serving the other shards and throw only when nothing was taken', async () => {
+    const store = new ShardedRedisMailboxStore({
+      redis: client as never,
+      prefix: uniquePrefix('down'),
+      shards: 3,
+    });
+    opened.push(store);
+    const threads = threadsPerShard(2);
+    for (const list of threads) for (const threadId of list) await store.enqueue({ threadId, runId: 'run' });
+    const shards = await store.shards();
+    const down = shards[1] as (typeof shards)[number];
+    const failing = () =>
+      Promise.reject(new AwakenError('store_failure', 'master down', { retryable: true }));
+    const { peekClaimable, claim } = down;
+    down.peekClaimable = failing;
+    down.claim = failing;
+    const taken = await store.claim({ workerId: 'w', limit: 6, leaseMs: 60_000 });
+    expect(taken.map((dispatch) => threadShard(dispatch.threadId, 3)).sort()).toEqual([0, 0, 2, 2]);
+    await expect(store.claim({ workerId: 'w', limit: 6, leaseMs: 60_000 })).rejects.toMatchObject({
+      code: 'store_failure',
+    });
+    // back: shard 1's dispatches are there, the others' stay claimed by the first call
+    down.peekClaimable = peekClaimable;
+    down.claim = claim;
+    const rest = await store.claim({ workerId: 'w', limit: 6, leaseMs: 60_000 });
+    expect(rest.map((dispatch) => threadShard(dispatch.threadId, 3))).toEqual([1, 1]);
+  });
+});
