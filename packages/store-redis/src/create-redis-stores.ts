@@ -8,6 +8,7 @@ import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 import { ShardedRedisMailboxStore } from './sharded-redis-mailbox-store';
+import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisStoresOptions {
   /**
@@ -26,11 +27,19 @@ export interface RedisStoresOptions {
    */
   requestTtlMs?: number;
   /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
+  /**
    * On a Cluster: how many mailbox shards (a thread's shard is a hash of its id modulo this number,
    * so every process must use the same); default the cluster's masters, counted on first use. Pin it
    * in production and change it only on an empty mailbox. Ignored on a single node.
    */
   mailboxShards?: number;
+  /** On a Cluster: how `claim` picks across mailbox shards (see `ShardedRedisMailboxStoreOptions`). */
+  mailboxClaimFrom?: 'all-shards' | 'rotating';
   /** Tests only: the mailbox and thread/run scripts read a frozen clock from `<prefix>clock`. */
   testClock?: boolean;
 }
@@ -62,28 +71,31 @@ export interface RedisStores extends AwakenStores {
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
   const prefix = storePrefix(client, options.prefix);
-  const { requestTtlMs, testClock } = options;
+  const { requestTtlMs, testClock, waitForReplicas } = options;
   const eventLog = new RedisRunEventLog({
     redis: client,
     prefix,
     finishedTtlMs: options.finishedEventLogTtlMs,
     requestTtlMs,
+    waitForReplicas,
   });
-  const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs });
+  const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs, waitForReplicas });
   const mailbox = isCluster(client)
     ? new ShardedRedisMailboxStore({
         redis: client,
         prefix: options.prefix,
         shards: options.mailboxShards,
+        claimFrom: options.mailboxClaimFrom,
         requestTtlMs,
         testClock,
+        waitForReplicas,
       })
-    : new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock });
+    : new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock, waitForReplicas });
   return {
     redis: client,
     prefix,
     mailbox,
-    threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock }),
+    threadRuns: new RedisThreadRunStore({ redis: client, prefix, requestTtlMs, testClock, waitForReplicas }),
     eventLog,
     inbox,
     async close() {

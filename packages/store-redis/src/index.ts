@@ -24,3 +24,4 @@ export {
   parseClusterNodes,
   type CreateRedisClusterClientOptions,
 } from './internal/connection/cluster-client';
+export type { ReplicaWait } from './internal/lua/replica-wait';

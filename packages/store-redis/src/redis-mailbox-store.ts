@@ -27,6 +27,7 @@ import { listDispatchesWithStatus, listThreadDispatches } from './internal/mailb
 import { type ParsedEnqueue, enqueueArgs, resultArgs } from './internal/mailbox/mailbox-args';
 import { BlockingPool } from './internal/wake-ups/blocking-pool';
 import { waitForMarker } from './internal/wake-ups/wait-for-marker';
+import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisMailboxStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -44,6 +45,12 @@ export interface RedisMailboxStoreOptions {
    * re-sends unanswered commands on reconnect); default two minutes, 0 turns it off. See the README.
    */
   requestTtlMs?: number;
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
   /**
    * Internal (the sharded mailbox): reserves `count` enqueue seqs and resolves with the first, so
    * every shard numbers its dispatches from one counter; default the store's own counter.

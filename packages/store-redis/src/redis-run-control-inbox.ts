@@ -15,6 +15,7 @@ import { PUT_CONTROL } from './internal/lua/controls/put-control';
 import { REMOVE_CONTROLS } from './internal/lua/controls/remove-controls';
 import { type ScriptContext, openStore, routeKey } from './internal/lua/script-context';
 import { Subscriber } from './internal/wake-ups/subscriber';
+import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisRunControlInboxOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -23,6 +24,12 @@ export interface RedisRunControlInboxOptions {
   prefix?: string;
   /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
 }
 
 /**

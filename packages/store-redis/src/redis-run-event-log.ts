@@ -19,6 +19,7 @@ import { RAISE_FENCE } from './internal/lua/events/raise-fence';
 import { type ScriptContext, openStore, routeKey } from './internal/lua/script-context';
 import { appendArgs } from './internal/thread-runs/script-args';
 import { StreamWaiter } from './internal/wake-ups/stream-waiter';
+import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisRunEventLogOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -29,6 +30,12 @@ export interface RedisRunEventLogOptions {
   finishedTtlMs?: number;
   /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
 }
 
 type StreamEntries = [id: string, fields: string[]][];

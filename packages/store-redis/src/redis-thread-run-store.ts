@@ -41,6 +41,7 @@ import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoi
 import { checkpointArgs, titleArg } from './internal/thread-runs/script-args';
 import { decodeMessage, decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
 import { RedisRunEventLog } from './redis-run-event-log';
+import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisThreadRunStoreOptions {
   /** An ioredis client (stays yours: `close()` leaves it open), client options or a `redis://` URL. */
@@ -54,6 +55,12 @@ export interface RedisThreadRunStoreOptions {
   testClock?: boolean;
   /** How long each write's reply is kept for a request re-sent after a lost reply; default two minutes, 0 = off. */
   requestTtlMs?: number;
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
 }
 
 /** The runtime's trusted input path: no parse, no copy (every value is serialized right away). */

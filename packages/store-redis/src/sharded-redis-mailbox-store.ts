@@ -15,10 +15,11 @@ import type { Redis } from 'ioredis';
 import { mailboxShardPrefix, slotPrefix, threadShard } from './internal/cluster/cluster-topology';
 import { DispatchShards } from './internal/cluster/dispatch-shards';
 import { mergeStatusPages } from './internal/cluster/merge-status-pages';
-import { shardedClaim, shardedReclaim } from './internal/cluster/sharded-claim';
+import { rotatingClaim, shardedClaim, shardedReclaim } from './internal/cluster/sharded-claim';
 import { toStoreError } from './internal/connection/redis-error';
 import { normalizePrefix } from './internal/connection/redis-connection';
 import { RedisMailboxStore } from './redis-mailbox-store';
+import { type ReplicaWait, replicaWait } from './internal/lua/replica-wait';
 
 export interface ShardedRedisMailboxStoreOptions {
   /** An ioredis `Cluster` (stays yours: `close()` leaves it open). */
@@ -32,6 +33,21 @@ export interface ShardedRedisMailboxStoreOptions {
    */
   shards?: number;
   requestTtlMs?: number;
+  /**
+   * How `claim` picks across shards. `'all-shards'` (default): reads every shard's next claimable
+   * first and claims the best `limit` of the whole mailbox, in the order one queue would give (a peek
+   * on every shard per claim). `'rotating'`: asks one shard at a time, the next one on each call,
+   * topping up from the following shards when it has too few — one script call on one master when
+   * the shard has enough; priority and enqueue order then hold within a shard, and across shards by
+   * rotation (every shard is asked at least every S calls, so none starves).
+   */
+  claimFrom?: 'all-shards' | 'rotating';
+  /**
+   * Acknowledge a write only once this many replicas hold it (`WAIT` after each write; a write not
+   * confirmed in time fails with `store_failure`). Off by default: Redis replication is asynchronous,
+   * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
+   */
+  waitForReplicas?: ReplicaWait;
   /** Tests only: every shard reads its frozen clock from `<shard prefix>clock`. */
   testClock?: boolean;
 }
@@ -44,7 +60,9 @@ export interface ShardedRedisMailboxStoreOptions {
  * thread — order, one claim at a time, dedupe, epochs, interrupt — is one script on one shard.
  *
  * - `claim` and `reclaimExpiredLeases` go round the shards, starting at the next one each call, so
- *   no shard starves; `waitForWork` waits on every shard's wake-ups and returns on the first.
+ *   no shard starves; a shard whose master cannot be reached (`store_failure`) is left out of the
+ *   call and the others keep serving; `waitForWork` waits on every shard's wake-ups and returns on
+ *   the first.
  * - A dispatch id is found on its shard from the thread of the call that made or claimed it
  *   (remembered per process), else by asking every shard whether it holds it (one EXISTS each).
  * - Tenant-wide views are fan-out reads merged on read: `countDispatches` sums the shards' status
@@ -68,6 +86,13 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     if (options.shards !== undefined && (!Number.isSafeInteger(options.shards) || options.shards < 1)) {
       throw new AwakenError('invalid_config', `shards must be an integer >= 1, got ${options.shards}`);
     }
+    replicaWait(options.waitForReplicas); // a bad option fails here, not at the first call
+    if (options.claimFrom !== undefined && !['all-shards', 'rotating'].includes(options.claimFrom)) {
+      throw new AwakenError(
+        'invalid_config',
+        `claimFrom must be 'all-shards' or 'rotating', got ${options.claimFrom}`,
+      );
+    }
     this.redis = options.redis;
     this.prefix = normalizePrefix(options.prefix);
     this.#options = options;
@@ -78,7 +103,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     if (this.#shards) return Promise.resolve(this.#shards);
     this.#opening ??= (async () => {
       const count = this.#options.shards ?? (await countMasters(this.redis));
-      const { requestTtlMs, testClock } = this.#options;
+      const { requestTtlMs, testClock, waitForReplicas } = this.#options;
       const sequence = this.#sequence();
       const shards = Array.from(
         { length: count },
@@ -88,6 +113,7 @@ export class ShardedRedisMailboxStore implements MailboxStore {
             prefix: mailboxShardPrefix(this.prefix, index, count),
             requestTtlMs,
             testClock,
+            waitForReplicas,
             sequence,
           }),
       );
@@ -141,7 +167,10 @@ export class ShardedRedisMailboxStore implements MailboxStore {
     const shards = await this.shards();
     const start = this.#next;
     this.#next = (this.#next + 1) % shards.length;
-    const claimed = await shardedClaim(shards, parsed, start);
+    const claimed =
+      this.#options.claimFrom === 'rotating'
+        ? await rotatingClaim(shards, parsed, start)
+        : await shardedClaim(shards, parsed, start);
     return claimed.map(({ shard, dispatch }) => this.#remember(shard, dispatch));
   }
 

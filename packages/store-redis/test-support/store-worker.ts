@@ -6,10 +6,17 @@
  *                                            `<prefix>test:acked` reaches total
  *   skew <url> <prefix> <dispatchId> <skewMs> claim one dispatch with Date.now skewed by skewMs
  *   append <url> <prefix> <runId> <count>     append `count` events in batches of 1-7
+ *   cluster-claim <nodes> <base> <workerId> <trials:perTrial> [workers]
+ *                                            on a Redis Cluster (`host:port,...`), for each trial t
+ *                                            the sharded mailbox of prefix `<base>t<t>`: once
+ *                                            `workers` processes are ready, claim and ack until
+ *                                            `perTrial` are acked; reports each trial's claims
  */
 import type { AgentEvent } from '@awaken/contract';
 import { RedisMailboxStore } from '../src/redis-mailbox-store';
+import { createRedisClusterClient } from '../src/internal/connection/cluster-client';
 import { RedisRunEventLog } from '../src/redis-run-event-log';
+import { ShardedRedisMailboxStore } from '../src/sharded-redis-mailbox-store';
 
 const [mode, url = '', prefix = '', name = '', amount = '0', workers = '1'] = process.argv.slice(2);
 
@@ -36,6 +43,49 @@ async function claimLoop(): Promise<string[]> {
     await store.close();
   }
   return claimed;
+}
+
+/** Waits until `count` processes incremented `key` (a start line, so every trial is contended). */
+async function barrier(
+  redis: { incr(key: string): Promise<number>; get(key: string): Promise<string | null> },
+  key: string,
+  count: number,
+) {
+  await redis.incr(key);
+  while (Number((await redis.get(key)) ?? 0) < count) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+async function clusterClaimLoop(): Promise<{ dispatchId: string; claimToken: string }[][]> {
+  const cluster = createRedisClusterClient(url, { log: () => undefined });
+  const [trials, perTrial] = amount.split(':').map(Number) as [number, number];
+  const results: { dispatchId: string; claimToken: string }[][] = [];
+  try {
+    for (let trial = 0; trial < trials; trial += 1) {
+      const base = `${prefix}t${trial}`;
+      const store = new ShardedRedisMailboxStore({ redis: cluster, prefix: base, shards: 3 });
+      const acked = `${base}:test:acked`;
+      const claimed: { dispatchId: string; claimToken: string }[] = [];
+      try {
+        await barrier(cluster, `${base}:test:ready`, Number(workers));
+        while (Number((await cluster.get(acked)) ?? 0) < perTrial) {
+          const batch = await store.claim({ workerId: name, limit: 10, leaseMs: 30_000 });
+          if (batch.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+          for (const dispatch of batch) {
+            const claimToken = dispatch.claimToken ?? '';
+            claimed.push({ dispatchId: dispatch.dispatchId, claimToken });
+            await store.ack({ dispatchId: dispatch.dispatchId, claimToken });
+            await cluster.incr(acked);
+          }
+        }
+      } finally {
+        await store.close();
+      }
+      results.push(claimed);
+    }
+  } finally {
+    cluster.disconnect();
+  }
+  return results;
 }
 
 async function skewedClaim(): Promise<unknown> {
@@ -73,7 +123,13 @@ async function appendEvents(): Promise<number> {
 
 async function main(): Promise<void> {
   const result =
-    mode === 'claim' ? await claimLoop() : mode === 'skew' ? await skewedClaim() : await appendEvents();
+    mode === 'claim'
+      ? await claimLoop()
+      : mode === 'cluster-claim'
+        ? await clusterClaimLoop()
+        : mode === 'skew'
+          ? await skewedClaim()
+          : await appendEvents();
   await new Promise<void>((resolve) => process.send?.({ result }, () => resolve()));
 }
 

@@ -6,7 +6,7 @@ export type { ControllableTool } from './controllable-tool';
 export { freePort } from './server-process';
 export type { ServerProcessHandle, ServerProcessOptions } from './server-process';
 export { startRedisServer } from './redis-server';
-export { startRedisCluster, waitForClusterOk } from './redis-cluster';
+export { startClusterNode, startRedisCluster, waitForClusterOk } from './redis-cluster';
 export type { RedisClusterHandle, StartRedisClusterOptions } from './redis-cluster';
 export { postgresBinDir, startPostgresServer } from './postgres-server';
 export type { PostgresServerHandle, StartPostgresOptions } from './postgres-server';

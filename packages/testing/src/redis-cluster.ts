@@ -34,21 +34,7 @@ export async function startRedisCluster(options: StartRedisClusterOptions = {}):
   const servers: RedisServerHandle[] = [];
   const stop = () => Promise.all(servers.map((server) => server.stop())).then(() => undefined);
   try {
-    const started = await Promise.all(
-      Array.from({ length: count }, () =>
-        startRedisServer({
-          ...options.node,
-          extraArgs: [
-            '--cluster-enabled',
-            'yes',
-            '--cluster-config-file',
-            'nodes.conf',
-            '--cluster-node-timeout',
-            '2000',
-          ],
-        }),
-      ),
-    );
+    const started = await Promise.all(Array.from({ length: count }, () => startClusterNode(options.node)));
     servers.push(...started);
     const nodes = servers.map((server) => `127.0.0.1:${server.port}`);
     await run(
@@ -68,6 +54,25 @@ export async function startRedisCluster(options: StartRedisClusterOptions = {}):
     await stop();
     throw error;
   }
+}
+
+/** The arguments every cluster node runs with (a node fails over after 2 s out of reach). */
+const CLUSTER_NODE_ARGS = [
+  '--cluster-enabled',
+  'yes',
+  '--cluster-config-file',
+  'nodes.conf',
+  '--cluster-node-timeout',
+  '2000',
+];
+
+/**
+ * Starts one cluster node (`redis-server --cluster-enabled yes`, a 2 s node timeout). Given the
+ * `port` and `dir` of a node that was killed, it restarts it on its `nodes.conf`: it rejoins the
+ * cluster it left (as a replica of whoever took over its slots).
+ */
+export function startClusterNode(options: StartRedisOptions = {}): Promise<RedisServerHandle> {
+  return startRedisServer({ ...options, extraArgs: [...CLUSTER_NODE_ARGS, ...(options.extraArgs ?? [])] });
 }
 
 /** Polls `CLUSTER INFO` on one node until it says the cluster is ok (slots covered, nodes agree). */

@@ -3,7 +3,8 @@
  * bench:mailbox-cluster`): the same client (an ioredis Cluster, `createRedisStores`), the same
  * workload — 50 producer loops enqueue N dispatches on N threads, two consumer loops (concurrency 50
  * each) claim, run a no-op and ack — on a one-node cluster (one mailbox shard, all 16384 slots) and on
- * a three-master cluster (three shards), in interleaved rounds. Reported: cycles/s, and per master
+ * a three-master cluster (three shards) — with claims over all shards (the default) and with
+ * rotating claims (`mailboxClaimFrom: 'rotating'`) — in interleaved rounds. Reported: cycles/s, and per master
  * its Redis CPU time (INFO cpu) per cycle and its share of the commands (INFO commandstats), from
  * which the throughput of masters on separate machines can be estimated (the slowest master bounds
  * it). Results: results/mailbox-cluster.md.
@@ -90,11 +91,19 @@ interface Sample {
   perMaster: { cpuUs: number; commandShare: number }[];
 }
 
-async function round(handle: RedisClusterHandle, index: number): Promise<Sample> {
+async function round(
+  handle: RedisClusterHandle,
+  index: number,
+  claimFrom: 'all-shards' | 'rotating' = 'all-shards',
+): Promise<Sample> {
   const admins = handle.masters.map((server) => new Redis(server.port, '127.0.0.1'));
   const clients = [clusterOf(handle), clusterOf(handle), clusterOf(handle)];
   const [producer, consumerA, consumerB] = clients.map((client) =>
-    createRedisStores({ redis: client as unknown as Redis, prefix: `bench${index}` }),
+    createRedisStores({
+      redis: client as unknown as Redis,
+      prefix: `bench${index}`,
+      mailboxClaimFrom: claimFrom,
+    }),
   ) as [
     ReturnType<typeof createRedisStores>,
     ReturnType<typeof createRedisStores>,
@@ -133,16 +142,23 @@ async function round(handle: RedisClusterHandle, index: number): Promise<Sample>
   }
 }
 
+const LABELS = {
+  one: '1 master, 1 shard',
+  three: '3 masters, 3 shards, claims from all shards (default)',
+  rotating: "3 masters, 3 shards, `mailboxClaimFrom: 'rotating'`",
+};
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
   const one = await startOneNodeCluster();
   const three = await startRedisCluster({ masters: 3 });
-  const samples: Record<'one' | 'three', Sample[]> = { one: [], three: [] };
+  const samples: Record<'one' | 'three' | 'rotating', Sample[]> = { one: [], three: [], rotating: [] };
   try {
     for (let index = 0; index < ROUNDS; index += 1) {
       samples.one.push(await round(one, index));
       samples.three.push(await round(three, index + 100));
+      samples.rotating.push(await round(three, index + 200, 'rotating'));
     }
   } finally {
     await Promise.all([one.stop(), three.stop()]);
@@ -162,7 +178,7 @@ async function main(): Promise<void> {
       (_, at) => `${(median(list.map((s) => s.perMaster[at]?.commandShare ?? 0)) * 100).toFixed(0)}%`,
     );
     console.log(
-      `| ${name === 'one' ? '1 master, 1 shard' : '3 masters, 3 shards'} | ${median(list.map((s) => s.rate)).toFixed(0)} | ${cpu.join(' / ')} | ${share.join(' / ')} |`,
+      `| ${LABELS[name as keyof typeof samples]} | ${median(list.map((s) => s.rate)).toFixed(0)} | ${cpu.join(' / ')} | ${share.join(' / ')} |`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import type { RunDispatch } from '@awaken/contract';
+import type { AwakenError, RunDispatch } from '@awaken/contract';
 import type { RedisMailboxStore } from '../../redis-mailbox-store';
 import { toStoreError } from '../connection/redis-error';
 
@@ -16,7 +16,9 @@ interface Peeked {
  * asked to take its share of the best `limit` (`take`, in parallel). What a share missed (another
  * worker was faster, an entry was stale, a delayed dispatch fell due, which only a claim moves into
  * `ready`) is made up by asking the shards in turn, starting at `start`, so no shard starves.
- * Returned in the merged order (made-up ones last).
+ * Returned in the merged order (made-up ones last). A shard that fails (its master is down) is
+ * left out of the call, so the others keep serving and what they gave is never dropped; the call
+ * fails only when it took nothing and a shard failed.
  */
 async function shardedTake(
   shards: readonly RedisMailboxStore[],
@@ -29,14 +31,24 @@ async function shardedTake(
     const shard = shards[0] as RedisMailboxStore;
     return (await take(shard, limit)).map((dispatch) => ({ shard, dispatch }));
   }
-  let heads: Peeked[][];
-  try {
-    heads = (await Promise.all(shards.map(peek))).map((entries) =>
-      entries.sort((a, b) => compare(a.order, b.order)),
-    );
-  } catch (error) {
-    throw toStoreError(error);
-  }
+  // a shard that cannot be read (its master is down) is left out of this call, so the others keep
+  // serving; the call fails only when nothing could be taken and a shard failed
+  let failure: unknown;
+  const settled = await Promise.allSettled(shards.map(peek));
+  const reachable = settled.map((outcome) => outcome.status === 'fulfilled');
+  const heads: Peeked[][] = settled.map((outcome) => {
+    if (outcome.status === 'fulfilled') return outcome.value.sort((a, b) => compare(a.order, b.order));
+    failure ??= unreachable(outcome.reason);
+    return [];
+  });
+  const attempt = async (shard: RedisMailboxStore, count: number): Promise<RunDispatch[]> => {
+    try {
+      return await take(shard, count);
+    } catch (error) {
+      failure ??= unreachable(error);
+      return [];
+    }
+  };
   const merged = heads.flatMap((entries, shard) => entries.map((entry) => ({ ...entry, shard })));
   merged.sort((a, b) => compare(a.order, b.order));
   const shares = shards.map(() => 0);
@@ -44,7 +56,7 @@ async function shardedTake(
   const taken: { shard: RedisMailboxStore; dispatch: RunDispatch; order: [number, number] }[] = [];
   const firstPass = await Promise.all(
     shards.map((shard, index) =>
-      (shares[index] as number) === 0 ? [] : take(shard, shares[index] as number),
+      (shares[index] as number) === 0 ? [] : attempt(shard, shares[index] as number),
     ),
   );
   // a shard takes in its own order, the order its candidates were peeked in: the k-th taken has the
@@ -56,14 +68,27 @@ async function shardedTake(
     });
   });
   for (let step = 0; step < shards.length && taken.length < limit; step += 1) {
-    const shard = shards[(start + step) % shards.length] as RedisMailboxStore;
-    for (const dispatch of await take(shard, limit - taken.length))
+    const index = (start + step) % shards.length;
+    if (!reachable[index]) continue;
+    const shard = shards[index] as RedisMailboxStore;
+    for (const dispatch of await attempt(shard, limit - taken.length))
       taken.push({ shard, dispatch, order: LAST });
   }
+  if (taken.length === 0 && failure !== undefined) throw failure;
   return taken
     .map((entry, index) => ({ ...entry, index }))
     .sort((a, b) => compare(a.order, b.order) || a.index - b.index)
     .map(({ shard, dispatch }) => ({ shard, dispatch }));
+}
+
+/**
+ * A shard's failure that the others may ride over: a `store_failure` (Redis unreachable, a
+ * failover). Anything else (a rejected input) is the same on every shard: thrown at once.
+ */
+function unreachable(error: unknown): AwakenError {
+  const failure = toStoreError(error);
+  if (failure.code !== 'store_failure') throw failure;
+  return failure;
 }
 
 const LAST: [number, number] = [Number.POSITIVE_INFINITY, 0];
@@ -123,4 +148,34 @@ export function shardedReclaim(shards: readonly RedisMailboxStore[], limit: numb
     },
     (shard, take) => shard.reclaimExpiredLeases({ limit: take }),
   );
+}
+
+/**
+ * `claim` with `claimFrom: 'rotating'`: no peek; the shards are asked one after the other, starting
+ * at `start` (the next shard on each call of a store), each for what is still missing, until `limit`
+ * dispatches are taken or every shard was asked. A claim served by its first shard costs one script
+ * call on one master instead of a peek on every shard. Order: each shard's own (priority, then enqueue
+ * order); across shards, rotation — a higher-priority dispatch on another shard may wait until the
+ * rotation reaches it. A shard that fails (its master is down) is skipped when another shard gave
+ * something, so a claim never drops dispatches it already holds; with nothing taken, the failure is
+ * thrown.
+ */
+export async function rotatingClaim(
+  shards: readonly RedisMailboxStore[],
+  input: { workerId: string; limit: number; leaseMs: number },
+  start: number,
+): Promise<{ shard: RedisMailboxStore; dispatch: RunDispatch }[]> {
+  const taken: { shard: RedisMailboxStore; dispatch: RunDispatch }[] = [];
+  let failure: unknown;
+  for (let step = 0; step < shards.length && taken.length < input.limit; step += 1) {
+    const shard = shards[(start + step) % shards.length] as RedisMailboxStore;
+    try {
+      for (const dispatch of await shard.claim({ ...input, limit: input.limit - taken.length }))
+        taken.push({ shard, dispatch });
+    } catch (error) {
+      failure ??= unreachable(error);
+    }
+  }
+  if (taken.length === 0 && failure !== undefined) throw failure;
+  return taken;
 }

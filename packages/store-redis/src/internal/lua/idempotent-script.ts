@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { type LuaScript, defineLuaScript } from './lua-script';
+import { confirmReplicated } from './replica-wait';
 import type { ScriptContext } from './script-context';
 
 /** A script that changes data, made idempotent per request (see `IDEMPOTENT_WRAPPER`). */
 export interface MutatingScript extends LuaScript {
   readonly name: string;
-  /** Runs once per call: a fresh request id, re-sent as is if the connection drops. */
+  /**
+   * Runs once per call: a fresh request id, re-sent as is if the connection drops. With the
+   * context's `waitForReplicas`, resolves only once that many replicas hold the write.
+   */
   call(context: ScriptContext, args: readonly (string | number)[]): Promise<unknown>;
 }
 
@@ -62,9 +66,14 @@ export function defineMutatingScript(name: string, body: string): MutatingScript
     ...script,
     name,
     call(context, args) {
-      const { redis, keys, prefix, requestTtlMs } = context;
+      const { redis, keys, prefix, requestTtlMs, waitForReplicas } = context;
       const requestId = requestTtlMs === 0 ? '' : newRequestId();
-      return script.run(redis, keys, [prefix, requestId, requestTtlMs, ...args]);
+      const reply = script.run(redis, keys, [prefix, requestId, requestTtlMs, ...args]);
+      if (!waitForReplicas) return reply;
+      return reply.then(async (value) => {
+        await confirmReplicated(redis, keys[0], waitForReplicas);
+        return value;
+      });
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { type RedisInput, normalizePrefix, resolveRedis } from '../connection/redis-connection';
 import { globalSlotPrefix, isCluster } from '../cluster/cluster-topology';
 import { clockKey } from '../keys/clock-key';
+import { type ReplicaWait, replicaWait } from './replica-wait';
 
 /** How long a mutating script's reply is kept for a re-sent request, unless a store says otherwise. */
 export const DEFAULT_REQUEST_TTL_MS = 120_000;
@@ -18,6 +19,8 @@ export interface ScriptContext {
   keys: readonly string[];
   /** How long replies are kept for re-sent requests; 0: not recorded. */
   requestTtlMs: number;
+  /** When set, every write waits for this many replicas (`WAIT`) before it is acknowledged. */
+  waitForReplicas?: ReplicaWait;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface StoreConnectionOptions {
   redis: RedisInput;
   prefix?: string;
   requestTtlMs?: number;
+  /** Acknowledge a write only once this many replicas hold it (`WAIT`; see `replica-wait.ts`). */
+  waitForReplicas?: ReplicaWait;
   /** Tests only: every script call passes the clock key, whose value freezes the scripts' clock. */
   testClock?: boolean;
 }
@@ -59,6 +64,7 @@ export function openStore(options: StoreConnectionOptions): StoreConnection {
     prefix,
     keys: options.testClock ? [clockKey(prefix)] : isCluster(client) ? [routeKey(prefix)] : [],
     requestTtlMs: requestTtl(options.requestTtlMs),
+    waitForReplicas: replicaWait(options.waitForReplicas),
   };
   return { client, owned, prefix, scripts };
 }

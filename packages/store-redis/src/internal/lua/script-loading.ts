@@ -44,6 +44,11 @@ const loadedOn = new WeakMap<object, Set<string>>();
 /** Every script of this package, loaded on each new connection. */
 const everyScript: ScriptText[] = [];
 
+/** Every script the package defines (a test checks each one's keys on a cluster). */
+export function registeredScripts(): readonly ScriptText[] {
+  return everyScript;
+}
+
 /** Adds a script to those loaded on each new connection (every script the package defines). */
 export function registerScript(script: ScriptText): void {
   everyScript.push(script);
