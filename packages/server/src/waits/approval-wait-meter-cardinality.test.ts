@@ -44,7 +44,9 @@ describe('awaken_approval_wait_seconds label cardinality', () => {
     }
     await meter.idle();
     const metric = await meter.registry.getSingleMetric('awaken_approval_wait_seconds')?.get();
-    const counts = (metric?.values ?? []).filter((value) => value.metricName?.endsWith('_count'));
+    const counts = (metric?.values ?? []).filter((value) =>
+      (value as { metricName?: string }).metricName?.endsWith('_count'),
+    );
     const tools = counts.map((value) => String(value.labels.tool));
     expect(new Set(tools).size).toBe(6);
     expect(tools).toContain(OTHER_TOOL_LABEL);
@@ -70,7 +72,7 @@ describe('awaken_approval_wait_seconds label cardinality', () => {
     const metric = await meter.registry.getSingleMetric('awaken_approval_wait_seconds')?.get();
     const tools = new Set(
       (metric?.values ?? [])
-        .filter((value) => value.metricName?.endsWith('_count'))
+        .filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count'))
         .map((value) => value.labels.tool),
     );
     expect(tools.size).toBeLessThanOrEqual(101);
