@@ -38,6 +38,17 @@ describe('AWAKEN_WEBHOOKS', () => {
     expect(() => loadConfig({ AWAKEN_WEBHOOKS: JSON.stringify([{ ...hook, url: 'ftp://x' }]) })).toThrow(
       /AWAKEN_WEBHOOKS: \[0\.url\]/,
     );
+    // URLs the regex let through but fetch refuses at every attempt (each delivery dead-lettered)
+    for (const url of [
+      'http://%zz/hook',
+      'http://[::1/hook',
+      'http://:80/hook',
+      'http://user:pw@127.0.0.1/hook',
+    ]) {
+      expect(() => loadConfig({ AWAKEN_WEBHOOKS: JSON.stringify([{ ...hook, url }]) }), url).toThrow(
+        /AWAKEN_WEBHOOKS: \[0\.url\]/,
+      );
+    }
     expect(() => loadConfig({ AWAKEN_WEBHOOKS: JSON.stringify([{ ...hook, secret: 'short' }]) })).toThrow(
       /AWAKEN_WEBHOOKS: \[0\.secret\]/,
     );

@@ -11,6 +11,12 @@ export const notificationEventSchema = z.enum([
 ]);
 export type NotificationEvent = z.infer<typeof notificationEventSchema>;
 
+/** True when fetch can POST to `url`: it parses, and carries no credentials (fetch refuses those). */
+function fetchable(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && parsed.username === '' && parsed.password === '';
+}
+
 /**
  * One webhook endpoint of a tenant: where deliveries go (`url`), the HMAC key they are signed with
  * (`secret`, at least 16 characters), the events it receives (default: all), the approver the
@@ -21,7 +27,10 @@ export type NotificationEvent = z.infer<typeof notificationEventSchema>;
 export const webhookEndpointSchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),
-    url: z.string().regex(/^https?:\/\/\S+$/, 'an http(s) URL'),
+    url: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'an http(s) URL')
+      .refine(fetchable, 'a URL fetch can send to (valid host, no user:password@)'),
     secret: z.string().min(16, 'at least 16 characters'),
     events: z.array(notificationEventSchema).min(1).optional(),
     approver: z.string().min(1).max(128).optional(),

@@ -51,7 +51,17 @@ export interface ApprovalWaitMeterOptions {
   onWait?: (wait: MeasuredWait) => void;
   /** Questions remembered at once (asked in this process, not answered yet); the oldest go first. */
   maxOpen?: number;
+  /**
+   * Distinct `tool` label values the histogram takes; the waits of any further tool are counted under
+   * `tool="other"`. A tool name can come from the model or the caller (a permission rule may ask about a
+   * tool the server does not have, or a client tool the request declares), so it must not grow
+   * `/metrics` without bound. Default 100.
+   */
+  maxToolLabels?: number;
 }
+
+/** The `tool` label of the waits of tools past `maxToolLabels`. */
+export const OTHER_TOOL_LABEL = 'other';
 
 /** The histogram's buckets, in seconds: from a quick click to a day. */
 export const WAIT_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600];
@@ -70,7 +80,8 @@ interface OpenQuestion {
  * from its `tool_call_suspended` to its answer — a `decision_recorded` (at the decision's
  * `decidedAt`), a `tool_call_done` that expired (at the ticket's `expiresAt`) or was cancelled with
  * no answer (the run was cancelled). For each:
- * - the histogram `awaken_approval_wait_seconds{outcome, tool, channel}` ({@link WAIT_BUCKETS});
+ * - the histogram `awaken_approval_wait_seconds{outcome, tool, channel}` ({@link WAIT_BUCKETS}), at
+ *   most `maxToolLabels` tools by name, the rest as `tool="other"`;
  * - an OpenTelemetry span `awaken.approval.wait` from the question to the answer (attributes
  *   `awaken.run.id`, `gen_ai.tool.call.id`, `gen_ai.tool.name`, `awaken.approval.outcome`,
  *   `awaken.approval.channel`), made when the answer is seen, with the question's start time.
@@ -91,6 +102,14 @@ export interface ApprovalWaitMeter {
 export function createApprovalWaitMeter(options: ApprovalWaitMeterOptions = {}): ApprovalWaitMeter {
   const registry = options.registry ?? new Registry();
   const maxOpen = options.maxOpen ?? 10_000;
+  const maxToolLabels = options.maxToolLabels ?? 100;
+  const toolLabels = new Set<string>();
+  const toolLabelOf = (tool: string): string => {
+    if (toolLabels.has(tool)) return tool;
+    if (toolLabels.size >= maxToolLabels) return OTHER_TOOL_LABEL;
+    toolLabels.add(tool);
+    return tool;
+  };
   const histogram = new Histogram({
     name: 'awaken_approval_wait_seconds',
     help: 'Time from a question (a suspended tool call) to its answer, by outcome, tool and channel',
@@ -105,7 +124,10 @@ export function createApprovalWaitMeter(options: ApprovalWaitMeterOptions = {}):
 
   function record(wait: MeasuredWait): void {
     const seconds = Math.max(0, wait.answeredAt - wait.askedAt) / 1000;
-    histogram.observe({ outcome: wait.outcome, tool: wait.tool, channel: wait.channel }, seconds);
+    histogram.observe(
+      { outcome: wait.outcome, tool: toolLabelOf(wait.tool), channel: wait.channel },
+      seconds,
+    );
     tracer
       ?.startSpan('awaken.approval.wait', {
         startTime: wait.askedAt,

@@ -42,8 +42,16 @@ function rangeOf(source: RunRecord): { from: number; to: number } | undefined {
   return from === undefined || to === undefined ? undefined : { from, to };
 }
 
-/** The non-idempotent calls of `agent` that ran in `messages` (the source's, from the fork step on). */
-function repeatsIn(messages: MessageRecord[], agent: ResolvedAgent): ForkRepeat[] {
+/**
+ * The non-idempotent calls that ran in `messages` (the source's, from the fork step on): a tool is
+ * non-idempotent when the fork's agent or the agent that ran that step in the source (after a
+ * handoff, its target) declares it so, since a fork may hand off again and reach it.
+ */
+function repeatsIn(
+  messages: MessageRecord[],
+  agent: ResolvedAgent,
+  agentRanStep: (step: number) => ResolvedAgent | undefined,
+): ForkRepeat[] {
   const calls = new Map<string, { arguments?: unknown }>();
   const repeats: ForkRepeat[] = [];
   for (const { message, step } of messages) {
@@ -53,7 +61,11 @@ function repeatsIn(messages: MessageRecord[], agent: ResolvedAgent): ForkRepeat[
     }
     if (message.role !== 'tool' || step === undefined || step < 1) continue;
     if (message.outcome !== 'succeeded' && message.outcome !== 'failed') continue;
-    if (agent.tools.get(message.toolName)?.idempotent !== false) continue;
+    const ranBy = agentRanStep(step);
+    const mustNotRepeat = [agent, ranBy].some(
+      (candidate) => candidate?.tools.get(message.toolName)?.idempotent === false,
+    );
+    if (!mustNotRepeat) continue;
     const call = calls.get(message.toolCallId);
     repeats.push({
       toolCallId: message.toolCallId,
@@ -114,7 +126,14 @@ export async function planFork(
   const firstAfter = own.find((record) => (record.step ?? 0) >= step);
   const atSeq = firstAfter ? firstAfter.seq - 1 : (range?.to ?? (await store.messageCount(source.threadId)));
   const later = own.filter((record) => record.seq > atSeq);
-  const repeats = [...repeatsIn(later, agent), ...(source.forkOf?.repeats ?? [])];
+  const agentRanStep = (at: number): ResolvedAgent | undefined => {
+    try {
+      return agentFor(agentAtStep(source, at));
+    } catch {
+      return undefined; // an agent no longer registered: the fork's own agent decides
+    }
+  };
+  const repeats = [...repeatsIn(later, agent, agentRanStep), ...(source.forkOf?.repeats ?? [])];
   return {
     agentId,
     forkOf: {
