@@ -47,7 +47,7 @@ export async function startConsoleSession(env: Record<string, string> = {}): Pro
         // a chat opened on a thread id nobody used yet reads a 404: a new, empty chat, not a problem
         const url = message.location().url;
         if (/404/.test(message.text()) && /\/v1\/threads\/[^/]+\/(messages|runs)\b/.test(url)) return;
-        problems.push(`console: ${message.text()}`);
+        problems.push(`console: ${message.text()}${url ? ` (${url})` : ''}`);
       });
       page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
       await page.goto(`${app.url}/${hash}`);
