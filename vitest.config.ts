@@ -15,9 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // most files wait on real processes, Redis, PostgreSQL or Chromium rather than compute: two at
-    // once on 2 cores instead of vitest's default there (cores - 1 = one at a time); three at once
-    // took about half the time but a browser test caught a 404 once under heavy load (not found since)
-    maxWorkers: 2,
+    // one file at a time (vitest's default on 2 cores): the cluster key test watches the shared Redis
+    // Cluster with MONITOR, which another file's commands on that cluster break (two at once failed it)
   },
 });
