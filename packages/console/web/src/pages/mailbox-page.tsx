@@ -140,6 +140,8 @@ export function MailboxPage() {
     { key: 'ackedPerSecond', label: 'acked/s', format: (n) => n.toFixed(1) },
   ];
   const deadCount = counts?.dead_letter ?? 0;
+  // a dead letter retry-all could not requeue has its new ids reserved but no run: offer Requeue again
+  const refused = new Set(notice?.failed?.map((item) => item.dispatchId));
   const statusCount = counts?.[status] ?? 0;
 
   return (
@@ -249,7 +251,7 @@ export function MailboxPage() {
                 <DetailToggle id={letter.dispatchId} selected={selected} onSelect={setSelected} />
                 {selected === letter.dispatchId ? <DispatchDetail dispatchId={letter.dispatchId} /> : null}
               </div>
-              {letter.requeuedRunId ? (
+              {letter.requeuedRunId && !refused.has(letter.dispatchId) ? (
                 <span className="small">
                   requeued as{' '}
                   <a href={`#/run/${encodeURIComponent(letter.requeuedRunId)}`} data-testid="requeued-run">
