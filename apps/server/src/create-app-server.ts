@@ -10,6 +10,7 @@ import {
   createHttpApp,
   createMailboxService,
   createNotificationOutbox,
+  createShadowVerdictMeter,
   startDeliveryWorker,
 } from '@awaken/server';
 import type { Logger } from 'pino';
@@ -75,6 +76,8 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       maxAttempts: config.AWAKEN_WEBHOOK_MAX_ATTEMPTS,
     });
   }
+  // the verdicts of permission rules in shadow mode, counted in /metrics (awaken_shadow_verdicts_total)
+  const shadowVerdicts = createShadowVerdictMeter();
   const services: Record<string, MailboxService> = {};
   for (const tenant of tenants) {
     const log = logger.child({ tenant });
@@ -84,6 +87,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       concurrency: config.AWAKEN_WORKERS,
       leaseMs: config.AWAKEN_LEASE_MS,
       onError: (error, context) => log.warn({ err: error, context }, 'service error'),
+      observeEvents: shadowVerdicts.observe,
       ...(outboxes[tenant] ? { notifications: outboxes[tenant] } : {}),
     });
   }
@@ -91,6 +95,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   const http = createHttpApp({
     tenants: services,
     tokens,
+    registry: shadowVerdicts.registry,
     openTenant: 'default',
     ...(config.AWAKEN_METRICS_TOKEN ? { metricsToken: config.AWAKEN_METRICS_TOKEN } : {}),
     bodyLimitBytes: config.AWAKEN_BODY_LIMIT,

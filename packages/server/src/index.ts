@@ -65,6 +65,12 @@ export {
 } from './notifications/webhook-signature';
 export { slackApprovalCard } from './notifications/slack/slack-card';
 export { signSlackRequest, verifySlackRequest } from './notifications/slack/slack-signature';
+export { SHADOW_VERDICTS_STATE, createShadowVerdictMeter } from './shadow/shadow-verdict-meter';
+export type {
+  CountedShadowVerdict,
+  ShadowVerdictMeter,
+  ShadowVerdictMeterOptions,
+} from './shadow/shadow-verdict-meter';
 export { WAIT_BUCKETS, createApprovalWaitMeter, outcomeOf } from './waits/approval-wait-meter';
 export type {
   ApprovalWaitMeter,

@@ -72,6 +72,8 @@ export function createDemoAgents(options: {
       { tool: 'get_weather', behavior: 'allow' },
       { tool: 'choose_color', behavior: 'allow' },
       { tool: 'delete_file(/etc/**)', behavior: 'deny' },
+      // a stricter rule being tried: it would deny deleting logs; recorded, not enforced (still asks)
+      { tool: 'delete_file(/var/log/**)', behavior: 'deny', shadow: true },
       // four-eyes: whoever started the run cannot approve deleting under /srv
       { tool: 'delete_file(/srv/**)', behavior: 'ask', requireDistinctApprover: true },
       { tool: 'send_invoice', behavior: 'allow' },

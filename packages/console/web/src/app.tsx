@@ -6,6 +6,7 @@ import { ChatPage } from './pages/chat-page';
 import { InboxPage } from './pages/inbox-page';
 import { MailboxPage } from './pages/mailbox-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { NotificationsPage } from './pages/notifications-page';
 import { RunPage } from './pages/run-page';
 import { RunsPage } from './pages/runs-page';
 import { ThreadsPage } from './pages/threads-page';
@@ -16,6 +17,7 @@ const NAV = [
   { id: 'inbox', label: 'Inbox' },
   { id: 'runs', label: 'Runs' },
   { id: 'mailbox', label: 'Mailbox' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 
 /** The title of each view (the tab shows it); a route the console does not know is "Not found". */
@@ -94,6 +96,7 @@ export function App() {
         {page === 'run' && route[1] ? <RunPage runId={route[1]} /> : null}
         {page === 'mailbox' ? <MailboxPage /> : null}
         {page === 'threads' ? <ThreadsPage /> : null}
+        {page === 'notifications' ? <NotificationsPage /> : null}
         {title === 'Not found' ? <NotFoundPage path={route.join('/')} /> : null}
       </main>
     </div>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import '../lists.css';
+import '../notifications.css';
 import { ConfirmButton } from '../components/confirm-button';
 import { Sparkline } from '../components/sparkline';
 import { ApiError, api } from '../lib/api';
@@ -14,6 +15,18 @@ const REFRESH_MS = 4000;
 const PAGE_SIZE = 25;
 
 type Counts = Record<DispatchStatus, number>;
+/** A dead letter retry-all could not requeue now, and why (the server's `failed` item). */
+interface RetryFailure {
+  dispatchId: string;
+  code: string;
+  message: string;
+}
+/** What the last action said; `failed`: the dead letters a retry-all left, listed. */
+interface Notice {
+  text: string;
+  error?: boolean;
+  failed?: RetryFailure[];
+}
 interface Page {
   items: any[];
   nextCursor?: string;
@@ -65,7 +78,7 @@ export function MailboxPage() {
   const [samples, setSamples] = useState<Sample[]>([]);
   const [status, setStatus] = useState<DispatchStatus>('queued');
   const [selected, setSelected] = useState<string>();
-  const [notice, setNotice] = useState<{ text: string; error?: boolean }>();
+  const [notice, setNotice] = useState<Notice>();
   const lastAcked = useRef<{ count: number; at: number } | undefined>(undefined);
   const dead = usePaged('dead_letter', tick);
   const listed = usePaged(status, tick);
@@ -106,9 +119,10 @@ export function MailboxPage() {
     await refresh();
   };
   /** Runs a bulk action; a 409 (the count changed) is shown with the new count, then everything reloads. */
-  const bulk = async (action: () => Promise<string>) => {
+  const bulk = async (action: () => Promise<string | Notice>) => {
     try {
-      setNotice({ text: await action() });
+      const done = await action();
+      setNotice(typeof done === 'string' ? { text: done } : done);
     } catch (failure) {
       if (!(failure instanceof ApiError) || failure.status !== 409) throw failure;
       setNotice({ text: failure.message, error: true });
@@ -126,6 +140,8 @@ export function MailboxPage() {
     { key: 'ackedPerSecond', label: 'acked/s', format: (n) => n.toFixed(1) },
   ];
   const deadCount = counts?.dead_letter ?? 0;
+  // a dead letter retry-all could not requeue has its new ids reserved but no run: offer Requeue again
+  const refused = new Set(notice?.failed?.map((item) => item.dispatchId));
   const statusCount = counts?.[status] ?? 0;
 
   return (
@@ -140,9 +156,18 @@ export function MailboxPage() {
         </div>
       </div>
       {notice ? (
-        <p className={notice.error ? 'notice error' : 'notice'} role="status">
+        <div className={notice.error ? 'notice error' : 'notice'} role="status">
           {notice.text}
-        </p>
+          {notice.failed?.length ? (
+            <ul className="retry-failed" data-testid="retry-failed">
+              {notice.failed.map((item) => (
+                <li key={item.dispatchId} data-dispatch-id={item.dispatchId}>
+                  <code>{item.dispatchId}</code> ({item.code}): {item.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
       ) : null}
       <div className="stats">
         {stats.map((stat) => (
@@ -179,7 +204,14 @@ export function MailboxPage() {
                     const again = result.alreadyRequeued
                       ? ` (${result.alreadyRequeued} were requeued before)`
                       : '';
-                    return `Requeued ${plural(result.requeued.length, 'dead letter')}${again}.`;
+                    const text = `Requeued ${plural(result.requeued.length, 'dead letter')}${again}.`;
+                    const failed: RetryFailure[] = result.failed ?? [];
+                    if (failed.length === 0) return text;
+                    return {
+                      text: `${text} ${plural(failed.length, 'dead letter')} could not be requeued now:`,
+                      error: true,
+                      failed,
+                    };
                   })
                 }
               />
@@ -219,7 +251,7 @@ export function MailboxPage() {
                 <DetailToggle id={letter.dispatchId} selected={selected} onSelect={setSelected} />
                 {selected === letter.dispatchId ? <DispatchDetail dispatchId={letter.dispatchId} /> : null}
               </div>
-              {letter.requeuedRunId ? (
+              {letter.requeuedRunId && !refused.has(letter.dispatchId) ? (
                 <span className="small">
                   requeued as{' '}
                   <a href={`#/run/${encodeURIComponent(letter.requeuedRunId)}`} data-testid="requeued-run">

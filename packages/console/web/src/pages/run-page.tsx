@@ -3,9 +3,11 @@ import { AgentDriftBadge } from '../components/agent-drift-badge';
 import { CallDetail, CallTable } from '../components/call-table';
 import { ChildRuns, ParentRunLink } from '../components/child-runs';
 import { ForkFromStep, ForkedFrom } from '../components/fork-from-step';
+import { ShadowLane, ShadowVerdictList } from '../components/shadow-verdicts';
 import { TicketForm, decisionResultOf } from '../components/ticket-form';
 import { api, followSse } from '../lib/api';
 import { decide } from '../lib/decide';
+import { shadowVerdictsOf } from '../lib/shadow-verdicts';
 import { buildCalls } from '../lib/calls';
 import { ago, useApi, when } from '../lib/hooks';
 import { childRunsOf } from '../lib/subagents';
@@ -138,6 +140,7 @@ export function RunPage({ runId }: { runId: string }) {
     inputText && inputText.length > 0 ? (inputText.length === 1 ? inputText[0] : inputText) : undefined,
   );
   const chosen = calls.find((call) => call.id === selected);
+  const shadow = shadowVerdictsOf(events);
   const children = childRunsOf(events);
   const runDispatches = (dispatches.data?.items ?? []).filter((dispatch) => dispatch.runId === runId);
   const span = timeline.end - timeline.start;
@@ -273,6 +276,7 @@ export function RunPage({ runId }: { runId: string }) {
                 <div className="lane-detail muted small">{lane.detail ?? ''}</div>
               </div>
             ))}
+            <ShadowLane verdicts={shadow} pos={pos} />
             <div className="axis muted small">
               <span>0 ms</span>
               <span>{span} ms</span>
@@ -284,6 +288,7 @@ export function RunPage({ runId }: { runId: string }) {
           <span className="key succeeded" /> succeeded <span className="key denied" /> denied{' '}
           <span className="key expired" /> expired <span className="key failed" /> failed / cancelled
         </div>
+        <ShadowVerdictList verdicts={shadow} />
       </div>
 
       <ChildRuns runs={children} />
