@@ -1,27 +1,34 @@
 /**
  * Approve-burst benchmark (issue 38: "2,000 runs created and approved at once by two processes: p99
- * 49 s on Redis"): `pnpm --filter @awaken/bench bench:approve-burst`. Starts its own redis-server
- * (loopback, no persistence) and two server processes (the HTTP API over a mailbox service, 4
- * activations each, one Redis prefix). All BENCH_RUNS runs (default 300) start at once, alternating
- * between the two servers: `POST /v1/runs` (`stream: false`, one approval-gated call), polling
- * `GET /v1/runs/:id` every BENCH_POLL_MS (default 100) ms until it waits, the decision through the *other* server, polling
- * until it is done. Reports per-run latency (start → done) p50/p99/max, each phase's p50/p99, the
- * wall time, and Redis commands per run (INFO commandstats). BENCH_CPU_PROF=<dir> runs the servers
- * with `--cpu-prof` into that directory. Prints a markdown table; BENCH_OUT=<file> writes it too.
+ * 49 s on Redis"; issue 37: the same on PostgreSQL beside Redis): `pnpm --filter @awaken/bench
+ * bench:approve-burst`. For each backend of BENCH_BACKENDS (default `redis`; `redis,postgres` for
+ * both) it starts its own server (redis-server without persistence, or a PostgreSQL in a temp dir)
+ * and two server processes (the HTTP API over a mailbox service, 4 activations each, one Redis prefix
+ * or PostgreSQL schema). BENCH_RUNS runs (default 300), alternating between the two servers:
+ * `POST /v1/runs` (`stream: false`, one approval-gated call), polling `GET /v1/runs/:id` every
+ * BENCH_POLL_MS (default 100) ms until it waits, the decision through the *other* server, polling
+ * until it is done.
+ *
+ * BENCH_MODE=burst (default): every run starts at once and is approved as soon as it waits; reports
+ * start → done. BENCH_MODE=approve: every run is started and waits first; then all decisions are
+ * sent at once; reports decision → done (the burst of approvals alone) and the wall time of that phase.
+ *
+ * Also per run: each phase's p50/p99, the store's work (Redis commands from INFO commandstats;
+ * PostgreSQL transactions from pg_stat_database) and dispatches. BENCH_CPU_PROF=<dir> runs the
+ * servers with `--cpu-prof` into that directory. Prints markdown; BENCH_OUT=<file> writes it too.
  */
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { startRedisServer } from '@awaken/testing';
-import { Redis } from 'ioredis';
+import { type BurstBackend, startPostgresBackend, startRedisBackend } from './approve-burst/burst-backends';
 import { percentile } from './internal/stats';
 import { startChildServer } from './server-http/child-server';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 100);
-const SERVE = fileURLToPath(new URL('./approve-burst/serve-redis.ts', import.meta.url));
+const MODE = process.env.BENCH_MODE === 'approve' ? 'approve' : 'burst';
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'redis').split(',').map((name) => name.trim());
+const SERVE = fileURLToPath(new URL('./approve-burst/serve.ts', import.meta.url));
 
 interface Phases {
   submit: number;
@@ -51,9 +58,12 @@ async function until(url: string, status: string): Promise<any> {
   }
 }
 
-async function oneRun(servers: string[], index: number): Promise<Phases> {
+/** Starts one run on `servers[index % 2]` and resolves when it waits: its id, ticket and timings. */
+async function startWaiting(
+  servers: string[],
+  index: number,
+): Promise<{ runId: string; ticketId: string; submit: number; toWaiting: number; started: number }> {
   const home = servers[index % servers.length] as string;
-  const other = servers[(index + 1) % servers.length] as string;
   const started = performance.now();
   const submitted = await call(`${home}/v1/runs`, {
     body: { agentId: 'bench', input: 'approve', stream: false },
@@ -63,112 +73,128 @@ async function oneRun(servers: string[], index: number): Promise<Phases> {
   const { runId } = submitted.body as { runId: string };
   const afterSubmit = performance.now();
   const waiting = await until(`${home}/v1/runs/${runId}`, 'waiting');
-  const waited = performance.now();
-  const ticket = waiting.waiting.tickets[0];
-  const decided = await call(`${other}/v1/runs/${runId}/decision`, {
-    body: { ticketId: ticket.ticketId, result: { approved: true } },
-  });
-  if (decided.status !== 200) throw new Error(`decide: ${decided.status} ${JSON.stringify(decided.body)}`);
-  const afterDecide = performance.now();
-  await until(`${other}/v1/runs/${runId}`, 'done');
-  const done = performance.now();
   return {
+    runId,
+    ticketId: waiting.waiting.tickets[0].ticketId,
     submit: afterSubmit - started,
-    toWaiting: waited - afterSubmit,
-    decide: afterDecide - waited,
-    toDone: done - afterDecide,
-    total: done - started,
+    toWaiting: performance.now() - afterSubmit,
+    started,
   };
 }
 
-/** Calls per Redis command since RESETSTAT (commands inside scripts included; evalsha is one round trip). */
-async function commandCalls(redis: Redis): Promise<Map<string, number>> {
-  const stats = await redis.info('commandstats');
-  const calls = new Map<string, number>();
-  for (const match of stats.matchAll(/cmdstat_([^:]+):calls=(\d+)/g))
-    calls.set(match[1] as string, Number(match[2]));
-  return calls;
+/** Approves a waiting run through the server that did not start it; resolves when the run is done. */
+async function approve(
+  servers: string[],
+  index: number,
+  run: { runId: string; ticketId: string },
+): Promise<{ decide: number; toDone: number }> {
+  const other = servers[(index + 1) % servers.length] as string;
+  const before = performance.now();
+  const decided = await call(`${other}/v1/runs/${run.runId}/decision`, {
+    body: { ticketId: run.ticketId, result: { approved: true } },
+  });
+  if (decided.status !== 200) throw new Error(`decide: ${decided.status} ${JSON.stringify(decided.body)}`);
+  const afterDecide = performance.now();
+  await until(`${other}/v1/runs/${run.runId}`, 'done');
+  return { decide: afterDecide - before, toDone: performance.now() - afterDecide };
 }
 
-/** The dispatches the burst made (each stored under the mailbox's `d:<id>` key). */
-async function dispatchCount(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
-  let count = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*d:*`, 'COUNT', 1000);
-    cursor = next;
-    count += keys.filter((key) => /(^|:)d:[^:]+$/.test(key.slice(prefix.length))).length;
-  } while (cursor !== '0');
-  return count;
-}
-
-async function main(): Promise<void> {
-  const redisServer = await startRedisServer();
-  const redis = new Redis(redisServer.url);
-  const prefix = `bench-burst:${randomUUID()}:`;
-  const profileDir = process.env.BENCH_CPU_PROF;
-  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const job = JSON.stringify({ url: redisServer.url, prefix, concurrency: 4 });
-  const servers = await Promise.all([1, 2].map(() => startChildServer([job], { script: SERVE, nodeArgs })));
-  const lines: string[] = [];
-  try {
-    await redis.config('RESETSTAT');
+/** One backend's burst: the phases of every run and the wall time of the timed part. */
+async function burst(servers: string[]): Promise<{ phases: Phases[]; wall: number; prepare?: number }> {
+  const indexes = Array.from({ length: RUNS }, (_, index) => index);
+  if (MODE === 'burst') {
     const started = performance.now();
     const phases = await Promise.all(
-      Array.from({ length: RUNS }, (_, index) =>
-        oneRun(
-          servers.map((server) => server.url),
-          index,
-        ),
-      ),
+      indexes.map(async (index) => {
+        const run = await startWaiting(servers, index);
+        const decided = await approve(servers, index, run);
+        return { ...run, ...decided, total: performance.now() - run.started };
+      }),
     );
-    const wall = performance.now() - started;
-    const calls = await commandCalls(redis);
-    const commands = [...calls.values()].reduce((sum, value) => sum + value, 0);
-    const dispatches = await dispatchCount(redis, prefix);
-    const top = [...calls]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([name, value]) => `${name} ${(value / RUNS).toFixed(1)}`)
-      .join(', ');
-    const row = (name: string, values: number[]) =>
-      `| ${name} | ${percentile(values, 0.5).toFixed(0)} | ${percentile(values, 0.99).toFixed(0)} | ${Math.max(...values).toFixed(0)} |`;
-    const redisVersion = execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
+    return { phases, wall: performance.now() - started };
+  }
+  const preparing = performance.now();
+  const waiting = await Promise.all(indexes.map((index) => startWaiting(servers, index)));
+  const started = performance.now();
+  const phases = await Promise.all(
+    waiting.map(async (run, index) => {
+      const decided = await approve(servers, index, run);
+      return { ...run, ...decided, total: decided.decide + decided.toDone };
+    }),
+  );
+  return { phases, wall: performance.now() - started, prepare: started - preparing };
+}
+
+const percentiles = (values: number[]) =>
+  `${percentile(values, 0.5).toFixed(0)} | ${percentile(values, 0.99).toFixed(0)} | ${Math.max(...values).toFixed(0)}`;
+
+async function runBackend(
+  backend: BurstBackend,
+  lines: string[],
+): Promise<{ name: string; p50: number; p99: number; wall: number }> {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const job = JSON.stringify(backend.job(4));
+  const servers = await Promise.all([1, 2].map(() => startChildServer([job], { script: SERVE, nodeArgs })));
+  try {
+    await backend.resetStats();
+    const { phases, wall, prepare } = await burst(servers.map((server) => server.url));
+    const cost = await backend.cost(RUNS);
+    const dispatches = await backend.dispatches();
+    const totals = phases.map((phase) => phase.total);
+    const headline = MODE === 'burst' ? 'start → done' : 'decision sent → done';
     lines.push(
-      `Runs: ${RUNS} at once over 2 server processes (4 activations each) on one Redis; polling every ${POLL_MS} ms.`,
-      `${redisVersion.split(' ').slice(0, 3).join(' ')}; Node ${process.version}; ${cpus().length} CPUs; load ${loadavg()
-        .map((value) => value.toFixed(1))
-        .join(' / ')} at the end.`,
+      `### ${backend.name} (${backend.version})`,
       '',
       '| phase | p50 ms | p99 ms | max ms |',
       '|---|---|---|---|',
-      row(
-        'start → done',
-        phases.map((phase) => phase.total),
-      ),
-      row(
-        'POST /v1/runs',
-        phases.map((phase) => phase.submit),
-      ),
-      row(
-        'submitted → waiting',
-        phases.map((phase) => phase.toWaiting),
-      ),
-      row(
-        'POST decision',
-        phases.map((phase) => phase.decide),
-      ),
-      row(
-        'decided → done',
-        phases.map((phase) => phase.toDone),
-      ),
+      `| **${headline}** | ${percentiles(totals)} |`,
+      `| POST /v1/runs | ${percentiles(phases.map((phase) => phase.submit))} |`,
+      `| submitted → waiting | ${percentiles(phases.map((phase) => phase.toWaiting))} |`,
+      `| POST decision | ${percentiles(phases.map((phase) => phase.decide))} |`,
+      `| decided → done | ${percentiles(phases.map((phase) => phase.toDone))} |`,
       '',
-      `Wall time ${(wall / 1000).toFixed(1)} s (${((wall / RUNS) * 1).toFixed(1)} ms per run); dispatches ${dispatches} (${(dispatches / RUNS).toFixed(2)} per run); Redis commands ${commands} (${(commands / RUNS).toFixed(0)} per run, polling included; per run: ${top}).`,
+      `${MODE === 'approve' ? `Every run waiting after ${((prepare ?? 0) / 1000).toFixed(1)} s; the approvals took` : 'Wall time'} ${(wall / 1000).toFixed(1)} s (${(wall / RUNS).toFixed(1)} ms per run); dispatches ${dispatches} (${(dispatches / RUNS).toFixed(2)} per run); ${cost}.`,
+      '',
     );
+    return { name: backend.name, p50: percentile(totals, 0.5), p99: percentile(totals, 0.99), wall };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
-    await redis.quit();
-    await redisServer.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const lines: string[] = [
+    `Runs: ${RUNS} over 2 server processes (4 activations each) per backend; polling every ${POLL_MS} ms; mode ${MODE}.`,
+    `Node ${process.version}; ${cpus().length} CPUs.`,
+    '',
+  ];
+  const summary: { name: string; p50: number; p99: number; wall: number }[] = [];
+  for (const name of BACKENDS) {
+    if (name !== 'redis' && name !== 'postgres') throw new Error(`BENCH_BACKENDS: unknown backend ${name}`);
+    const backend = name === 'redis' ? await startRedisBackend() : await startPostgresBackend();
+    try {
+      summary.push(await runBackend(backend, lines));
+    } finally {
+      await backend.stop();
+    }
+    lines.push(
+      `(load ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' / ')} after ${name})`,
+      '',
+    );
+  }
+  const base = summary[0];
+  if (base && summary.length > 1) {
+    lines.push(
+      '| backend | p50 ms | p99 ms | wall s | p50 ÷ ' + base.name + ' | p99 ÷ ' + base.name + ' |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const row of summary)
+      lines.push(
+        `| ${row.name} | ${row.p50.toFixed(0)} | ${row.p99.toFixed(0)} | ${(row.wall / 1000).toFixed(1)} | ${(row.p50 / base.p50).toFixed(2)}× | ${(row.p99 / base.p99).toFixed(2)}× |`,
+      );
   }
   const text = lines.join('\n');
   console.log(text);
