@@ -38,6 +38,9 @@ export async function createNotifyFixture(
     timeoutMs?: number;
     /** The delivery stores (default: fresh memory stores). */
     notifyStores?: NotificationStores;
+    /** The delivery worker's retention of ended deliveries and sweep period (default: never purged). */
+    retainDeliveredMs?: number | null;
+    purgeEveryMs?: number;
   } = {},
 ): Promise<NotifyFixture> {
   const counters = memoryCounters();
@@ -69,6 +72,8 @@ export async function createNotifyFixture(
     idleWaitMs: 20,
     timeoutMs: options.timeoutMs ?? 2_000,
     retry: { baseDelayMs: options.baseDelayMs ?? 100, maxDelayMs: 2_000 },
+    retainDeliveredMs: options.retainDeliveredMs ?? null,
+    ...(options.purgeEveryMs === undefined ? {} : { purgeEveryMs: options.purgeEveryMs }),
   });
   const json: NotifyFixture['json'] = async (path, init = {}) => {
     const response = await http.app.request(path, {

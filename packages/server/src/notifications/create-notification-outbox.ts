@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AwakenError, type MailboxStore, type RunRecord, type ThreadRunStore } from '@awaken/contract';
+import { isPurgedMarker, purgeDelivered } from './purge-delivered';
 import { runNotificationsOf } from './run-notifications-of';
 import {
   type NotificationEvent,
@@ -49,8 +50,13 @@ export interface NotificationOutbox {
    * (by this or any process) is not enqueued again, so calling it again after a crash is safe.
    */
   record(record: RunRecord): Promise<void>;
-  /** A stored delivery, or null. */
+  /** A stored delivery, or null (a purged one keeps its event and endpoint, its `data` is `{}`). */
   load(deliveryId: string): Promise<StoredDelivery | null>;
+  /**
+   * Removes the deliveries that ended (delivered, cancelled, superseded; not dead letters) before
+   * `olderThan`, keeping a marker per delivery so that none is ever enqueued again (see `purgeDelivered`).
+   */
+  purgeDelivered(input: { olderThan: number }): Promise<{ marked: number; purged: number }>;
 }
 
 /** The delivery id of a notification for an endpoint: stable, opaque, the same on every retry. */
@@ -81,13 +87,36 @@ export function createNotificationOutbox(options: NotificationOutboxOptions): No
     if (known.size > 10_000) known.delete(known.values().next().value as string);
   };
 
+  /** True when the delivery's thread is a purge marker: the notification was delivered long ago. */
+  async function purged(id: string): Promise<boolean> {
+    return isPurgedMarker((await threadRuns.getThread(id))?.metadata);
+  }
+
   async function enqueue(delivery: StoredDelivery): Promise<void> {
     const id = delivery.deliveryId;
     // the notification first, then its dispatch: a dispatch never exists without what it sends
-    await ignoring(['conflict'], () => threadRuns.createThread({ id, metadata: { delivery } }));
-    await ignoring(['conflict', 'dedupe_conflict'], () =>
-      mailbox.enqueue({ dispatchId: id, threadId: id, runId: id, maxAttempts }),
-    );
+    let existed = false;
+    try {
+      await threadRuns.createThread({ id, metadata: { delivery } });
+    } catch (error) {
+      if (!AwakenError.hasCode(error, 'conflict')) throw error;
+      existed = true;
+    }
+    // an existing delivery may be one delivered and purged (its dispatch gone, a marker left): it is
+    // not enqueued again (one recorded by a process that crashed before enqueuing its dispatch is)
+    if (existed && (await purged(id))) {
+      remember(id);
+      return;
+    }
+    let enqueued = false;
+    await ignoring(['conflict', 'dedupe_conflict'], async () => {
+      await mailbox.enqueue({ dispatchId: id, threadId: id, runId: id, maxAttempts });
+      enqueued = true;
+    });
+    // a purge that marked the delivery between the check above and this enqueue: take it back
+    if (existed && enqueued && (await purged(id))) {
+      await ignoring(['conflict', 'not_found', 'invalid_transition'], () => mailbox.cancel(id));
+    }
     remember(id);
   }
 
@@ -119,5 +148,6 @@ export function createNotificationOutbox(options: NotificationOutboxOptions): No
       const delivery = thread?.metadata.delivery;
       return delivery && typeof delivery === 'object' ? (delivery as StoredDelivery) : null;
     },
+    purgeDelivered: (input) => purgeDelivered(options.stores, input),
   };
 }

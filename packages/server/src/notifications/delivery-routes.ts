@@ -5,7 +5,8 @@ import type { HttpEnv } from '../http/http-types';
 import { pageRequestOf } from '../http/internal/paging';
 import { notFound } from '../http/internal/views';
 import { apiRoutes } from '../http/schemas/api-routes';
-import { conflictError, json, pageQuerySchema } from '../http/schemas/common-schemas';
+import { conflictError, json, jsonBody, pageQuerySchema } from '../http/schemas/common-schemas';
+import { purgeBodySchema } from '../http/schemas/request-schemas';
 import type { NotificationOutbox } from './create-notification-outbox';
 
 const route = apiRoutes(['Notifications']);
@@ -49,12 +50,25 @@ const retry = route.post('/v1/notifications/deliveries/{dispatchId}/retry', {
   responses: { 200: json(deliveryViewSchema, 'The new attempt'), ...conflictError },
 });
 
+const purge = route.post('/v1/notifications/purge', {
+  summary:
+    'Delete the deliveries that ended (delivered, cancelled, superseded) before `olderThan`, keeping a marker of each so none is sent again',
+  request: { body: jsonBody(purgeBodySchema) },
+  responses: {
+    200: json(
+      z.object({ marked: z.number(), purged: z.number() }).openapi('PurgedDeliveries'),
+      'Markers written and dispatches removed',
+    ),
+  },
+});
+
 /**
  * The deliveries of each tenant's outbox over HTTP: `GET /v1/notifications/deliveries?status=` (dead
  * letters by default, with the last error and the notification they carry) and `POST
  * …/:dispatchId/retry` for a dead letter (a new dispatch of the same delivery id; a second retry of
  * the same dead letter answers the same one; not a dead letter → 409; unknown → 404). A tenant
- * without notifications lists nothing.
+ * without notifications lists nothing. `POST /v1/notifications/purge {olderThan}` removes ended
+ * deliveries now (the delivery worker also sweeps them, see `retainDeliveredMs`).
  */
 export function registerDeliveryRoutes(
   app: OpenAPIHono<HttpEnv>,
@@ -119,5 +133,12 @@ export function registerDeliveryRoutes(
     }
     if (!next) throw notFound(`delivery ${requeued}`);
     return c.json(await viewOf(outbox, next), 200);
+  });
+
+  app.openapi(purge, async (c) => {
+    const { olderThan } = c.req.valid('json');
+    const outbox = outboxOf(c.var.caller.tenant);
+    if (!outbox) return c.json({ marked: 0, purged: 0 }, 200);
+    return c.json(await outbox.purgeDelivered({ olderThan }), 200);
   });
 }

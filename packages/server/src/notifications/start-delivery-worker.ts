@@ -18,6 +18,14 @@ export interface DeliveryWorkerOptions {
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Longest idle wait for new deliveries (and how soon a due retry is noticed). Default 1000 ms. */
   idleWaitMs?: number;
+  /**
+   * How long a delivery that ended (delivered, cancelled, superseded) is kept before the worker's sweep
+   * removes it, leaving a marker so it is never sent again (`NotificationOutbox.purgeDelivered`); dead
+   * letters are kept. `null`: never purged. Default 7 days.
+   */
+  retainDeliveredMs?: number | null;
+  /** How often the worker sweeps (the first sweep soon after start). Default 1 hour. */
+  purgeEveryMs?: number;
   fetch?: typeof fetch;
   onError?: (error: unknown, context: string) => void;
 }
@@ -44,7 +52,8 @@ export function deliveryRetryDelay(
  * timeout, acks a 2xx, and nacks anything else (a status, a timeout, a refused connection) with
  * exponential backoff until the outbox's `maxAttempts`, when it is dead-lettered. A delivery whose
  * worker died is reclaimed when its lease (twice the timeout, at most the timeout plus 5 s) expires and sent again under the
- * same delivery id: receivers dedupe by it. Runs never wait for a receiver.
+ * same delivery id: receivers dedupe by it. Runs never wait for a receiver. Deliveries that ended
+ * are purged after `retainDeliveredMs`, each leaving a marker that keeps it from being sent again.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { outbox } = options;
@@ -59,6 +68,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     maxDelayMs: options.retry?.maxDelayMs ?? 300_000,
   };
   const idleWaitMs = options.idleWaitMs ?? 1_000;
+  const retainMs = options.retainDeliveredMs === undefined ? 7 * 24 * 3_600_000 : options.retainDeliveredMs;
+  const purgeEveryMs = options.purgeEveryMs ?? 3_600_000;
   const send = options.fetch ?? fetch;
   const report = options.onError ?? (() => {});
   const stopping = new AbortController();
@@ -121,7 +132,16 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   const loop = (async () => {
     let nextReclaim = 0;
+    let nextPurge = 0;
     while (!stopping.signal.aborted) {
+      if (retainMs !== null && Date.now() >= nextPurge) {
+        nextPurge = Date.now() + purgeEveryMs;
+        try {
+          await outbox.purgeDelivered({ olderThan: (await mailbox.now()) - retainMs });
+        } catch (error) {
+          report(error, 'purging delivered notifications');
+        }
+      }
       try {
         if (Date.now() >= nextReclaim) {
           nextReclaim = Date.now() + Math.max(100, Math.floor(leaseMs / 2));
