@@ -201,4 +201,37 @@ describe('createApprovalWaitMeter', () => {
       '60': 1,
     });
   });
+
+  it('measures a cancel of a question asked in another process, and not one that was answered first', async () => {
+    const stores = createMemoryStores();
+    const waits: MeasuredWait[] = [];
+    const meter = createApprovalWaitMeter({ api: null, onWait: (wait) => waits.push(wait) });
+    // asked by another process, then the run was cancelled here while it waited
+    await stores.eventLog.append('run-4', [asked('run-4', 1, 'c1', T0)]);
+    meter.observe({
+      runId: 'run-4',
+      events: [done('run-4', 2, 'c1', T0 + 90_000, 'cancelled')],
+      eventLog: stores.eventLog,
+    });
+    // asked and approved in another process; its call was running when the run was cancelled here
+    await stores.eventLog.append('run-5', [
+      asked('run-5', 1, 'c2', T0),
+      decided('run-5', 2, 'c2', T0 + 1_000, { action: 'resume', approved: true }, 'api'),
+    ]);
+    meter.observe({
+      runId: 'run-5',
+      events: [done('run-5', 3, 'c2', T0 + 5_000, 'cancelled')],
+      eventLog: stores.eventLog,
+    });
+    await meter.idle();
+    expect(waits.map((wait) => [wait.runId, wait.outcome, wait.answeredAt - wait.askedAt])).toEqual([
+      ['run-4', 'cancelled', 90_000],
+    ]);
+    expect(
+      await buckets(meter, { outcome: 'cancelled', tool: 'delete_file', channel: 'runtime' }),
+    ).toMatchObject({
+      '60': 0,
+      '300': 1,
+    });
+  });
 });

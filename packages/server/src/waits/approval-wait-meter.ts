@@ -88,8 +88,8 @@ interface OpenQuestion {
  *
  * It reads the events of the activations this process executes (`MailboxServiceOptions.observeEvents`);
  * the times are the events' own, never the meter's clock. A question asked in another process (a
- * run resumed here) has its ask read back from the run's event log once. A run cancelled while it
- * waits is counted `cancelled` when its question was asked in this process.
+ * run resumed, expired or cancelled here) has its ask read back from the run's event log once, so
+ * every wait is measured by the process that sees it end, whichever process asked.
  */
 export interface ApprovalWaitMeter {
   readonly registry: Registry;
@@ -219,22 +219,21 @@ export function createApprovalWaitMeter(options: ApprovalWaitMeterOptions = {}):
           return;
         }
         // cancelled with the question still open: nobody answered (a run cancelled while it waited);
-        // a call that was answered was settled by its decision_recorded. Only asks seen here.
-        const key = keyOf(runId, event.toolCallId);
-        const known = open.get(key);
-        if (!known) return;
-        open.delete(key);
-        if (event.status === 'cancelled') {
-          record({
-            runId,
-            toolCallId: event.toolCallId,
-            tool: known.tool,
-            channel: 'runtime',
-            outcome: 'cancelled',
-            askedAt: known.askedAt,
-            answeredAt: event.at,
-          });
+        // a call that was answered was settled by its decision_recorded (the read-back of an ask made
+        // in another process finds that decision and measures nothing)
+        if (event.status !== 'cancelled') {
+          open.delete(keyOf(runId, event.toolCallId));
+          return;
         }
+        answer(runId, event.toolCallId, eventLog, event.seq, (question) => ({
+          runId,
+          toolCallId: event.toolCallId,
+          tool: question.tool,
+          channel: 'runtime',
+          outcome: 'cancelled',
+          askedAt: question.askedAt,
+          answeredAt: event.at,
+        }));
         return;
       }
       default:
@@ -286,7 +285,10 @@ function keyOf(runId: string, toolCallId: string): string {
 const READ_PAGE = 500;
 const READ_MAX = 20_000;
 
-/** The last ask of `toolCallId` before `beforeSeq`, read back from the run's event log. */
+/**
+ * The last ask of `toolCallId` before `beforeSeq` that no decision answered, read back from the run's
+ * event log.
+ */
 async function readAsk(
   eventLog: RunEventLog,
   runId: string,
@@ -308,6 +310,8 @@ async function readAsk(
               tool: event.toolName,
               ...(event.ticket.expiresAt === undefined ? {} : { expiresAt: event.ticket.expiresAt }),
             };
+      } else if (event.type === 'decision_recorded' && event.record.toolCallId === toolCallId) {
+        found = undefined;
       }
       after = event.seq;
     }
