@@ -1,9 +1,35 @@
-import type { AwakenError, RunDispatch } from '@awaken/contract';
+import { AwakenError, type RunDispatch } from '@awaken/contract';
 import type { RedisMailboxStore } from '../../redis-mailbox-store';
 import { toStoreError } from '../connection/redis-error';
 
 /** Priority weight of a ready score (`mailbox-prelude.ts`: score = priority * 2^44 + seq). */
 const PRIORITY_WEIGHT = 17592186044416;
+
+/**
+ * Longest wait for a shard's peek (a read) before the call goes on without that shard. A master that
+ * is down (or paused) otherwise holds the claim for the client's whole retry bound — seconds, while
+ * the other shards have work. Only the peek is bounded: a claim (a write) is never abandoned while it
+ * may still take dispatches.
+ */
+export const SHARD_PEEK_TIMEOUT_MS = 1_000;
+
+/** `read`, or a retryable `store_failure` once `ms` have passed without its answer. */
+function withinPeekTimeout<T>(read: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AwakenError('store_failure', `a mailbox shard did not answer within ${ms} ms`, {
+            retryable: true,
+          }),
+        ),
+      ms,
+    );
+  });
+  read.catch(() => undefined); // a late failure after the timeout is nobody's to handle
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
 
 /** What a shard would take next: its place in the order of the whole mailbox. */
 interface Peeked {
@@ -16,8 +42,8 @@ interface Peeked {
  * asked to take its share of the best `limit` (`take`, in parallel). What a share missed (another
  * worker was faster, an entry was stale, a delayed dispatch fell due, which only a claim moves into
  * `ready`) is made up by asking the shards in turn, starting at `start`, so no shard starves.
- * Returned in the merged order (made-up ones last). A shard that fails (its master is down) is
- * left out of the call, so the others keep serving and what they gave is never dropped; the call
+ * Returned in the merged order (made-up ones last). A shard that fails (its master is down) or whose
+ * peek does not answer within {@link SHARD_PEEK_TIMEOUT_MS} is left out of the call, so the others keep serving and what they gave is never dropped; the call
  * fails only when it took nothing and a shard failed.
  */
 async function shardedTake(
@@ -34,7 +60,9 @@ async function shardedTake(
   // a shard that cannot be read (its master is down) is left out of this call, so the others keep
   // serving; the call fails only when nothing could be taken and a shard failed
   let failure: unknown;
-  const settled = await Promise.allSettled(shards.map(peek));
+  const settled = await Promise.allSettled(
+    shards.map((shard) => withinPeekTimeout(peek(shard), SHARD_PEEK_TIMEOUT_MS)),
+  );
   const reachable = settled.map((outcome) => outcome.status === 'fulfilled');
   const heads: Peeked[][] = settled.map((outcome) => {
     if (outcome.status === 'fulfilled') return outcome.value.sort((a, b) => compare(a.order, b.order));

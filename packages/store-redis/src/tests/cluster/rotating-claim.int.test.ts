@@ -1,6 +1,7 @@
 import { AwakenError } from '@awaken/contract';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { threadShard } from '../../internal/cluster/cluster-topology';
+import { SHARD_PEEK_TIMEOUT_MS } from '../../internal/cluster/sharded-claim';
 import { ShardedRedisMailboxStore } from '../../sharded-redis-mailbox-store';
 import { clusterClient, deleteClusterKeys } from '../../../test-support/redis-cluster-harness';
 import { uniquePrefix } from '../../../test-support/redis-harness';
@@ -141,5 +142,38 @@ describe('claims over all shards (the default) with one shard failing', () => {
     down.claim = claim;
     const rest = await store.claim({ workerId: 'w', limit: 6, leaseMs: 60_000 });
     expect(rest.map((dispatch) => threadShard(dispatch.threadId, 3))).toEqual([1, 1]);
+  });
+
+  it('go on without a shard whose peek does not answer (a paused master) after the peek timeout', async () => {
+    const store = new ShardedRedisMailboxStore({
+      redis: client as never,
+      prefix: uniquePrefix('hung'),
+      shards: 3,
+    });
+    opened.push(store);
+    const threads = threadsPerShard(1);
+    for (const list of threads) for (const threadId of list) await store.enqueue({ threadId, runId: 'run' });
+    const shards = await store.shards();
+    const hung = shards[1] as (typeof shards)[number];
+    const { peekClaimable } = hung;
+    let claimsOnHung = 0;
+    const { claim } = hung;
+    hung.peekClaimable = () => new Promise(() => {}); // never answers
+    hung.claim = (input) => {
+      claimsOnHung += 1;
+      return claim.call(hung, input);
+    };
+    const started = performance.now();
+    const taken = await store.claim({ workerId: 'w', limit: 3, leaseMs: 60_000 });
+    const elapsed = performance.now() - started;
+    expect(taken.map((dispatch) => threadShard(dispatch.threadId, 3)).sort()).toEqual([0, 2]);
+    // bounded by the peek timeout, not by the client's retries (seconds to tens of seconds)
+    expect(elapsed).toBeGreaterThanOrEqual(SHARD_PEEK_TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(SHARD_PEEK_TIMEOUT_MS + 4_000);
+    // a shard left out is not asked to take anything in that call
+    expect(claimsOnHung).toBe(0);
+    hung.peekClaimable = peekClaimable;
+    const rest = await store.claim({ workerId: 'w', limit: 3, leaseMs: 60_000 });
+    expect(rest.map((dispatch) => threadShard(dispatch.threadId, 3))).toEqual([1]);
   });
 });
