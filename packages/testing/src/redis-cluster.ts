@@ -20,6 +20,13 @@ export interface StartRedisClusterOptions {
   replicasPerMaster?: number;
   /** Passed on to every node (append-only settings). */
   node?: Pick<StartRedisOptions, 'appendOnly' | 'appendFsync'>;
+  /**
+   * `cluster-node-timeout`: how long a node may not answer before the others mark it failed. Default
+   * 2000 (a failover test's replica takes over quickly). A cluster without replicas cannot fail over,
+   * so a long timeout there only keeps a master busy with a long script (or a loaded machine) from
+   * being marked down, which would answer CLUSTERDOWN to every other call.
+   */
+  nodeTimeoutMs?: number;
 }
 
 /**
@@ -34,7 +41,11 @@ export async function startRedisCluster(options: StartRedisClusterOptions = {}):
   const servers: RedisServerHandle[] = [];
   const stop = () => Promise.all(servers.map((server) => server.stop())).then(() => undefined);
   try {
-    const started = await Promise.all(Array.from({ length: count }, () => startClusterNode(options.node)));
+    const timeout =
+      options.nodeTimeoutMs === undefined ? [] : ['--cluster-node-timeout', String(options.nodeTimeoutMs)];
+    const started = await Promise.all(
+      Array.from({ length: count }, () => startClusterNode({ ...options.node, extraArgs: timeout })),
+    );
     servers.push(...started);
     const nodes = servers.map((server) => `127.0.0.1:${server.port}`);
     await run(
