@@ -28,6 +28,11 @@ export interface StoredDelivery {
   /** When the notification was enqueued (epoch ms). */
   createdAt: number;
   data: Record<string, unknown>;
+  /**
+   * Set on the marker a purge leaves (`purgeDelivered`; `data` is then `{}`): the delivery was
+   * delivered (or ended) and is never sent again — a delivery worker acks a dispatch of it unsent.
+   */
+  purgedAt?: number;
 }
 
 export interface NotificationOutboxOptions {

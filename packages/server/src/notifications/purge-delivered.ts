@@ -49,7 +49,11 @@ export async function purgeDelivered(
         if (thread && !isPurgedMarker(thread.metadata)) {
           const delivery = thread.metadata.delivery as StoredDelivery | undefined;
           const marker: PurgedDeliveryMarker = {
-            delivery: { ...(delivery ?? ({ deliveryId: dispatch.threadId } as StoredDelivery)), data: {} },
+            delivery: {
+              ...(delivery ?? ({ deliveryId: dispatch.threadId } as StoredDelivery)),
+              data: {},
+              purgedAt: now,
+            },
             purgedAt: now,
           };
           await threadRuns.updateThreadMetadata(dispatch.threadId, { ...marker });
