@@ -145,6 +145,8 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       links: http.approvalLinks(url),
       timeoutMs: config.AWAKEN_WEBHOOK_TIMEOUT_MS,
       retry: { baseDelayMs: config.AWAKEN_WEBHOOK_RETRY_MS },
+      retainDeliveredMs:
+        config.AWAKEN_WEBHOOK_RETAIN_DAYS === 0 ? null : config.AWAKEN_WEBHOOK_RETAIN_DAYS * 86_400_000,
       onError: (error, context) => log.warn({ err: error, context }, 'webhook delivery error'),
     });
   });
