@@ -1,5 +1,5 @@
 import type { RunDispatchStatus } from '@awaken/contract';
-import type { NotificationStores, StoredDelivery } from './create-notification-outbox';
+import type { NotificationStores, StoredDelivery } from './stored-delivery';
 
 /** The dispatch statuses of a delivery that is over and was not dead-lettered: what a purge removes. */
 export const PURGEABLE_DELIVERY_STATUSES: readonly RunDispatchStatus[] = ['acked', 'cancelled', 'superseded'];
