@@ -129,6 +129,8 @@ export const appConfigSchema = z
     AWAKEN_WEBHOOK_MAX_ATTEMPTS: int('AWAKEN_WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
     /** Delay before the first retry of a delivery (doubled each time, at most 5 minutes). */
     AWAKEN_WEBHOOK_RETRY_MS: int('AWAKEN_WEBHOOK_RETRY_MS', 1_000, 10, 600_000),
+    /** Days a delivered (or otherwise ended) delivery is kept before the hourly sweep purges it; 0: kept for ever. */
+    AWAKEN_WEBHOOK_RETAIN_DAYS: int('AWAKEN_WEBHOOK_RETAIN_DAYS', 7, 0, 3650),
     OPENAI_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     AWAKEN_MODEL: z.string().min(1).optional(),

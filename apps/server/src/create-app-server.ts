@@ -7,6 +7,7 @@ import {
   type MailboxService,
   type NotificationOutbox,
   a2aAgentsOf,
+  createApprovalWaitMeter,
   createHttpApp,
   createMailboxService,
   createNotificationOutbox,
@@ -78,6 +79,13 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
   }
   // the verdicts of permission rules in shadow mode, counted in /metrics (awaken_shadow_verdicts_total)
   const shadowVerdicts = createShadowVerdictMeter();
+  // the human waits (awaken_approval_wait_seconds, awaken.approval.wait spans), in the same registry:
+  // each wait is measured by the process that sees it end, from the question's stored time
+  const waits = createApprovalWaitMeter({ registry: shadowVerdicts.registry });
+  const observeEvents: NonNullable<Parameters<typeof createMailboxService>[0]['observeEvents']> = (batch) => {
+    shadowVerdicts.observe(batch);
+    waits.observe(batch);
+  };
   const services: Record<string, MailboxService> = {};
   for (const tenant of tenants) {
     const log = logger.child({ tenant });
@@ -87,7 +95,7 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       concurrency: config.AWAKEN_WORKERS,
       leaseMs: config.AWAKEN_LEASE_MS,
       onError: (error, context) => log.warn({ err: error, context }, 'service error'),
-      observeEvents: shadowVerdicts.observe,
+      observeEvents,
       ...(outboxes[tenant] ? { notifications: outboxes[tenant] } : {}),
     });
   }
@@ -137,6 +145,8 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
       links: http.approvalLinks(url),
       timeoutMs: config.AWAKEN_WEBHOOK_TIMEOUT_MS,
       retry: { baseDelayMs: config.AWAKEN_WEBHOOK_RETRY_MS },
+      retainDeliveredMs:
+        config.AWAKEN_WEBHOOK_RETAIN_DAYS === 0 ? null : config.AWAKEN_WEBHOOK_RETAIN_DAYS * 86_400_000,
       onError: (error, context) => log.warn({ err: error, context }, 'webhook delivery error'),
     });
   });

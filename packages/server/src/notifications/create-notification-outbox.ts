@@ -1,34 +1,11 @@
 import { createHash } from 'node:crypto';
-import { AwakenError, type MailboxStore, type RunRecord, type ThreadRunStore } from '@awaken/contract';
+import { AwakenError, type RunRecord } from '@awaken/contract';
 import { isPurgedMarker, purgeDelivered } from './purge-delivered';
+import type { NotificationStores, StoredDelivery } from './stored-delivery';
 import { runNotificationsOf } from './run-notifications-of';
-import {
-  type NotificationEvent,
-  type WebhookEndpoint,
-  parseWebhookEndpoints,
-  subscribes,
-} from './webhook-endpoint';
+import { type WebhookEndpoint, parseWebhookEndpoints, subscribes } from './webhook-endpoint';
 
-/**
- * Where deliveries are kept: a store bundle of their own (the tenant's backend under another prefix
- * or schema, never the run bundle: run workers must not claim deliveries). Each delivery is one
- * thread (its metadata the notification) and one dispatch (its attempts, backoff and dead letter),
- * both under the delivery id.
- */
-export interface NotificationStores {
-  threadRuns: ThreadRunStore;
-  mailbox: MailboxStore;
-}
-
-/** A delivery as stored: what is sent on every attempt (the approval link is minted at each). */
-export interface StoredDelivery {
-  deliveryId: string;
-  endpointId: string;
-  event: NotificationEvent;
-  /** When the notification was enqueued (epoch ms). */
-  createdAt: number;
-  data: Record<string, unknown>;
-}
+export type { NotificationStores, StoredDelivery } from './stored-delivery';
 
 export interface NotificationOutboxOptions {
   tenant: string;

@@ -1,5 +1,5 @@
 import type { RunDispatchStatus } from '@awaken/contract';
-import type { NotificationStores, StoredDelivery } from './create-notification-outbox';
+import type { NotificationStores, StoredDelivery } from './stored-delivery';
 
 /** The dispatch statuses of a delivery that is over and was not dead-lettered: what a purge removes. */
 export const PURGEABLE_DELIVERY_STATUSES: readonly RunDispatchStatus[] = ['acked', 'cancelled', 'superseded'];
@@ -49,7 +49,11 @@ export async function purgeDelivered(
         if (thread && !isPurgedMarker(thread.metadata)) {
           const delivery = thread.metadata.delivery as StoredDelivery | undefined;
           const marker: PurgedDeliveryMarker = {
-            delivery: { ...(delivery ?? ({ deliveryId: dispatch.threadId } as StoredDelivery)), data: {} },
+            delivery: {
+              ...(delivery ?? ({ deliveryId: dispatch.threadId } as StoredDelivery)),
+              data: {},
+              purgedAt: now,
+            },
             purgedAt: now,
           };
           await threadRuns.updateThreadMetadata(dispatch.threadId, { ...marker });

@@ -77,6 +77,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   async function attempt(dispatch: RunDispatch, proof: ClaimProof): Promise<void> {
     const delivery = await outbox.load(dispatch.threadId);
+    // a purge marker (a settlement enqueued it again while a purge removed it): delivered, not resent
+    if (delivery?.purgedAt !== undefined) {
+      await mailbox.ack(proof);
+      return;
+    }
     const endpoint = outbox.endpoints.find((candidate) => candidate.id === delivery?.endpointId);
     if (!delivery || !endpoint) {
       const why = delivery

@@ -28,6 +28,34 @@ export async function cancelRun(context: ServiceContext, runId: string, reason: 
       if (!AwakenError.hasCode(error, 'conflict')) throw error;
     });
   }
+  if (record.status === 'waiting') {
+    const cancelled = await cancelColdHere(context, runId, reason);
+    if (cancelled) return cancelled;
+  }
   await context.runtime.cancelRun(runId, reason);
   return requireRun(context, runId);
+}
+
+/**
+ * Cancels a run nobody executes (a waiting one) by a cold activation of this process, as the
+ * runtime's own `cancelRun` would first try, but with its events published like any activation's:
+ * the observers (`observeEvents`: the wait meter's `cancelled` waits, the shadow verdicts) and live
+ * readers see them. Null when the run is held elsewhere (`run_busy`: the runtime's `cancelRun` then
+ * reaches its owner) or was not ended by it.
+ */
+async function cancelColdHere(
+  context: ServiceContext,
+  runId: string,
+  reason: string,
+): Promise<RunRecord | null> {
+  try {
+    const handle = context.runtime.resumeRun(runId, { signal: AbortSignal.abort(reason) });
+    context.liveEvents.publish(runId, handle.events);
+    await handle.result;
+  } catch (error) {
+    if (AwakenError.hasCode(error, 'run_busy')) return null;
+    throw error;
+  }
+  const after = await requireRun(context, runId);
+  return after.status === 'done' ? after : null;
 }
