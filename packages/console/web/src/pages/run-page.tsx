@@ -170,7 +170,8 @@ export function RunPage({ runId }: { runId: string }) {
                   </>
                 ) : null}{' '}
                 · thread <a href={`#/chat/${encodeURIComponent(record.threadId)}`}>{record.threadId}</a> ·{' '}
-                {record.steps} {record.steps === 1 ? 'step' : 'steps'} · {record.usage?.totalTokens ?? 0} tokens · created{' '}
+                {record.steps} {record.steps === 1 ? 'step' : 'steps'} · {record.usage?.totalTokens ?? 0}{' '}
+                tokens · created{' '}
                 <time dateTime={new Date(record.createdAt).toISOString()} title={when(record.createdAt)}>
                   {ago(record.createdAt)} ago
                 </time>
