@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@awaken/contract';
+import type { AgentEvent, RunEventLog } from '@awaken/contract';
 import { Counter, Registry } from 'prom-client';
 
 /**
@@ -36,11 +36,30 @@ export interface ShadowVerdictMeterOptions {
 
 export interface ShadowVerdictMeter {
   readonly registry: Registry;
-  /** Feeds appended events (pass as `observeEvents`, alone or with other observers); never throws. */
-  observe(batch: { runId: string; events: readonly AgentEvent[] }): void;
+  /**
+   * Feeds appended events (pass as `observeEvents`, alone or with other observers); never throws.
+   * With `eventLog`, a sub-agent's verdicts are counted too: the child's events are in its own log,
+   * read once its activation ends (the parent's `subagent_finish`).
+   */
+  observe(batch: { runId: string; events: readonly AgentEvent[]; eventLog?: RunEventLog }): void;
 }
 
 const BEHAVIORS = new Set(['allow', 'ask', 'deny']);
+
+/** Events read per page of a child's log. */
+const CHILD_PAGE = 500;
+
+/** The events of a child's log appended at or after `since` (its activation the parent just drove). */
+async function childActivationEvents(eventLog: RunEventLog, childRunId: string, since: number) {
+  const events: AgentEvent[] = [];
+  let afterSeq = 0;
+  while (true) {
+    const page = await eventLog.read(childRunId, { afterSeq, limit: CHILD_PAGE });
+    for (const event of page) if (event.at >= since) events.push(event);
+    if (page.length < CHILD_PAGE) return events;
+    afterSeq = page.at(-1)?.seq ?? afterSeq;
+  }
+}
 
 /** A label that takes at most `max` distinct values in this process; later new ones read `other`. */
 function boundedLabel(max: number): (value: string) => string {
@@ -100,6 +119,8 @@ export function createShadowVerdictMeter(options: ShadowVerdictMeterOptions = {}
   const behavior = (value: string) => (BEHAVIORS.has(value) ? value : 'other');
   // the activation of each run executing here: when it started, the call instances it counted
   const activations = new Map<string, { startedAt: number; counted: Set<string> }>();
+  // sub-agent calls in flight: `<parent run>\0<child run>` → when the parent started the child's activation
+  const children = new Map<string, number>();
 
   function snapshot(runId: string, state: Record<string, unknown>): void {
     const list = state[SHADOW_VERDICTS_STATE];
@@ -123,23 +144,57 @@ export function createShadowVerdictMeter(options: ShadowVerdictMeterOptions = {}
     }
   }
 
-  return {
-    registry,
-    observe({ runId, events }) {
-      for (const event of events) {
-        if (event.type === 'run_start') {
-          activations.delete(runId);
-          activations.set(runId, { startedAt: event.at, counted: new Set() });
-          if (activations.size > maxActivations) {
-            const [oldest] = activations.keys();
-            if (oldest !== undefined) activations.delete(oldest);
-          }
-        } else if (event.type === 'state_snapshot') {
-          snapshot(runId, event.state);
-        } else if (event.type === 'run_finish') {
-          activations.delete(runId);
+  /**
+   * A sub-agent's activation ended: its verdicts are in its own log (the parent's events carry none),
+   * read from when the parent started it. Counted like the parent's — from the child's `run_start`
+   * on, each call once — and its own sub-agents' likewise.
+   */
+  function followChild(childRunId: string, since: number, eventLog: RunEventLog): void {
+    childActivationEvents(eventLog, childRunId, since).then(
+      (events) => observe({ runId: childRunId, events, eventLog }),
+      () => {
+        // a log that cannot be read now is not counted: the meter never fails a run
+      },
+    );
+  }
+
+  function observe({
+    runId,
+    events,
+    eventLog,
+  }: {
+    runId: string;
+    events: readonly AgentEvent[];
+    eventLog?: RunEventLog;
+  }): void {
+    for (const event of events) {
+      if (event.type === 'run_start') {
+        activations.delete(runId);
+        activations.set(runId, { startedAt: event.at, counted: new Set() });
+        if (activations.size > maxActivations) {
+          const [oldest] = activations.keys();
+          if (oldest !== undefined) activations.delete(oldest);
         }
+      } else if (event.type === 'state_snapshot') {
+        snapshot(runId, event.state);
+      } else if (event.type === 'run_finish') {
+        activations.delete(runId);
+      } else if (event.type === 'subagent_start') {
+        const key = `${runId}\u0000${event.childRunId}`;
+        children.delete(key);
+        children.set(key, event.at);
+        if (children.size > maxActivations) {
+          const [oldest] = children.keys();
+          if (oldest !== undefined) children.delete(oldest);
+        }
+      } else if (event.type === 'subagent_finish') {
+        const key = `${runId}\u0000${event.childRunId}`;
+        const since = children.get(key);
+        children.delete(key);
+        if (since !== undefined && eventLog) followChild(event.childRunId, since, eventLog);
       }
-    },
-  };
+    }
+  }
+
+  return { registry, observe };
 }

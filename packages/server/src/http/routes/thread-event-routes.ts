@@ -8,7 +8,7 @@ import { eventStream, threadParamsSchema } from '../schemas/common-schemas';
 import { sseResponse } from '../sse/sse-response';
 import { type ThreadEventId, threadEventCursor } from '../sse/thread-event-id';
 import type { MailboxService } from '../../types';
-import { runsAfter, threadEventStream, unknownCursorRun } from '../sse/thread-event-stream';
+import { cursorPastRun, runsAfter, threadEventStream, unknownCursorRun } from '../sse/thread-event-stream';
 
 const route = apiRoutes(['Threads']);
 
@@ -47,8 +47,9 @@ async function nowOf(
 /**
  * `GET /v1/threads/:threadId/events`: the thread's event stream ({@link threadEventStream}). An
  * `?after=now` starts after the thread's last event so far (what a page that just loaded the thread
- * wants). An unknown thread is 404; a `Last-Event-ID` that is not `<runId>:<seq>` or names a run of another
- * thread is 400 `validation_failed` — both before the stream starts.
+ * wants). An unknown thread is 404; a cursor (`Last-Event-ID`, else `?after=`) that is not
+ * `<runId>:<seq>`, names a run of another thread or an event past its run's last one is 422
+ * `validation_failed` naming where it came from — all before the stream starts.
  */
 export function registerThreadEventRoutes(
   app: OpenAPIHono<HttpEnv>,
@@ -63,8 +64,14 @@ export function registerThreadEventRoutes(
       !lastEventId?.trim() && query?.trim() === 'now'
         ? await nowOf(c.var.service, thread.latestRunId)
         : threadEventCursor(lastEventId, query);
+    const field = lastEventId?.trim() ? 'Last-Event-ID' : 'after';
     const runs = await runsAfter(c.var.service, threadId, after?.runId);
-    if (!runs) throw unknownCursorRun(threadId, after?.runId ?? '');
+    if (!runs) throw unknownCursorRun(threadId, after?.runId ?? '', field);
+    if (after && after.seq > 0) {
+      // a log that is gone (expired) says 0: nothing to check the position against
+      const lastSeq = await c.var.service.stores.eventLog.lastSeq(after.runId);
+      if (lastSeq > 0 && after.seq > lastSeq) throw cursorPastRun(after.runId, after.seq, lastSeq, field);
+    }
     const events = threadEventStream({
       service: c.var.service,
       threadId,

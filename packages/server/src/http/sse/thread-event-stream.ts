@@ -206,13 +206,24 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The error a cursor naming a run of another thread (or none) gets, before the stream starts. */
-export function unknownCursorRun(threadId: string, runId: string): AwakenError {
+/**
+ * The error a cursor naming a run of another thread (or none) gets, before the stream starts;
+ * `field` is where the cursor came from (`Last-Event-ID` or `after`).
+ */
+export function unknownCursorRun(threadId: string, runId: string, field = 'Last-Event-ID'): AwakenError {
+  return new AwakenError('validation_failed', `${field}: run ${runId} is not a run of thread ${threadId}`, {
+    details: { issues: [{ path: field, message: 'names no run of this thread' }] },
+  });
+}
+
+/**
+ * The error a cursor past its run's last event gets (a forged or foreign position: following it
+ * would silently skip that run's next events), before the stream starts.
+ */
+export function cursorPastRun(runId: string, seq: number, lastSeq: number, field: string): AwakenError {
   return new AwakenError(
     'validation_failed',
-    `Last-Event-ID: run ${runId} is not a run of thread ${threadId}`,
-    {
-      details: { issues: [{ path: 'Last-Event-ID', message: 'names no run of this thread' }] },
-    },
+    `${field}: event ${seq} of run ${runId} does not exist (its last event is ${lastSeq})`,
+    { details: { issues: [{ path: field, message: 'names an event past the run’s last one' }] } },
   );
 }

@@ -135,4 +135,22 @@ describe('GET /v1/threads/:threadId/events', () => {
     expect(foreign.status).toBe(422);
     expect(JSON.stringify(await foreign.json())).toContain('Last-Event-ID');
   });
+
+  it('names the field the cursor came from, and refuses a cursor past the run’s last event (422, never a silent skip)', async () => {
+    const thread = (await fx.json('/v1/threads', { body: {} })).body;
+    const other = (await fx.json('/v1/threads', { body: {} })).body;
+    const own = await submit(thread.id, 'plain #own');
+    const foreignRun = await submit(other.id, 'plain #foreign');
+    await runDone(own);
+    await runDone(foreignRun);
+    const viaQuery = await fx.json(`/v1/threads/${thread.id}/events?after=${foreignRun}:1`);
+    expect(viaQuery.status).toBe(422);
+    expect(viaQuery.body.error.details.issues[0].path).toBe('after');
+    expect(viaQuery.body.error.message).not.toContain('Last-Event-ID');
+    const forged = await threadEvents(thread.id, `${own}:999999`);
+    expect(forged.status).toBe(422);
+    const body = await forged.json();
+    expect(body.error.details.issues[0].path).toBe('Last-Event-ID');
+    expect(body.error.message).toContain('999999');
+  });
 });
