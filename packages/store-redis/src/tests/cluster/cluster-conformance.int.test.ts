@@ -13,6 +13,9 @@ import { RedisMailboxStore } from '../../redis-mailbox-store';
 import { RedisRunControlInbox } from '../../redis-run-control-inbox';
 import { RedisRunEventLog } from '../../redis-run-event-log';
 import { RedisThreadRunStore } from '../../redis-thread-run-store';
+import { ShardedRedisRunControlInbox } from '../../sharded-redis-run-control-inbox';
+import { ShardedRedisRunEventLog } from '../../sharded-redis-run-event-log';
+import { ShardedRedisThreadRunStore } from '../../sharded-redis-thread-run-store';
 import {
   clusterClient,
   deleteClusterKeys,
@@ -67,6 +70,22 @@ describeRunEventLogConformance({
 describeRunControlInboxConformance({
   name: 'redis cluster',
   ...redisClusterHarnessParts(nodes, (options) => new RedisRunControlInbox(options)),
+});
+
+// The sharded stores createRedisStores makes on a cluster: a thread's keys on its shard's slot.
+describeThreadRunStoreConformance({
+  name: 'redis cluster, sharded',
+  ...redisClusterHarnessParts(nodes, (options) => new ShardedRedisThreadRunStore({ ...options, shards: 3 })),
+});
+
+describeRunEventLogConformance({
+  name: 'redis cluster, sharded',
+  ...redisClusterHarnessParts(nodes, (options) => new ShardedRedisRunEventLog({ ...options, shards: 3 })),
+});
+
+describeRunControlInboxConformance({
+  name: 'redis cluster, sharded',
+  ...redisClusterHarnessParts(nodes, (options) => new ShardedRedisRunControlInbox({ ...options, shards: 3 })),
 });
 
 describe('scripts on a Redis Cluster', () => {
