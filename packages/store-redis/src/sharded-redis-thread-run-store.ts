@@ -268,7 +268,7 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
 
   async createRun(record: RunRecord): Promise<RunRecord> {
     const run = this.#inputs.createRun.parse(record);
-    await this.#record(run);
+    await this.#record(run, false);
     return (await this.#ofThread(run.threadId)).createRun(run);
   }
 
@@ -279,7 +279,7 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
       leaseMs: input?.leaseMs,
       createThread: input?.createThread,
     });
-    await this.#record(parsed.run);
+    await this.#record(parsed.run, parsed.createThread === true);
     const { run, ...rest } = parsed;
     return (await this.#ofThread(run.threadId)).createRunWithLease(run, rest);
   }
@@ -386,10 +386,18 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   }
 
   /** The run's locator entry, before its record (see `RunLocator.record`). */
-  async #record(run: RunRecord): Promise<void> {
+  async #record(run: RunRecord, createsThread: boolean): Promise<void> {
     await this.#locator.record(run.runId, run.threadId, async (threadId) => {
       const shard = await this.#ofThread(threadId);
-      return (await this.redis.exists(threadRunKeys(shard.prefix).run(run.runId))) === 1;
+      if ((await this.redis.exists(threadRunKeys(shard.prefix).run(run.runId))) === 0) return false;
+      // the run exists on another thread; one node checks the new run's thread first
+      const target = await this.#ofThread(run.threadId);
+      if (
+        !createsThread &&
+        (await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId))) === 0
+      )
+        throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+      return true;
     });
   }
 
