@@ -65,7 +65,9 @@ export class RunLocator {
   ): Promise<void> {
     const key = await this.key(runId);
     try {
-      const previous = await this.#redis.set(key, threadId, 'NX', 'GET');
+      // SET NX then GET (not SET NX GET: that needs Redis 7); the GET only when the entry exists
+      const previous =
+        (await this.#redis.set(key, threadId, 'NX')) === 'OK' ? null : await this.#redis.get(key);
       if (previous !== null && previous !== threadId) {
         if (await holds(previous)) throw new AwakenError('conflict', `run ${runId} already exists`);
         await this.#redis.set(key, threadId);
