@@ -50,7 +50,7 @@ describe('keys on a Redis Cluster', () => {
             kind: 'cancel',
             at: 1,
           });
-          await mailbox.enqueue({ threadId, runId, dedupeKey: 'once' });
+          await mailbox.enqueue({ threadId, runId, dedupeKey: 'once', dispatchId: `d-${threadId}` });
         }),
       );
       const claimed = await mailbox.claim({ workerId: 'w', limit: 300, leaseMs: 60_000 });
@@ -73,7 +73,7 @@ describe('keys on a Redis Cluster', () => {
       // one master (the run locator's entry `rt:<run>` is an index on the run id's own shard)
       const byThread = new Map<string, string[]>();
       for (const key of nodeOf.keys()) {
-        const match = /}:[a-z]+:(?:run-|c-)?(thread-\d+)$/.exec(key);
+        const match = /}:[a-z]+:(?:run-|c-|d-)?(thread-\d+)$/.exec(key);
         if (!match || key.includes('}:rt:')) continue;
         const list = byThread.get(match[1] as string) ?? [];
         list.push(key);
@@ -83,7 +83,8 @@ describe('keys on a Redis Cluster', () => {
       for (const threadId of threads) {
         const keys = byThread.get(threadId) ?? [];
         // th, thm, thr, run, ev, evm, ctq, cte, ctk, ta, tdd, d — at least the thread's own and its run's
-        expect(keys.length).toBeGreaterThanOrEqual(8);
+        expect(keys.length).toBeGreaterThanOrEqual(9);
+        expect(keys.some((key) => key.includes('}:d:'))).toBe(true);
         expect(new Set(keys.map(keySlot)).size).toBe(1);
         expect(new Set(keys.map((key) => nodeOf.get(key))).size).toBe(1);
       }
