@@ -1,6 +1,11 @@
 import type { AwakenStores } from '@awaken/contract';
 import type { Redis } from 'ioredis';
-import { type RedisInput, closeRedis, resolveRedis } from './internal/connection/redis-connection';
+import {
+  type RedisInput,
+  closeRedis,
+  normalizePrefix,
+  resolveRedis,
+} from './internal/connection/redis-connection';
 import { isCluster } from './internal/cluster/cluster-topology';
 import { storePrefix } from './internal/lua/script-context';
 import { RedisMailboxStore } from './redis-mailbox-store';
@@ -8,6 +13,11 @@ import { RedisRunControlInbox } from './redis-run-control-inbox';
 import { RedisRunEventLog } from './redis-run-event-log';
 import { RedisThreadRunStore } from './redis-thread-run-store';
 import { ShardedRedisMailboxStore } from './sharded-redis-mailbox-store';
+import { ShardedRedisRunControlInbox } from './sharded-redis-run-control-inbox';
+import { ShardedRedisRunEventLog } from './sharded-redis-run-event-log';
+import { ShardedRedisThreadRunStore } from './sharded-redis-thread-run-store';
+import { RunLocator } from './internal/cluster/run-locator';
+import { ShardPrefixes } from './internal/cluster/shard-prefixes';
 import type { ReplicaWait } from './internal/lua/replica-wait';
 
 export interface RedisStoresOptions {
@@ -50,12 +60,16 @@ export interface RedisStoresOptions {
  */
 export interface RedisStores extends AwakenStores {
   redis: Redis;
+  /** The key prefix (on a Cluster: the prefix as given, each shard adding its hash tag to it). */
   prefix: string;
   /** A {@link ShardedRedisMailboxStore} on a Cluster. */
   mailbox: RedisMailboxStore | ShardedRedisMailboxStore;
-  threadRuns: RedisThreadRunStore;
-  eventLog: RedisRunEventLog;
-  inbox: RedisRunControlInbox;
+  /** A {@link ShardedRedisThreadRunStore} on a Cluster. */
+  threadRuns: RedisThreadRunStore | ShardedRedisThreadRunStore;
+  /** A {@link ShardedRedisRunEventLog} on a Cluster. */
+  eventLog: RedisRunEventLog | ShardedRedisRunEventLog;
+  /** A {@link ShardedRedisRunControlInbox} on a Cluster. */
+  inbox: RedisRunControlInbox | ShardedRedisRunControlInbox;
   /**
    * Closes the dedicated blocking connections (event log tails, the mailbox's `waitForWork`) and
    * pub/sub connections, and the shared one if it was created here.
@@ -70,6 +84,7 @@ export interface RedisStores extends AwakenStores {
  */
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const { client, owned } = resolveRedis(options.redis);
+  if (isCluster(client)) return clusterStores(client, options, owned);
   const prefix = storePrefix(client, options.prefix);
   const { requestTtlMs, testClock, waitForReplicas } = options;
   const eventLog = new RedisRunEventLog({
@@ -80,17 +95,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     waitForReplicas,
   });
   const inbox = new RedisRunControlInbox({ redis: client, prefix, requestTtlMs, waitForReplicas });
-  const mailbox = isCluster(client)
-    ? new ShardedRedisMailboxStore({
-        redis: client,
-        prefix: options.prefix,
-        shards: options.mailboxShards,
-        claimFrom: options.mailboxClaimFrom,
-        requestTtlMs,
-        testClock,
-        waitForReplicas,
-      })
-    : new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock, waitForReplicas });
+  const mailbox = new RedisMailboxStore({ redis: client, prefix, requestTtlMs, testClock, waitForReplicas });
   return {
     redis: client,
     prefix,
@@ -100,6 +105,43 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     inbox,
     async close() {
       await Promise.all([eventLog.close(), inbox.close(), mailbox.close()]);
+      if (owned) await closeRedis(client);
+    },
+  };
+}
+
+/**
+ * The stores on a Redis Cluster: S shards (the mailbox's), thread T's thread/run/event-log/inbox keys
+ * and its dispatches all under shard `threadShard(T, S)`'s hash tag, so every per-thread script runs
+ * on one master and the threads spread over the masters (docs/guides/redis.md, "Redis Cluster").
+ */
+function clusterStores(client: Redis, options: RedisStoresOptions, owned: boolean): RedisStores {
+  const prefix = normalizePrefix(options.prefix);
+  const { requestTtlMs, testClock, waitForReplicas, mailboxShards: shards } = options;
+  const shardPrefixes = new ShardPrefixes(client, prefix, shards);
+  const locator = new RunLocator(client, shardPrefixes);
+  const shared = { redis: client, prefix, shards, requestTtlMs, waitForReplicas, shardPrefixes, locator };
+  const eventLog = new ShardedRedisRunEventLog({ ...shared, finishedTtlMs: options.finishedEventLogTtlMs });
+  const inbox = new ShardedRedisRunControlInbox(shared);
+  const threadRuns = new ShardedRedisThreadRunStore({ ...shared, testClock });
+  const mailbox = new ShardedRedisMailboxStore({
+    redis: client,
+    prefix,
+    shards,
+    claimFrom: options.mailboxClaimFrom,
+    requestTtlMs,
+    testClock,
+    waitForReplicas,
+  });
+  return {
+    redis: client,
+    prefix,
+    mailbox,
+    threadRuns,
+    eventLog,
+    inbox,
+    async close() {
+      await Promise.all([eventLog.close(), inbox.close(), mailbox.close(), threadRuns.close()]);
       if (owned) await closeRedis(client);
     },
   };

@@ -4,6 +4,15 @@ export { RedisMailboxStore, createRedisMailboxStore } from './redis-mailbox-stor
 export type { RedisMailboxStoreOptions } from './redis-mailbox-store';
 export { ShardedRedisMailboxStore, createShardedRedisMailboxStore } from './sharded-redis-mailbox-store';
 export type { ShardedRedisMailboxStoreOptions } from './sharded-redis-mailbox-store';
+export {
+  ShardedRedisThreadRunStore,
+  createShardedRedisThreadRunStore,
+} from './sharded-redis-thread-run-store';
+export type { ShardedRedisThreadRunStoreOptions } from './sharded-redis-thread-run-store';
+export { ShardedRedisRunEventLog } from './sharded-redis-run-event-log';
+export type { ShardedRedisRunEventLogOptions } from './sharded-redis-run-event-log';
+export { ShardedRedisRunControlInbox } from './sharded-redis-run-control-inbox';
+export type { ShardedRedisRunControlInboxOptions } from './sharded-redis-run-control-inbox';
 export { RedisThreadRunStore, createRedisThreadRunStore } from './redis-thread-run-store';
 export type { RedisThreadRunStoreOptions } from './redis-thread-run-store';
 export { RedisRunEventLog, createRedisRunEventLog } from './redis-run-event-log';

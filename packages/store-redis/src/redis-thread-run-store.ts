@@ -35,6 +35,8 @@ import { type ThreadRunKeys, threadRunKeys } from './internal/keys/thread-run-ke
 import { uuidV7 } from './internal/keys/uuid-v7';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
 import { THREAD_SCRIPTS as S } from './internal/lua/threads/thread-scripts';
+import { CREATE_BRANCH_OF } from './internal/lua/threads/create-branch-of';
+import type { MutatingScript } from './internal/lua/idempotent-script';
 import { pageIndex, pipelined } from './internal/paging/page-index';
 import { pageIndexes } from './internal/paging/page-indexes';
 import { RedisCheckpointWithEvents } from './internal/thread-runs/redis-checkpoint-with-events';
@@ -61,7 +63,17 @@ export interface RedisThreadRunStoreOptions {
    * so a failover can lose a write its master acknowledged. See docs/guides/redis.md, "Failover".
    */
   waitForReplicas?: ReplicaWait;
+  /**
+   * Internal (the sharded store on a Redis Cluster): reserves `count` seqs of the tenant's one
+   * counter and resolves with the first, so the indexes of every shard share one score space.
+   */
+  sequence?: (count: number) => Promise<number>;
+  /** Internal (the sharded store): the store holding a thread (a branch's source may be on another shard). */
+  shardOf?: (threadId: string) => RedisThreadRunStore;
 }
+
+/** The most seqs one script takes (`createRunWithLease`: the thread, the run, the touch). */
+const SEQS_PER_WRITE = 3;
 
 /** The runtime's trusted input path: no parse, no copy (every value is serialized right away). */
 const trustedInputs = trustedStoreInputs(threadRunStoreInputs);
@@ -91,6 +103,8 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
   readonly #inputs: typeof threadRunStoreInputs;
   /** Single reads of one tick, sent as one pipeline (flushed before every other command). */
   readonly #reads: ReadBatch;
+  readonly #sequence: ((count: number) => Promise<number>) | undefined;
+  readonly #shardOf: (threadId: string) => RedisThreadRunStore;
 
   /** `trustedTwinOf` is internal: the store's trusted view is built so, sharing its connection. */
   constructor(options: RedisThreadRunStoreOptions, trustedTwinOf?: RedisThreadRunStore) {
@@ -101,6 +115,8 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
       this.#key = trustedTwinOf.#key;
       this.#scripts = trustedTwinOf.#scripts;
       this.#reads = trustedTwinOf.#reads;
+      this.#sequence = trustedTwinOf.#sequence;
+      this.#shardOf = trustedTwinOf.#shardOf;
       this.#inputs = trustedInputs;
       return;
     }
@@ -112,6 +128,8 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
     this.#key = threadRunKeys(prefix);
     this.#reads = new ReadBatch(client);
     this.#scripts = scripts;
+    this.#sequence = options.sequence;
+    this.#shardOf = options.shardOf ?? (() => this);
     offerTrustedView(this, new RedisThreadRunStore(options, this));
   }
 
@@ -240,7 +258,8 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
     ]);
     if (source === null) return plain;
     const base = Number(seq ?? 0);
-    const prefix = from <= base ? await this.#readLog(source, from, Math.min(to ?? base, base)) : [];
+    const prefix =
+      from <= base ? await this.#shardOf(source).#readLog(source, from, Math.min(to ?? base, base)) : [];
     const start = Math.max(from, base + 1) - base - 1;
     const stop = to === undefined ? -1 : to - base - 1;
     if (to !== undefined && stop < start) return prefix;
@@ -270,6 +289,12 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
       cursor: parsed.cursor,
       limit: parsed.limit,
       load: async (ids) => {
+        if (ids.some((id) => this.#shardOf(id) !== this)) {
+          // on a cluster a branch may live on another shard than its source
+          return (await Promise.all(ids.map((id) => this.#shardOf(id).getThread(id)))).map(
+            (thread) => thread ?? undefined,
+          );
+        }
         const hashes = await pipelined<Record<string, string>>(this.redis, ids, (pipeline, id) =>
           pipeline.hgetall(this.#key.thread(id)),
         );
@@ -376,6 +401,7 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
       },
       // like every write of this store: the single reads queued before it leave first
       () => this.#reads.flush(),
+      () => this.#seqFrom(),
     );
   }
 
@@ -442,11 +468,52 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
     });
   }
 
-  #run(script: (typeof S)[keyof typeof S], args: readonly (string | number)[]): Promise<unknown> {
+  /**
+   * Internal (the sharded store): the branch half of a branch whose source is on another shard (see
+   * `lua/threads/create-branch-of.ts`); resolves with the branch and the seq it was listed under.
+   */
+  async createBranchOf(input: {
+    branchId: string;
+    sourceId: string;
+    atSeq: number;
+    metadata: string;
+    title: string;
+  }): Promise<{ thread: Thread; seq: number }> {
+    const reply = (await this.#run(CREATE_BRANCH_OF, [
+      input.branchId,
+      input.sourceId,
+      input.atSeq,
+      input.metadata,
+      input.title,
+    ])) as string[];
+    const seq = Number(reply.at(-1));
+    return { thread: decodeThread(reply.slice(0, -2)), seq };
+  }
+
+  /** The first seq of a write's reservation (ARGV[2] of every thread script; '' = the slot's own counter). */
+  #seqFrom(): string | Promise<string> {
+    return this.#sequence ? this.#sequence(SEQS_PER_WRITE).then(String) : '';
+  }
+
+  #run(script: MutatingScript, args: readonly (string | number)[]): Promise<unknown> {
     this.#reads.flush();
-    return script.call(this.#scripts, args);
+    const from = this.#sequence && SEQUENCED.has(script) ? this.#seqFrom() : '';
+    if (typeof from === 'string') return script.call(this.#scripts, [from, ...args]);
+    return from.then((seq) => script.call(this.#scripts, [seq, ...args]));
   }
 }
+
+/** The scripts that take seqs (the others ignore ARGV[2]). */
+const SEQUENCED: ReadonlySet<MutatingScript> = new Set([
+  S.createThread,
+  S.createBranch,
+  S.createRun,
+  S.createRunWithLease,
+  S.appendMessages,
+  S.commitCheckpoint,
+  S.updateMetadata,
+  CREATE_BRANCH_OF,
+]);
 
 /** Creates a {@link RedisThreadRunStore}. */
 export function createRedisThreadRunStore(options: RedisThreadRunStoreOptions): RedisThreadRunStore {

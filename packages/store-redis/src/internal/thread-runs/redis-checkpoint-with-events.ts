@@ -26,6 +26,8 @@ export class RedisCheckpointWithEvents implements CheckpointWithEvents {
     } = { checkpoint: threadRunStoreInputs.commitCheckpoint, append: runEventLogInputs.append },
     /** Called right before the script is sent (the store's queued reads leave first). */
     private readonly beforeWrite: () => void = () => {},
+    /** The first seq the checkpoint may take ('' = the slot's own counter; see `thread-prelude.ts`). */
+    private readonly seqFrom: () => string | Promise<string> = () => '',
   ) {}
 
   async commitCheckpointWithEvents(
@@ -40,9 +42,11 @@ export class RedisCheckpointWithEvents implements CheckpointWithEvents {
     } = this.inputs.append.parse({ runId: given?.runId, events: given?.events, fence: given?.fence });
     const append = appendArgs(this.scripts.prefix, runId, events, fence);
     this.beforeWrite();
+    const from = this.seqFrom();
     const reply = (await CHECKPOINT_WITH_EVENTS.call(this.scripts, [
       append.length,
       ...append,
+      typeof from === 'string' ? from : await from,
       ...checkpointArgs(checkpoint),
     ])) as unknown[];
     if (reply[0] === 'committed') return { status: 'committed', run: checkpoint.run };

@@ -12,6 +12,7 @@ import { threadShard } from '../../internal/cluster/cluster-topology';
 import { keySlot } from '../../internal/cluster/key-slot';
 import { createRedisClusterClient } from '../../internal/connection/cluster-client';
 import type { ShardedRedisMailboxStore } from '../../sharded-redis-mailbox-store';
+import type { ShardedRedisThreadRunStore } from '../../sharded-redis-thread-run-store';
 import { nodeInfo, slotOwnerPort, waitForReplicaLink } from '../../../test-support/cluster-nodes';
 import { uniquePrefix } from '../../../test-support/redis-harness';
 
@@ -77,9 +78,12 @@ describe('the stores on a Redis Cluster with replicas', () => {
     const stores = openStores(uniquePrefix('replwait'), 500);
     try {
       await stores.threadRuns.createThread({ id: 'before' });
+      // the master of the shard of the thread written below
+      const shards = await (stores.threadRuns as ShardedRedisThreadRunStore).shards();
+      const home = shards[threadShard('unconfirmed', shards.length)]?.prefix;
       const owner = await slotOwnerPort(
         cluster.nodes.map((n) => Number(n.split(':')[1]))[0] as number,
-        keySlot(`${stores.prefix}route`),
+        keySlot(`${home}route`),
       );
       const replica = await replicaOf(owner);
       const pid = Number((await nodeInfo(replica.port, 'server')).process_id);
@@ -106,8 +110,9 @@ describe('the stores on a Redis Cluster with replicas', () => {
     const stores = openStores(uniquePrefix('failover'));
     const mailbox = stores.mailbox as ShardedRedisMailboxStore;
     const ports = cluster.nodes.map((node) => Number(node.split(':')[1]));
-    // the victim: the master of the thread/run store's slot; its shard of the mailbox goes with it
-    const victimPort = await slotOwnerPort(ports[0] as number, keySlot(`${stores.prefix}route`));
+    // the victim: the master of shard 0 (its threads' dispatches, runs and event logs go with it)
+    const [first] = await mailbox.shards();
+    const victimPort = await slotOwnerPort(ports[0] as number, keySlot(`${first?.prefix}route`));
     const victim = cluster.masters.find((server) => server.port === victimPort) as RedisServerHandle;
     const replica = await replicaOf(victimPort);
     const shards = await mailbox.shards();

@@ -1,3 +1,4 @@
+import type { RunRecord } from '@awaken/contract';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createRedisStores } from '../../create-redis-stores';
 import { masterFor } from '../../internal/cluster/cluster-topology';
@@ -28,36 +29,62 @@ async function keysPerMaster(prefix: string): Promise<string[][]> {
 }
 
 describe('keys on a Redis Cluster', () => {
-  it("spreads 1,000 threads' mailbox keys over every master, each thread's on one node, and keeps a prefix's thread/run keys on one slot", async () => {
+  it("spreads 1,000 threads' keys (thread, messages, runs, event logs, inboxes, dispatches) over every master, each thread's on one node", async () => {
     const prefix = uniquePrefix('spread');
     const stores = createRedisStores({ redis: client, prefix });
     const mailbox = stores.mailbox as ShardedRedisMailboxStore;
     try {
       const threads = Array.from({ length: 1000 }, (_, index) => `thread-${index}`);
       await Promise.all(
-        threads.map((threadId) => mailbox.enqueue({ threadId, runId: `run-${threadId}`, dedupeKey: 'once' })),
+        threads.map(async (threadId) => {
+          const runId = `run-${threadId}`;
+          await stores.threadRuns.createThread({ id: threadId });
+          await stores.threadRuns.appendMessages(threadId, {
+            expectedLength: 0,
+            messages: [{ visibility: 'external', message: { role: 'user', content: 'hi' } }],
+          });
+          await stores.threadRuns.createRun(runRecord(runId, threadId));
+          await stores.eventLog.append(runId, [{ type: 'step_start', step: 1, runId, seq: 1, at: 1 }]);
+          await stores.inbox.put(runId, {
+            id: `c-${threadId}`,
+            kind: 'cancel',
+            at: 1,
+          });
+          await mailbox.enqueue({ threadId, runId, dedupeKey: 'once', dispatchId: `d-${threadId}` });
+        }),
       );
       const claimed = await mailbox.claim({ workerId: 'w', limit: 300, leaseMs: 60_000 });
       expect(claimed).toHaveLength(300);
-      await stores.threadRuns.createThread({ id: 'thread-0' });
 
       const perMaster = await keysPerMaster(prefix);
       expect(perMaster).toHaveLength(3);
-      const dispatchKeys = perMaster.map((keys) => keys.filter((key) => /}:d:/.test(key)).length);
-      // every master holds about a third of the dispatches (one shard each)
-      for (const count of dispatchKeys) expect(count).toBeGreaterThan(250);
-      expect(dispatchKeys.reduce((a, b) => a + b)).toBe(1000);
-
-      // each thread's mailbox keys (dispatch, queue, list, dedupe) share one slot, on one master
       const nodeOf = new Map<string, number>();
       perMaster.forEach((keys, node) => {
         for (const key of keys) nodeOf.set(key, node);
       });
+      // every master holds about a third of the threads, runs, event logs and dispatches (one shard each)
+      for (const kind of ['th', 'run', 'ev', 'ctq', 'd']) {
+        const counts = perMaster.map((keys) => keys.filter((key) => key.includes(`}:${kind}:`)).length);
+        for (const count of counts) expect(count, kind).toBeGreaterThan(250);
+        expect(counts.reduce((a, b) => a + b)).toBe(1000);
+      }
+
+      // each thread's keys — thread, messages, runs, event log, inbox, dispatches — share one slot, on
+      // one master (the run locator's entry `rt:<run>` is an index on the run id's own shard)
+      const byThread = new Map<string, string[]>();
+      for (const key of nodeOf.keys()) {
+        const match = /}:[a-z]+:(?:run-|c-|d-)?(thread-\d+)$/.exec(key);
+        if (!match || key.includes('}:rt:')) continue;
+        const list = byThread.get(match[1] as string) ?? [];
+        list.push(key);
+        byThread.set(match[1] as string, list);
+      }
+      expect(byThread.size).toBe(1000);
       for (const threadId of threads) {
-        const keys = [...nodeOf.keys()].filter(
-          (key) => key.endsWith(`:${threadId}`) && !key.startsWith(stores.prefix),
-        );
-        expect(keys.length).toBeGreaterThanOrEqual(2); // ta: and tdd: at least
+        const keys = byThread.get(threadId) ?? [];
+        // th, thm, thr, run, ev, evm, ctq, cte, ctk, ta, tdd, d — at least the thread's own and its run's
+        expect(keys.length).toBeGreaterThanOrEqual(9);
+        expect(keys.some((key) => key.includes('}:d:'))).toBe(true);
         expect(new Set(keys.map(keySlot)).size).toBe(1);
         expect(new Set(keys.map((key) => nodeOf.get(key))).size).toBe(1);
       }
@@ -65,17 +92,32 @@ describe('keys on a Redis Cluster', () => {
       const sample = [...nodeOf.keys()].slice(0, 20);
       for (const key of sample) expect(await client.cluster('KEYSLOT', key)).toBe(keySlot(key));
 
-      // the thread/run store's keys of the prefix: one slot (see docs/guides/redis.md)
-      const threadKeys = [...nodeOf.keys()].filter((key) => key.startsWith(stores.prefix));
-      expect(threadKeys.length).toBeGreaterThan(0);
-      expect(new Set(threadKeys.map(keySlot)).size).toBe(1);
+      // the tenant-wide indexes are per shard: every master holds its shard's thread index
+      const indexes = perMaster.map((keys) => keys.filter((key) => key.endsWith('}:threads')).length);
+      expect(indexes).toEqual([1, 1, 1]);
       const [shard0] = await mailbox.shards();
       const ready = `${shard0?.prefix}ready`;
       const owner = await masterFor(client as never, ready);
-      expect(await owner.cluster('COUNTKEYSINSLOT', keySlot(ready))).toBeGreaterThan(250);
+      expect(await owner.cluster('COUNTKEYSINSLOT', keySlot(ready))).toBeGreaterThan(1000);
     } finally {
       await stores.close();
       await deleteClusterKeys(client, prefix);
     }
   });
 });
+
+function runRecord(runId: string, threadId: string): RunRecord {
+  return {
+    runId,
+    threadId,
+    agentId: 'agent',
+    origin: 'user',
+    status: 'created',
+    steps: 0,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    state: {},
+    version: 0,
+    createdAt: 1,
+    updatedAt: 1,
+  };
+}

@@ -2,6 +2,7 @@ import { type RunDispatch, type RunRecord, decisionControl } from '@awaken/contr
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from '../../create-redis-stores';
 import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
+import type { RedisThreadRunStore } from '../../redis-thread-run-store';
 import { deleteKeys, uniquePrefix } from '../../../test-support/redis-harness';
 import { type ReplyDroppingProxy, startReplyDroppingProxy } from '../../../test-support/reply-dropping-proxy';
 import { scriptSha } from '../../../test-support/script-sha';
@@ -311,6 +312,22 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(branch).toMatchObject({ id: 'b1', branchOf: { threadId: 'th1', seq: 1 } });
       expect(await direct.threadRuns.getThread('b1')).toEqual(branch);
       expect((await direct.threadRuns.listBranches('th1')).items).toEqual([branch]);
+    });
+
+    it("createBranchOf (a cluster branch off its source's shard) answers with the branch, not conflict", async () => {
+      await direct.threadRuns.createThread({ id: 'th1' });
+      const made = await lost(() =>
+        (proxied.threadRuns as RedisThreadRunStore).createBranchOf({
+          branchId: 'b1',
+          sourceId: 'th1',
+          atSeq: 0,
+          metadata: '{}',
+          title: '',
+        }),
+      );
+      expect(made.thread).toMatchObject({ id: 'b1', branchOf: { threadId: 'th1', seq: 0 } });
+      expect(await direct.threadRuns.getThread('b1')).toEqual(made.thread);
+      expect((await direct.threadRuns.listThreads()).items.map((thread) => thread.id)).toEqual(['th1', 'b1']);
     });
 
     it('commitCheckpoint answers with the run, not stale_version, and writes once', async () => {

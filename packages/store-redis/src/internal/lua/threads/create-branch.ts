@@ -22,7 +22,7 @@ redis.call('HSET', thkey(id), 'id', id, 'metadata', ARGV[5], 'state', '{}', 'cre
   'updatedAt', num(now), 'branchSource', source, 'branchSeq', num(at))
 local title = redis.call('HGET', thkey(source), 'title')
 if title then redis.call('HSET', thkey(id), 'title', title) end
-local seq = redis.call('INCR', P .. 'tseq')
+local seq = next_seq()
 redis.call('ZADD', P .. 'threads', seq, id)
 redis.call('ZADD', thbkey(source), seq, id)
 touch(id, now)

@@ -16,12 +16,12 @@ if redis.call('EXISTS', runkey(run)) == 1 then return fail('conflict', 'run ' ..
 local now = now_ms()
 if not has_thread then
   redis.call('HSET', thkey(thread), 'id', thread, 'metadata', '{}', 'state', '{}', 'createdAt', num(now), 'updatedAt', num(now))
-  redis.call('ZADD', P .. 'threads', redis.call('INCR', P .. 'tseq'), thread)
+  redis.call('ZADD', P .. 'threads', next_seq(), thread)
 end
 local until_ms = now + tonumber(ARGV[7])
 redis.call('HSET', runkey(run), 'json', ARGV[4], 'version', '0', 'threadId', thread, 'status', ARGV[5],
   'fence', '1', 'owner', ARGV[6], 'leaseUntil', num(until_ms))
-local seq = redis.call('INCR', P .. 'tseq')
+local seq = next_seq()
 redis.call('ZADD', thrkey(thread), seq, run)
 redis.call('ZADD', statuskey(ARGV[5]), seq, run)
 redis.call('HSET', thkey(thread), 'latestRunId', run)

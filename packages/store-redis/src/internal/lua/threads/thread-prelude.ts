@@ -18,12 +18,22 @@ import { PRELUDE } from '../prelude';
  *                        by every write that moves updatedAt
  *   P rs:<status> zset   the status index: ids of the runs with that status now, by creation seq
  *                        (the score of thr:<thread>), moved by every status change
- *   P tseq        string creation counter
+ *   P tseq        string creation counter (single node; see next_seq)
  * JSON documents are built by the caller and stored verbatim (Lua's cjson would turn [] into {} and
  * round numbers to 14 digits); the scripts only compare versions, counts and ids.
  */
 export const THREAD_PRELUDE = `${PRELUDE}
 local APPEND_CHUNK = 1000
+-- ARGV[2]: where the store's seqs start ('' = this slot's counter P tseq; on a Redis Cluster the
+-- sharded store reserves seqs of the tenant's one counter, so every shard's indexes share one score
+-- space). Taken out of ARGV here, so the scripts' own arguments keep their places.
+local __seq_from = table.remove(ARGV, 2)
+local function next_seq()
+  if __seq_from == '' then return redis.call('INCR', P .. 'tseq') end
+  local seq = tonumber(__seq_from)
+  __seq_from = num(seq + 1)
+  return seq
+end
 local function thkey(id) return P .. 'th:' .. id end
 -- One namespace per kind of thread key, so no thread id can name another thread's key.
 local function thmkey(id) return P .. 'thm:' .. id end
@@ -40,7 +50,7 @@ end
 -- Marks the thread written at now: updatedAt, and its place in the newest-first order.
 local function touch(id, now)
   redis.call('HSET', thkey(id), 'updatedAt', num(now))
-  redis.call('ZADD', P .. 'threads:written', redis.call('INCR', P .. 'tseq'), id)
+  redis.call('ZADD', P .. 'threads:written', next_seq(), id)
 end
 
 -- Sets the thread's title once (title: JSON text, '' when the batch gives none).
