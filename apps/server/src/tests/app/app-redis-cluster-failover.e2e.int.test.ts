@@ -33,7 +33,9 @@ beforeAll(async () => {
   const env = {
     REDIS_CLUSTER_NODES: cluster.nodes.join(','),
     REDIS_WAIT_FOR_REPLICAS: '1',
-    REDIS_WAIT_TIMEOUT_MS: '2000',
+    // longer than the killed node takes to come back and resync as the promoted master's replica:
+    // a write there waits for it rather than failing as applied-but-unconfirmed
+    REDIS_WAIT_TIMEOUT_MS: '10000',
     AWAKEN_REDIS_PREFIX: 'e2e-failover',
     AWAKEN_WORKERS: String(RUNS / 2 + 5),
     AWAKEN_DEMO_DELAY_MS: '20',
@@ -136,8 +138,8 @@ describe('the reference server on a Redis Cluster whose busiest master is killed
     const runIds = responses.map((response) => response.headers.get('x-run-id') ?? '');
     const streams = responses.map((response, index) => readToFinish(response, runIds[index] as string));
 
-    // most tools are running (send_invoice takes 3 s): kill the master holding the most keys
-    await vi.waitFor(() => expect(sends().size).toBeGreaterThanOrEqual(RUNS / 2), {
+    // every tool is running (send_invoice takes 3 s): kill the master holding the most keys
+    await vi.waitFor(() => expect(sends().size).toBe(RUNS), {
       timeout: 20_000,
       interval: 20,
     });
@@ -164,27 +166,6 @@ describe('the reference server on a Redis Cluster whose busiest master is killed
     await waitForClusterOk(victim.port, 30_000);
 
     const read = await Promise.all(streams);
-    if (process.env.FAILOVER_DEBUG) {
-      for (const [index, runId] of runIds.entries()) {
-        const run = (await api(a.url, `/v1/runs/${runId}`)).body;
-        console.info(
-          runId,
-          read[index]?.finish?.status,
-          read[index]?.resumes,
-          run.status,
-          run.termination,
-          run.waiting?.tickets?.[0]?.action,
-        );
-      }
-      console.info(
-        a
-          .output()
-          .split('\n')
-          .filter((l) => /warn|error/i.test(l))
-          .slice(0, 40)
-          .join('\n'),
-      );
-    }
     const finished = read.map(({ finish }) => finish?.status ?? 'none');
     expect(finished.filter((status) => status !== 'done')).toEqual([]);
     for (const [index, { ids }] of read.entries()) {
