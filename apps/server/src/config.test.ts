@@ -39,6 +39,37 @@ describe('configuration from the environment', () => {
     ).toThrow(/not both/);
   });
 
+  it('reads REDIS_WAIT_FOR_REPLICAS (and its timeout) only with a Redis, refusing bad values by name', () => {
+    const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+    const plain = loadConfig(redis);
+    expect([plain.REDIS_WAIT_FOR_REPLICAS, plain.REDIS_WAIT_TIMEOUT_MS]).toEqual([undefined, undefined]);
+    expect(
+      loadConfig({
+        REDIS_CLUSTER_NODES: '127.0.0.1:7001',
+        REDIS_WAIT_FOR_REPLICAS: '1',
+        REDIS_WAIT_TIMEOUT_MS: '250',
+      }),
+    ).toMatchObject({ REDIS_WAIT_FOR_REPLICAS: 1, REDIS_WAIT_TIMEOUT_MS: 250 });
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_FOR_REPLICAS: '0' })).toThrow(
+      /REDIS_WAIT_FOR_REPLICAS must be at least 1/,
+    );
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_FOR_REPLICAS: 'yes' })).toThrow(
+      /REDIS_WAIT_FOR_REPLICAS must be a number/,
+    );
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_FOR_REPLICAS: '1.5' })).toThrow(
+      /REDIS_WAIT_FOR_REPLICAS must be an integer/,
+    );
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_FOR_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '0' })).toThrow(
+      /REDIS_WAIT_TIMEOUT_MS must be at least 1/,
+    );
+    expect(() => loadConfig({ REDIS_WAIT_FOR_REPLICAS: '1' })).toThrow(
+      /REDIS_WAIT_FOR_REPLICAS: only with REDIS_URL or REDIS_CLUSTER_NODES/,
+    );
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_TIMEOUT_MS: '500' })).toThrow(
+      /REDIS_WAIT_TIMEOUT_MS: only with REDIS_WAIT_FOR_REPLICAS/,
+    );
+  });
+
   it('names each bad variable in one readable error', () => {
     const read = () =>
       loadConfig({ PORT: 'eighty', REDIS_URL: 'localhost:6379', AWAKEN_WORKERS: '-1', LOG_LEVEL: 'loud' });

@@ -12,6 +12,15 @@ const int = (name: string, fallback: number, min: number, max: number) =>
     .max(max, `${name} must be at most ${max}`)
     .default(fallback);
 
+/** An optional integer variable: no default (unset stays undefined). */
+const optionalInt = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be an integer`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`)
+    .optional();
+
 /** A comma-separated variable as its trimmed, non-empty entries (unset: none). */
 const commaList = z
   .string()
@@ -78,6 +87,14 @@ export const appConfigSchema = z
         'REDIS_CLUSTER_NODES: host:port of cluster nodes, comma-separated',
       )
       .optional(),
+    /**
+     * Acknowledge a Redis write only once this many replicas hold it (the stores' `waitForReplicas`:
+     * `WAIT` after each write, a write not confirmed in time fails as a retryable store_failure).
+     * Unset: no waiting (Redis's default: a failover can lose a write its master acknowledged).
+     */
+    REDIS_WAIT_FOR_REPLICAS: optionalInt('REDIS_WAIT_FOR_REPLICAS', 1, 16),
+    /** How long a write waits for REDIS_WAIT_FOR_REPLICAS replicas (ms, default 1000); only with it. */
+    REDIS_WAIT_TIMEOUT_MS: optionalInt('REDIS_WAIT_TIMEOUT_MS', 1, 60_000),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -159,6 +176,20 @@ export const appConfigSchema = z
         path: ['REDIS_CLUSTER_NODES'],
         message:
           'REDIS_CLUSTER_NODES: set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a cluster), not both',
+      });
+    }
+    if (config.REDIS_WAIT_FOR_REPLICAS !== undefined && !config.REDIS_URL && !config.REDIS_CLUSTER_NODES) {
+      context.addIssue({
+        code: 'custom',
+        path: ['REDIS_WAIT_FOR_REPLICAS'],
+        message: 'REDIS_WAIT_FOR_REPLICAS: only with REDIS_URL or REDIS_CLUSTER_NODES (no Redis is in use)',
+      });
+    }
+    if (config.REDIS_WAIT_TIMEOUT_MS !== undefined && config.REDIS_WAIT_FOR_REPLICAS === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['REDIS_WAIT_TIMEOUT_MS'],
+        message: 'REDIS_WAIT_TIMEOUT_MS: only with REDIS_WAIT_FOR_REPLICAS',
       });
     }
     if (config.AWAKEN_TOKENS.length === 0 && !LOOPBACK.has(config.HOST)) {

@@ -44,6 +44,14 @@ export async function startAppServer(config: AppConfig, logger: Logger): Promise
     ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL } : {}),
     ...(config.REDIS_CLUSTER_NODES ? { redisClusterNodes: config.REDIS_CLUSTER_NODES } : {}),
     ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    ...(config.REDIS_WAIT_FOR_REPLICAS
+      ? {
+          waitForReplicas: {
+            replicas: config.REDIS_WAIT_FOR_REPLICAS,
+            timeoutMs: config.REDIS_WAIT_TIMEOUT_MS ?? 1_000,
+          },
+        }
+      : {}),
   });
   await stores.ready();
   const { model, label } = createModel(config);

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { NotificationStores, ServiceStores } from '@awaken/server';
 import { createMemoryStores } from '@awaken/store-memory';
 import { createPostgresStores } from '@awaken/store-postgres';
-import { createRedisClient, createRedisClusterClient, createRedisStores } from '@awaken/store-redis';
+import {
+  type RedisStoresOptions,
+  createRedisClient,
+  createRedisClusterClient,
+  createRedisStores,
+} from '@awaken/store-redis';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -93,6 +98,8 @@ export function createTenantStores(options: {
   logger?: Logger;
   /** Tenants with webhook endpoints: they get delivery stores (`notifyByTenant`). Default none. */
   notifyTenants?: readonly string[];
+  /** Every Redis store's `waitForReplicas` (REDIS_WAIT_FOR_REPLICAS): a write waits for replicas. */
+  waitForReplicas?: RedisStoresOptions['waitForReplicas'];
 }): TenantStores {
   if (options.databaseUrl) return postgresTenantStores({ ...options, databaseUrl: options.databaseUrl });
   const redis = connectTo(options, options.logger);
@@ -106,11 +113,12 @@ export function createTenantStores(options: {
     return { kind: 'memory', byTenant, notifyByTenant, ready: async () => {}, close: async () => {} };
   }
   const notifies = new Set(options.notifyTenants ?? []);
+  const wait = options.waitForReplicas ? { waitForReplicas: options.waitForReplicas } : {};
   const bundles = options.tenants.map((tenant) => ({
     tenant,
-    stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }),
+    stores: createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}`, ...wait }),
     notify: notifies.has(tenant)
-      ? createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}` })
+      ? createRedisStores({ redis, prefix: `${options.prefix}:n:${tenant}`, ...wait })
       : undefined,
   }));
   return {
@@ -136,6 +144,7 @@ function postgresTenantStores(options: {
   prefix: string;
   schema?: string;
   logger?: Logger;
+  waitForReplicas?: RedisStoresOptions['waitForReplicas'];
 }): TenantStores {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
   pool.on('error', (error) => options.logger?.warn({ err: error }, 'postgres connection'));
@@ -146,7 +155,11 @@ function postgresTenantStores(options: {
       schema: tenantSchema(options.schema ?? 'awaken', tenant),
     });
     const mailbox = redis
-      ? createRedisStores({ redis, prefix: `${options.prefix}:t:${tenant}` }).mailbox
+      ? createRedisStores({
+          redis,
+          prefix: `${options.prefix}:t:${tenant}`,
+          ...(options.waitForReplicas ? { waitForReplicas: options.waitForReplicas } : {}),
+        }).mailbox
       : postgres.mailbox;
     const notify = options.notifyTenants?.includes(tenant)
       ? createPostgresStores({

@@ -34,7 +34,7 @@ export class BlockingPool {
 
   /** Runs `use` on a dedicated connection; `signal` unblocks it early (CLIENT UNBLOCK). */
   async with<T>(signal: AbortSignal | undefined, use: (client: Redis) => Promise<T>): Promise<T> {
-    const connection = this.#idle.pop() ?? (await this.#open());
+    const connection = this.#takeIdle() ?? (await this.#open());
     const unblock = () => {
       connection.node.client('UNBLOCK', connection.clientId).catch(() => undefined);
     };
@@ -54,6 +54,18 @@ export class BlockingPool {
     this.#idle.length = 0;
     this.#all.clear();
     await Promise.all(all.map((connection) => closeRedis(connection.client)));
+  }
+
+  /**
+   * An idle connection that is still up. One whose node went away is dropped (after a failover: a
+   * cluster's node connections never reconnect), so a new one goes to the slot's current master.
+   */
+  #takeIdle(): BlockingConnection | undefined {
+    for (let connection = this.#idle.pop(); connection; connection = this.#idle.pop()) {
+      if (connection.client.status === 'ready') return connection;
+      this.#drop(connection);
+    }
+    return undefined;
   }
 
   async #open(): Promise<BlockingConnection> {

@@ -164,6 +164,13 @@ export class StreamWaiter {
 
   async #connection(): Promise<Redis> {
     if (this.#closed) throw new Error('the event log is closed');
+    if (this.#client?.status === 'end') {
+      // gone for good: on a cluster, a connection to a node never reconnects (ioredis waits for the
+      // slot map to move instead), so after a failover the next XREAD goes to the slot's new master
+      this.#client = undefined;
+      this.#clientId = undefined;
+      if (isCluster(this.#base)) this.#node = undefined;
+    }
     if (!this.#client) {
       this.#node ??= isCluster(this.#base) ? await masterFor(this.#base, this.#routeKey) : this.#base;
       if (this.#closed) throw new Error('the event log is closed');

@@ -12,6 +12,8 @@ export class Subscriber {
   readonly #listeners = new Map<string, Set<() => void>>();
   #client: Redis | undefined;
   #opening: Promise<Redis> | undefined;
+  #closed = false;
+  #moving = false;
   readonly #routeKey: string;
 
   /**
@@ -25,6 +27,7 @@ export class Subscriber {
 
   /** Resolves once the channel subscription is active; returns the unsubscribe function. */
   async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
+    if (this.#client?.status === 'end') this.#client = undefined;
     const client = isCluster(this.#base)
       ? (this.#client ?? (await this.#open()))
       : this.#connection(this.#base);
@@ -44,12 +47,15 @@ export class Subscriber {
       current?.delete(entry);
       if (current && current.size === 0) {
         this.#listeners.delete(channel);
-        if (client.status === 'ready') await client.unsubscribe(channel);
+        // the connection now serving the channel (another one after a failover)
+        const serving = this.#client;
+        if (serving?.status === 'ready') await serving.unsubscribe(channel).catch(() => undefined);
       }
     };
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#listeners.clear();
     await this.#opening?.catch(() => undefined);
     if (this.#client) await closeRedis(this.#client);
@@ -76,8 +82,43 @@ export class Subscriber {
       client.on('message', (channel: string) => {
         for (const listener of this.#listeners.get(channel) ?? []) listener();
       });
+      if (isCluster(this.#base)) client.once('end', () => void this.#moveAfter(client));
       this.#client = client;
     }
     return this.#client;
+  }
+
+  /**
+   * A cluster's node connection never reconnects (ioredis waits for the slot map to change), so
+   * when the master this connection went to is gone (a failover) the channels still listened to
+   * move to a connection on the slot's current master, retried with backoff until one opens (or
+   * the subscriber closes). Every listener is then called once: a message published while no
+   * connection listened is lost, and listeners are wake-ups, for which an extra call is harmless.
+   */
+  async #moveAfter(ended: Redis): Promise<void> {
+    if (this.#client === ended) this.#client = undefined;
+    if (this.#moving) return; // the move under way picks up the channels
+    this.#moving = true;
+    try {
+      await this.#move();
+    } finally {
+      this.#moving = false;
+    }
+  }
+
+  async #move(): Promise<void> {
+    for (let attempt = 1; !this.#closed && this.#listeners.size > 0; attempt += 1) {
+      try {
+        const client = this.#client ?? (await this.#open());
+        const channels = [...this.#listeners.keys()];
+        if (channels.length > 0) await client.subscribe(...channels);
+        for (const listeners of [...this.#listeners.values()])
+          for (const listener of [...listeners]) listener();
+        return;
+      } catch {
+        if (this.#client?.status === 'end') this.#client = undefined;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 100, 1_000)));
+      }
+    }
   }
 }

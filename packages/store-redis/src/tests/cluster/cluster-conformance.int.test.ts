@@ -5,7 +5,8 @@ import {
   describeThreadRunStoreConformance,
 } from '@awaken/store-conformance';
 import { type RunRecord, jointCheckpointWriter } from '@awaken/contract';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type RedisClusterHandle, startRedisCluster } from '@awaken/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../create-redis-stores';
 import { registeredScripts } from '../../internal/lua/script-loading';
 import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
@@ -21,9 +22,14 @@ import {
 import { advanceClock, freezeClock, uniquePrefix } from '../../../test-support/redis-harness';
 import { type ScriptKeyReport, monitorScriptKeys } from '../../../test-support/script-key-monitor';
 
-// The same conformance suites as on the single redis-server (src/redis-*.int.test.ts), on the test
-// run's Redis Cluster (three masters): the stores given an ioredis Cluster.
-const nodes = inject('redisClusterNodes');
+// The same conformance suites as on the single redis-server (src/redis-*.int.test.ts), on a Redis
+// Cluster of three masters: the stores given an ioredis Cluster. The cluster is this file's own
+// (started once below), not the test run's shared one: MONITOR (below) sees every command of every
+// client, so on the shared cluster other test files running at the same time would feed it their
+// commands (and scripts it cannot name) and break its connection. Filled in by beforeAll, read by
+// the harness when a test opens a store.
+const nodes: string[] = [];
+let cluster: RedisClusterHandle | undefined;
 
 // Every key a script touches is in the slot of its KEYS[1]: the scripts build most of their keys
 // inside Lua (from the tagged prefix and ids read from indexes, e.g. each dispatch a claim pops), so
@@ -33,10 +39,13 @@ const nodes = inject('redisClusterNodes');
 let monitor: Awaited<ReturnType<typeof monitorScriptKeys>> | undefined;
 let report: ScriptKeyReport | undefined;
 beforeAll(async () => {
+  cluster = await startRedisCluster({ masters: 3 });
+  nodes.push(...cluster.nodes);
   monitor = await monitorScriptKeys(nodes.map((node) => Number(node.split(':')[1])));
 });
 afterAll(async () => {
   if (!report) await monitor?.stop();
+  await cluster?.stop();
 });
 
 const mailbox = redisClusterHarnessParts(
