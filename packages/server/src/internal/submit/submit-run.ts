@@ -80,7 +80,8 @@ async function createRun(
     const runId = request.runId as string;
     if (!AwakenError.hasCode(error, 'conflict') || (await context.stores.threadRuns.getRun(runId)))
       throw error;
-    await context.runtime.createRun(request);
+    const { newThread: _seenAbsent, ...again } = request;
+    await context.runtime.createRun(again);
   }
 }
 
@@ -95,7 +96,7 @@ async function makeRoom(
   threadId: string,
   runId: string,
   ifBusy: 'interrupt' | 'queue' | 'conflict',
-): Promise<void> {
+): Promise<{ threadSeen: boolean }> {
   const { threadRuns, mailbox } = context.stores;
   const thread = await threadRuns.getThread(threadId);
   // the thread of a sub-agent's child run takes runs only from its parent's call
@@ -122,6 +123,7 @@ async function makeRoom(
       });
     }
   }
+  return { threadSeen: thread !== null };
 }
 
 /**
@@ -199,8 +201,10 @@ export async function submitRun(
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
   // nothing is written before the runtime has checked the request (in createRun)
-  await makeRoom(context, commands, threadId, runId, ifBusy);
+  const { threadSeen } = await makeRoom(context, commands, threadId, runId, ifBusy);
   await createRun(context, {
+    // the thread just read absent: it is written beside the run, not after a refused run write
+    ...(threadSeen ? {} : { newThread: true }),
     agentId: request.agentId,
     threadId,
     runId,
