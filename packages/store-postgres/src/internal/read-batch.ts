@@ -95,7 +95,9 @@ export class ReadBatch {
       try {
         const results = await this.#many(entries.map((entry) => entry.text).join('; '));
         if (results.length === entries.length) {
-          entries.forEach((entry, index) => entry.resolve((results[index] as pg.QueryResult).rows));
+          for (const [index, entry] of entries.entries()) {
+            entry.resolve((results[index] as pg.QueryResult).rows);
+          }
           return;
         }
       } catch {
