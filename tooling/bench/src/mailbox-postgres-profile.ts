@@ -11,7 +11,12 @@ import pg from 'pg';
 
 const N = Number(process.env.BENCH_OPS ?? 1_000);
 const postgres = await startPostgresServer({
-  settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+  settings: {
+    shared_preload_libraries: 'pg_stat_statements',
+    'pg_stat_statements.track': 'all',
+    // more server settings to compare, e.g. BENCH_PG_SETTINGS='{"plan_cache_mode":"force_generic_plan"}'
+    ...(JSON.parse(process.env.BENCH_PG_SETTINGS ?? '{}') as Record<string, string>),
+  },
 });
 const admin = new pg.Client({ connectionString: postgres.url });
 await admin.connect();
