@@ -7,13 +7,16 @@
  * so each claim read every dispatch queued since the last vacuum (EXPLAIN in
  * tooling/bench/results/postgres-issue-37-s8.md). Now each candidate thread is locked by primary key
  * (`FOR UPDATE SKIP LOCKED`, in claim order, until `p_limit` are held) and each held thread's head is
- * one index probe of `dispatches_thread_queue` (`LIMIT 1` in (priority, seq) order). Same arguments,
+ * one index probe of `dispatches_thread_queue` (`LIMIT 1` in (priority, seq) order). Its statements
+ * take their generic plan (`plan_cache_mode`): planned once per connection, not at every call — the
+ * custom plans PL/pgSQL chose cost more than the claim's statements themselves. Same arguments,
  * same reply, same request record, same lock order (thread rows only, none waited for).
  * `S` is the quoted schema.
  */
 export const MIGRATION_0009 = (S: string): string => `
 CREATE OR REPLACE FUNCTION ${S}.mb_claim(p_req text, p_retry boolean, p_test boolean,
-  p_worker text, p_limit integer, p_lease_ms bigint, p_scan integer) RETURNS text LANGUAGE plpgsql AS $fn$
+  p_worker text, p_limit integer, p_lease_ms bigint, p_scan integer) RETURNS text LANGUAGE plpgsql
+  SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   v_at bigint := ${S}.clock_ms(p_test);
   v_candidates text[];
