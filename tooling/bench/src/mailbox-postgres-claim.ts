@@ -23,11 +23,15 @@ function migration5Claim(S: string): string {
     new URL('../../../packages/store-postgres/src/migrations/0005-mailbox-functions.ts', import.meta.url),
   );
   const text = readFileSync(file, 'utf8');
-  const start = text.indexOf('CREATE FUNCTION ${S}.mb_claim(');
+  const placeholder = ['$', '{S}'].join(''); // the file's template placeholder, as text
+  const start = text.indexOf(`CREATE FUNCTION ${placeholder}.mb_claim(`);
   const end = text.indexOf('$fn$;', start);
   if (start < 0 || end < 0) throw new Error('mb_claim not found in migration 5');
   // the template literal's escapes (\\\\ in the file) are not used by mb_claim
-  return `CREATE OR REPLACE ${text.slice(start + 'CREATE '.length, end + '$fn$;'.length)}`.replaceAll('${S}', S);
+  return `CREATE OR REPLACE ${text.slice(start + 'CREATE '.length, end + '$fn$;'.length)}`.replaceAll(
+    placeholder,
+    S,
+  );
 }
 
 const postgres = await startPostgresServer({
@@ -72,7 +76,9 @@ try {
       entry.wall.push(wall);
       entry.claim.push(claim);
       results[variant] = entry;
-      console.log(`round ${round} ${variant}: ${wall.toFixed(0)} µs per cycle, claim ${claim.toFixed(0)} µs (server)`);
+      console.log(
+        `round ${round} ${variant}: ${wall.toFixed(0)} µs per cycle, claim ${claim.toFixed(0)} µs (server)`,
+      );
       await store.close();
     }
   }
@@ -82,4 +88,6 @@ try {
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 for (const [variant, { wall, claim }] of Object.entries(results))
-  console.log(`${variant}: median ${median(wall).toFixed(0)} µs per cycle, claim ${median(claim).toFixed(0)} µs (server)`);
+  console.log(
+    `${variant}: median ${median(wall).toFixed(0)} µs per cycle, claim ${median(claim).toFixed(0)} µs (server)`,
+  );

@@ -32,7 +32,9 @@ async function report(label: string): Promise<void> {
   for (const row of rows) {
     const per = (row.total * 1000) / N;
     const text = row.query.replace(/\s+/g, ' ').slice(0, 110);
-    console.log(`${row.toplevel ? 'top ' : '  in'} ${per.toFixed(1).padStart(7)} µs  ${(Number(row.calls) / N).toFixed(1)}×  ${text}`);
+    console.log(
+      `${row.toplevel ? 'top ' : '  in'} ${per.toFixed(1).padStart(7)} µs  ${(Number(row.calls) / N).toFixed(1)}×  ${text}`,
+    );
   }
 }
 
@@ -51,26 +53,40 @@ try {
     const [item] = await store.claim({ workerId: 'w', limit: 1, leaseMs: 30_000 });
     if (item) await store.ack({ dispatchId: item.dispatchId, claimToken: item.claimToken ?? '' });
   }
-  console.log(`mailbox: ${((performance.now() - started) * 1000 / N).toFixed(0)} µs per cycle (client wall)`);
+  console.log(
+    `mailbox: ${(((performance.now() - started) * 1000) / N).toFixed(0)} µs per cycle (client wall)`,
+  );
   await report('mailbox');
   await store.close();
 
   const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
-  await pool.query(`CREATE TABLE jobs (id bigserial PRIMARY KEY, status text NOT NULL, payload text NOT NULL)`);
+  await pool.query(
+    `CREATE TABLE jobs (id bigserial PRIMARY KEY, status text NOT NULL, payload text NOT NULL)`,
+  );
   await pool.query(`CREATE INDEX ON jobs (id) WHERE status = 'queued'`);
   await admin.query('SELECT pg_stat_statements_reset()');
   started = performance.now();
   for (let index = 0; index < N; index += 1) {
-    await pool.query({ name: 'e', text: `INSERT INTO jobs (status, payload) VALUES ('queued', $1)`, values: [`run-${index}`] });
+    await pool.query({
+      name: 'e',
+      text: `INSERT INTO jobs (status, payload) VALUES ('queued', $1)`,
+      values: [`run-${index}`],
+    });
     const { rows } = await pool.query({
       name: 'c',
       text: `UPDATE jobs SET status = 'claimed' WHERE id IN (
         SELECT id FROM jobs WHERE status = 'queued' ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING id`,
       values: [1],
     });
-    await pool.query({ name: 'a', text: `UPDATE jobs SET status = 'acked' WHERE id = $1`, values: [rows[0]?.id] });
+    await pool.query({
+      name: 'a',
+      text: `UPDATE jobs SET status = 'acked' WHERE id = $1`,
+      values: [rows[0]?.id],
+    });
   }
-  console.log(`\nfloor: ${((performance.now() - started) * 1000 / N).toFixed(0)} µs per cycle (client wall)`);
+  console.log(
+    `\nfloor: ${(((performance.now() - started) * 1000) / N).toFixed(0)} µs per cycle (client wall)`,
+  );
   await report('SKIP LOCKED floor');
   await pool.end();
 } finally {

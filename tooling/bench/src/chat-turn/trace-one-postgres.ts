@@ -56,8 +56,7 @@ db.mutate = function (this: typeof db, work: never, record?: never) {
   return mutate.call(this, work, record);
 } as typeof db.mutate;
 db.callFunctions = function (this: typeof db, calls: never[], lockFirst?: never) {
-  if (recording)
-    lines.push(`call  ${calls.map(describeCall).join(', ')}  ← ${caller()}`);
+  if (recording) lines.push(`call  ${calls.map(describeCall).join(', ')}  ← ${caller()}`);
   return callFunctions.call(this, calls, lockFirst);
 } as typeof db.callFunctions;
 
