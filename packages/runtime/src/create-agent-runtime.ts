@@ -137,6 +137,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         origin: request.origin ?? 'user',
         ...parseRequestExtras(agent, request),
         ...(request.forkOf ? { forkOf: request.forkOf } : {}),
+        ...(request.newThread ? { newThread: true } : {}),
       });
     },
     planFork(sourceRunId, options) {

@@ -125,6 +125,14 @@ export interface RunRequest {
    * three). The run installs the fork's repeat guard and, when given, its instructions.
    */
   forkOf?: ForkOrigin;
+  /**
+   * A hint from a caller that has just read the thread and found none (the server's submit does):
+   * `createRun` then writes the thread and the run side by side — one round trip where the store
+   * sends same-tick writes together — instead of writing the run first and creating the thread only
+   * after the store refuses it (`not_found`). Only a hint: a thread created meanwhile is used as it
+   * is, and the guarantees are those of a request without it.
+   */
+  newThread?: boolean;
 }
 
 /**

@@ -48,12 +48,25 @@ import {
   createThreadReply,
 } from './internal/thread-inbox-functions';
 import type { FunctionCall } from './internal/function-call';
+import { TickBatch } from './internal/tick-batch';
 import { trustedEventLogInputs, trustedThreadRunInputs } from './internal/trusted-inputs';
 import { PostgresRunEventLog } from './postgres-run-event-log';
 
 export type PostgresThreadRunStoreOptions = PostgresStoreOptions;
 
 const parseRun = (doc: string) => JSON.parse(doc) as RunRecord;
+
+/** One batch per database, shared by a store and its trusted view (the runtime writes through either). */
+const threadBatches = new WeakMap<PgDb, TickBatch>();
+
+function threadBatchOf(db: PgDb): TickBatch {
+  let batch = threadBatches.get(db);
+  if (batch === undefined) {
+    batch = new TickBatch((calls) => db.callFunctions(calls));
+    threadBatches.set(db, batch);
+  }
+  return batch;
+}
 
 interface ThreadRow {
   doc: string;
@@ -117,7 +130,8 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
     const parsed = this.#inputs.createThread.parse(input);
     const id = parsed.id ?? randomUUID();
     const metadata = parsed.metadata ?? {};
-    const reply = await this.#call(createThreadCall(id, metadata));
+    // with a createRun on it in the same tick: one message (see `TickBatch`)
+    const reply = await threadBatchOf(this.db).call(key(id), createThreadCall(id, metadata));
     return createThreadReply(reply, id, metadata);
   }
 
@@ -310,7 +324,7 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
   /** One call of `tr_create_run` (migration 8), one round trip: thread locked, run inserted, thread's latestRunId. */
   async createRun(input: RunRecord): Promise<RunRecord> {
     const record = this.#inputs.createRun.parse(input);
-    createRunReply(await this.#call(createRunCall(record)), record);
+    createRunReply(await threadBatchOf(this.db).call(key(record.threadId), createRunCall(record)), record);
     return record;
   }
 

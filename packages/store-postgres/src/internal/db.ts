@@ -6,6 +6,7 @@ import { isConnectionError, isTransactionRetry, toStoreError } from './errors';
 import { type FunctionCall, sqlLiteral } from './function-call';
 import { migrate } from './migrate';
 import { Notifier } from './notifier';
+import { ReadBatch } from './read-batch';
 
 /** A node-postgres Pool (stays yours: `close()` leaves it open), a connection string or a pool config. */
 export type PostgresInput = pg.Pool | string | pg.PoolConfig;
@@ -128,7 +129,10 @@ export class PgDb {
     return this.#ready;
   }
 
-  /** A read (one statement), re-sent on a lost connection. */
+  /**
+   * A read (one statement), re-sent on a lost connection. Reads with parameters made in the same
+   * tick go as one message (see `ReadBatch`); a read alone is a named prepared statement.
+   */
   async read<R extends pg.QueryResultRow = Record<string, unknown>>(
     sql: string,
     params: unknown[] = [],
@@ -136,6 +140,15 @@ export class PgDb {
     await this.ready().catch((error) => {
       throw toStoreError(error);
     });
+    return params.length > 0 ? this.#reads.read<R>(sql, params) : this.#readAlone<R>(sql, params);
+  }
+
+  readonly #reads = new ReadBatch(
+    (sql, params) => this.#readAlone(sql, params),
+    async (text) => (await this.pool.query(text)) as unknown as pg.QueryResult[],
+  );
+
+  async #readAlone<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return (await this.pool.query<R>(params.length > 0 ? prepared(sql, params) : sql)).rows;

@@ -37,6 +37,14 @@ function caller(): string {
     .map((frame) => frame.replace(/.*packages\//, '').replace(/\)$/, ''));
   return ours.join(' < ');
 }
+/** A call's function; for `tr_write`, the types of its events and the status its checkpoint writes. */
+function describeCall(call: { fn: string; args: readonly unknown[] }): string {
+  if (call.fn !== 'tr_write') return call.fn;
+  const events = (call.args[6] as string[] | null) ?? [];
+  const types = events.map((event) => (JSON.parse(event) as { type: string }).type);
+  const status = call.args[13] as string | null;
+  return `tr_write(events: [${types.join(' ')}]${status === null ? '' : `, checkpoint: ${status}`})`;
+}
 const db = pg.threadRuns.db;
 const { read, mutate, callFunctions } = db;
 db.read = function (this: typeof db, sql: string, params?: unknown[]) {
@@ -48,8 +56,7 @@ db.mutate = function (this: typeof db, work: never, record?: never) {
   return mutate.call(this, work, record);
 } as typeof db.mutate;
 db.callFunctions = function (this: typeof db, calls: never[], lockFirst?: never) {
-  if (recording)
-    lines.push(`call  ${calls.map((call: { fn: string }) => call.fn).join(', ')}  ← ${caller()}`);
+  if (recording) lines.push(`call  ${calls.map(describeCall).join(', ')}  ← ${caller()}`);
   return callFunctions.call(this, calls, lockFirst);
 } as typeof db.callFunctions;
 

@@ -34,6 +34,7 @@ const runRequestSchema = z.object({
   onOpenRun: z.enum(['refuse', 'cancel']).optional(),
   origin: runRequestOriginSchema.optional(),
   forkOf: forkOriginSchema.optional(),
+  newThread: z.boolean().optional(),
 });
 
 /**

@@ -98,6 +98,11 @@ export interface NewRunInput {
    * succeeds nothing is read back from it (it holds no message and no state yet).
    */
   freshThread?: boolean;
+  /**
+   * The caller has just seen the thread absent (a hint): the thread and the run are written in the
+   * same tick, and the run again only when a store that reorders them refused it first.
+   */
+  newThread?: boolean;
 }
 
 /**
@@ -124,6 +129,7 @@ export async function writeRunRecord(
   const record = newRunRecord(services, agent, request);
   if (request.freshThread && (await createThreadIfNew(services, request.threadId)))
     return { record: await store.createRun(record), threadCreated: true };
+  if (request.newThread) return writeThreadAndRun(services, record);
   try {
     return { record: await store.createRun(record), threadCreated: false };
   } catch (error) {
@@ -131,6 +137,28 @@ export async function writeRunRecord(
   }
   await store.createThread({ id: request.threadId });
   return { record: await store.createRun(record), threadCreated: true };
+}
+
+/**
+ * The thread (when still missing) and the run, both asked in one tick: a store that sends same-tick
+ * writes together (PostgreSQL's thread-run store: one message, one transaction) writes both in one
+ * round trip. A thread that exists (`conflict`) is used as it is; a run refused as `not_found` (its
+ * write went ahead of the thread's) is written again once the thread is there.
+ */
+async function writeThreadAndRun(
+  services: RuntimeServices,
+  record: RunRecord,
+): Promise<{ record: RunRecord; threadCreated: boolean }> {
+  const { store } = services;
+  const [thread, run] = await Promise.allSettled([
+    store.createThread({ id: record.threadId }),
+    store.createRun(record),
+  ]);
+  const threadCreated = thread.status === 'fulfilled';
+  if (run.status === 'fulfilled') return { record: run.value, threadCreated };
+  if (!AwakenError.hasCode(run.reason, 'not_found')) throw run.reason;
+  if (thread.status === 'rejected' && !AwakenError.hasCode(thread.reason, 'conflict')) throw thread.reason;
+  return { record: await store.createRun(record), threadCreated };
 }
 
 /** The record of a run about to be created (status `created`, version 0, its input in its state). */

@@ -42,6 +42,8 @@ export class RunEvents {
   #held = false;
   /** The append in flight (delivery included). */
   #appending: Promise<void> | undefined;
+  /** The events of the append in flight. */
+  #inFlight: Pending[] | undefined;
 
   constructor(
     private readonly parts: {
@@ -140,9 +142,11 @@ export class RunEvents {
         continue;
       }
       const batch = this.#queue.splice(0, MAX_BATCH);
+      this.#inFlight = batch;
       this.#appending = this.#append(batch);
       await this.#appending;
       this.#appending = undefined;
+      this.#inFlight = undefined;
     }
     // cleared with no await after the queue was seen empty: an emit from now on starts a new drain
     this.#draining = undefined;
@@ -236,6 +240,17 @@ export class RunEvents {
    * `step_start` … `step_end`.
    */
   async closeOpenStep(): Promise<void> {
-    if (this.openStep !== undefined) await this.emit({ type: 'step_end', step: this.openStep });
+    if (this.openStep === undefined || this.#closing(this.openStep)) return;
+    await this.emit({ type: 'step_end', step: this.openStep });
+  }
+
+  /**
+   * A `step_end` of `step` is already on its way to the log (queued — posted by the StepEnd phase —
+   * or in the append in flight): it will be logged before anything emitted after it, or its failure
+   * heard by the next awaited emit, so a second one would only repeat it (and cost a write of its own).
+   */
+  #closing(step: number): boolean {
+    const isEnd = (pending: Pending) => pending.input.type === 'step_end' && pending.input.step === step;
+    return this.#queue.some(isEnd) || (this.#inFlight?.some(isEnd) ?? false);
   }
 }

@@ -6,7 +6,7 @@ import { abortableDelay } from '../service/abortable-delay';
 import type { ServiceContext } from '../service/service-context';
 import { adoptLeftoverInput } from '../submit/adopt-leftover-input';
 import type { ActivationOutcome } from './classify-outcome';
-import { checkThreadGate } from './thread-gate';
+import { checkThreadGate, readThreadGate } from './thread-gate';
 
 /** The run an activation executes, as the claim's owner steers it. */
 export interface RunActivation {
@@ -69,7 +69,15 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
   const { threadRuns } = context.stores;
 
   async function execute(): Promise<ActivationOutcome> {
-    const record = await threadRuns.getRun(dispatch.runId);
+    // asked beside the record, after it (one round trip where the store batches same-tick reads):
+    // the thread gate's reads, used for a run not started yet, and the inbox, for a waiting run
+    const reading = threadRuns.getRun(dispatch.runId);
+    const gateReads = readThreadGate(context, dispatch.threadId);
+    const controls = context.stores.inbox.peek(dispatch.runId);
+    // a read not used (or not reached) fails nothing
+    gateReads.catch(() => undefined);
+    controls.catch(() => undefined);
+    const record = await reading;
     if (!record) throw new AwakenError('not_found', `run ${dispatch.runId} not found`);
     if (record.status === 'done') {
       await adoptLeftoverInput(context, record);
@@ -78,7 +86,7 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
     if (
       record.status === 'waiting' &&
       !hasExpiredTicket(record, Date.now()) &&
-      pendingWork(record, await context.stores.inbox.peek(record.runId)).length === 0
+      pendingWork(record, await controls).length === 0
     ) {
       return { type: 'skipped', record };
     }
@@ -98,7 +106,11 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       }
     }
     if (record.status === 'created') {
-      const gate = await checkThreadGate(context, record);
+      const gate = await checkThreadGate(
+        context,
+        record,
+        record.threadId === dispatch.threadId ? gateReads : undefined,
+      );
       if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
     }
     lease = await acquireUnderClaim(context, record.runId, () => detached !== undefined);

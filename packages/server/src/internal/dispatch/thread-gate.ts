@@ -1,4 +1,11 @@
-import { AwakenError, type RunDispatch, type RunRecord, isTerminalDispatchStatus } from '@awaken/contract';
+import {
+  AwakenError,
+  type Page,
+  type RunDispatch,
+  type RunRecord,
+  type Thread,
+  isTerminalDispatchStatus,
+} from '@awaken/contract';
 import type { ServiceContext } from '../service/service-context';
 import { DEAD_LETTERED } from './end-dead-lettered-run';
 import { publicDispatchError } from './public-reason';
@@ -40,6 +47,21 @@ async function cancelSupersededRuns(
   }
 }
 
+/** What the gate reads of a thread: the thread, and its runs not started yet. */
+export type ThreadGateReads = [Thread | null, Page<RunRecord>];
+
+/**
+ * The gate's reads of the thread, side by side (one round trip where the store batches same-tick
+ * reads); the listing has no effect until the open run is known not to wait. Asked after the claim.
+ */
+export function readThreadGate(context: ServiceContext, threadId: string): Promise<ThreadGateReads> {
+  const { threadRuns } = context.stores;
+  return Promise.all([
+    threadRuns.getThread(threadId),
+    threadRuns.listRuns(threadId, { status: ['created'], limit: 100 }),
+  ]);
+}
+
 /** Whether a run that has not started yet may start now on its thread. */
 export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; reason: string };
 
@@ -53,14 +75,14 @@ export type ThreadGate = { type: 'open' } | { type: 'defer'; retryAt: number; re
  *   never started because an interrupt superseded it → it is ended here, under this claim, before
  *   the new run starts (`error` when its dispatch was dead-lettered, `cancelled` when interrupted).
  */
-export async function checkThreadGate(context: ServiceContext, record: RunRecord): Promise<ThreadGate> {
+export async function checkThreadGate(
+  context: ServiceContext,
+  record: RunRecord,
+  /** The gate's reads of `record`'s thread, when already asked (see {@link readThreadGate}). */
+  reads: Promise<ThreadGateReads> = readThreadGate(context, record.threadId),
+): Promise<ThreadGate> {
   const { threadRuns, mailbox } = context.stores;
-  // read side by side (one round trip where the store batches reads); the listing has no effect
-  // until the open run is known not to wait
-  const [thread, created] = await Promise.all([
-    threadRuns.getThread(record.threadId),
-    threadRuns.listRuns(record.threadId, { status: ['created'], limit: 100 }),
-  ]);
+  const [thread, created] = await reads;
   const openRunId = thread?.openRunId;
   if (openRunId !== undefined && openRunId !== record.runId) {
     const open = await threadRuns.getRun(openRunId);

@@ -2,6 +2,7 @@ import {
   AwakenError,
   type EnqueueDispatchInput,
   type RunDispatch,
+  type Thread,
   findJsonIssue,
   formatJsonIssue,
   isWellFormedText,
@@ -80,7 +81,8 @@ async function createRun(
     const runId = request.runId as string;
     if (!AwakenError.hasCode(error, 'conflict') || (await context.stores.threadRuns.getRun(runId)))
       throw error;
-    await context.runtime.createRun(request);
+    const { newThread: _seenAbsent, ...again } = request;
+    await context.runtime.createRun(again);
   }
 }
 
@@ -95,9 +97,11 @@ async function makeRoom(
   threadId: string,
   runId: string,
   ifBusy: 'interrupt' | 'queue' | 'conflict',
-): Promise<void> {
+  /** The thread's read, when already asked. */
+  reading: Promise<Thread | null> = context.stores.threadRuns.getThread(threadId),
+): Promise<{ threadSeen: boolean }> {
   const { threadRuns, mailbox } = context.stores;
-  const thread = await threadRuns.getThread(threadId);
+  const thread = await reading;
   // the thread of a sub-agent's child run takes runs only from its parent's call
   const latest = thread?.latestRunId ? await threadRuns.getRun(thread.latestRunId) : null;
   if (latest) await refuseChildRun(threadRuns, latest, 'start runs on its thread');
@@ -122,6 +126,7 @@ async function makeRoom(
       });
     }
   }
+  return { threadSeen: thread !== null };
 }
 
 /**
@@ -194,13 +199,20 @@ export async function submitRun(
   const ifBusy = request.ifBusy ?? (mode === 'foreground' ? 'interrupt' : 'queue');
   const threadId = request.threadId ?? context.config.createId();
   const runId = request.runId ?? context.config.createId();
-  // an id chosen here is new; one the caller chose may name an existing run
-  if (request.runId !== undefined && (await context.stores.threadRuns.getRun(runId))) {
+  // an id chosen here is new; one the caller chose may name an existing run. The thread is read
+  // beside it (one round trip where the store batches same-tick reads), for makeRoom
+  const { threadRuns } = context.stores;
+  const existing = request.runId === undefined ? null : threadRuns.getRun(runId);
+  const thread = threadRuns.getThread(threadId);
+  thread.catch(() => undefined); // not used when the run exists
+  if (await existing) {
     throw new AwakenError('conflict', `run ${runId} already exists`, { details: { runId } });
   }
   // nothing is written before the runtime has checked the request (in createRun)
-  await makeRoom(context, commands, threadId, runId, ifBusy);
+  const { threadSeen } = await makeRoom(context, commands, threadId, runId, ifBusy, thread);
   await createRun(context, {
+    // the thread just read absent: it is written beside the run, not after a refused run write
+    ...(threadSeen ? {} : { newThread: true }),
     agentId: request.agentId,
     threadId,
     runId,

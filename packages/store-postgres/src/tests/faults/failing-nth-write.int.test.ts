@@ -104,6 +104,41 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
     expect((await threadRuns.getThread('t1'))?.title).toBe('hi');
   });
 
+  it('a createThread and a createRun sent in one message: each call writes all or nothing', async () => {
+    const { threadRuns } = stores;
+    const outcomes: string[] = [];
+    for (let nth = 1; nth < 20; nth += 1) {
+      const threadId = `pair-${nth}`;
+      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      let settled: PromiseSettledResult<unknown>[];
+      try {
+        settled = await Promise.allSettled([
+          threadRuns.createThread({ id: threadId }),
+          threadRuns.createRun(runRecord(`${threadId}-r`, threadId)),
+        ]);
+      } finally {
+        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+      }
+      const [thread, run] = settled.map((outcome) => outcome.status === 'fulfilled');
+      for (const [index, outcome] of settled.entries()) {
+        if (outcome.status === 'fulfilled') continue;
+        // the run's write alone, after the thread's failed: no thread to write it on
+        if (index === 1 && !thread && AwakenError.hasCode(outcome.reason, 'not_found')) continue;
+        expect(AwakenError.hasCode(outcome.reason, 'store_failure'), String(outcome.reason)).toBe(true);
+        expect(String(outcome.reason)).toContain('injected failure');
+      }
+      outcomes.push(`${thread ? 'thread' : '-'} ${run ? 'run' : '-'}`);
+      // what each call answered is what it wrote: no thread without its reply, no half-written run
+      const found = await threadRuns.getThread(threadId);
+      expect(found !== null).toBe(thread);
+      expect(found?.latestRunId).toBe(run ? `${threadId}-r` : undefined);
+      expect((await threadRuns.getRun(`${threadId}-r`)) !== null).toBe(run);
+      if (thread && run) break;
+    }
+    // the message fails, then each call alone: the thread's two writes, then the run's three
+    expect(outcomes).toEqual(['- -', '- -', 'thread -', 'thread -', 'thread -', 'thread run']);
+  });
+
   it('an inbox put and remove write all or nothing', async () => {
     const { inbox } = stores;
     const put = await throughFailures(() => inbox.put('r2', { kind: 'cancel', id: 'c1', at: 1 }));

@@ -193,4 +193,33 @@ describe('a lost reply of a store function call, alone or in a message of severa
     await withLostReply(() => inbox.remove('m8r', [decision.id]));
     expect(await inbox.peek('m8r')).toEqual([]);
   });
+
+  it('applies a createThread and a createRun asked side by side (one message) once each', async () => {
+    const { threadRuns } = stores;
+    const messages: string[][] = [];
+    const { callFunctions } = threadRuns.db;
+    threadRuns.db.callFunctions = (calls, lockFirst) => {
+      messages.push(calls.map((call) => call.fn));
+      return callFunctions.call(threadRuns.db, calls, lockFirst);
+    };
+    try {
+      const [thread, run] = await withLostReply(() =>
+        Promise.all([
+          threadRuns.createThread({ id: 'pair' }),
+          threadRuns.createRun(runRecord('pair-r', 'pair', 0)),
+        ]),
+      );
+      expect(messages[0]).toEqual(['tr_create_thread', 'tr_create_run']); // one message for the two
+      // its first reply, not a conflict with itself
+      expect(await threadRuns.getThread('pair')).toMatchObject({
+        id: 'pair',
+        createdAt: thread.createdAt,
+        latestRunId: 'pair-r',
+      });
+      expect(await threadRuns.getRun('pair-r')).toEqual(run);
+      expect((await threadRuns.listRuns('pair')).items).toHaveLength(1);
+    } finally {
+      threadRuns.db.callFunctions = callFunctions;
+    }
+  });
 });
