@@ -88,7 +88,6 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   readonly #prefixes: ShardPrefixes;
   readonly #locator: RunLocator;
   readonly #inputs: typeof threadRunStoreInputs;
-  readonly #trusted: boolean;
   readonly #untrusted: ShardedRedisThreadRunStore | undefined;
   #shards: Promise<RedisThreadRunStore[]> | undefined;
 
@@ -100,14 +99,12 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
       this.#prefixes = trustedTwinOf.#prefixes;
       this.#locator = trustedTwinOf.#locator;
       this.#inputs = trustedInputs;
-      this.#trusted = true;
       this.#untrusted = trustedTwinOf;
       return;
     }
     this.#prefixes = options.shardPrefixes ?? new ShardPrefixes(this.redis, this.prefix, options.shards);
     this.#locator = options.locator ?? new RunLocator(this.redis, this.#prefixes);
     this.#inputs = threadRunStoreInputs;
-    this.#trusted = false;
     this.#untrusted = undefined;
     offerTrustedView(this, new ShardedRedisThreadRunStore(options, this));
   }
