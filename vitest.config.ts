@@ -15,7 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // one file at a time (vitest's default on 2 cores): the cluster key test watches the shared Redis
-    // Cluster with MONITOR, which another file's commands on that cluster break (two at once failed it)
+    // two files at once on a 2-core machine (most files wait on Redis, PostgreSQL, Chromium or child
+    // processes): every file isolates itself (its own key prefix, schema, ports); the cluster key test
+    // that watches with MONITOR and the failover tests start clusters of their own
+    maxWorkers: 2,
   },
 });
