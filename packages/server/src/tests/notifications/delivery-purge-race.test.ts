@@ -1,36 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { MailboxStore, ThreadRunStore } from '@awaken/contract';
-import { createMemoryStores } from '@awaken/store-memory';
-import { createPostgresStores } from '@awaken/store-postgres';
-import { createRedisStores } from '@awaken/store-redis';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import type { MailboxStore } from '@awaken/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type DeliveryStores, deliveryBackends } from '../../../test-support/delivery-backends';
 import { type NotifyFixture, createNotifyFixture } from '../../../test-support/notify-fixture';
 import { type WebhookReceiver, startWebhookReceiver } from '../../../test-support/webhook-receiver';
 
 const WAIT = { timeout: 10_000, interval: 20 };
 const endpoint = (url: string) => ({ id: 'ops', url, secret: 'hook-secret-0123456789', approver: 'dana' });
 
-interface DeliveryStores {
-  threadRuns: ThreadRunStore;
-  mailbox: MailboxStore;
-  close(): Promise<void>;
-}
-
-const backends: { name: string; open(): DeliveryStores }[] = [
-  { name: 'memory', open: () => ({ ...createMemoryStores(), close: async () => {} }) },
-  {
-    name: 'Redis',
-    open: () => createRedisStores({ redis: inject('redisUrl'), prefix: `purge-race:${randomUUID()}:` }),
-  },
-  {
-    name: 'PostgreSQL',
-    open: () =>
-      createPostgresStores({
-        postgres: inject('postgresUrl'),
-        schema: `purge_race_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
-      }),
-  },
-];
+const backends = deliveryBackends('purge-race');
 
 let fx: NotifyFixture | undefined;
 let receiver: WebhookReceiver | undefined;

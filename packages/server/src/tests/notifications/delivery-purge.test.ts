@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { MailboxStore, ThreadRunStore } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
-import { createPostgresStores } from '@awaken/store-postgres';
-import { createRedisStores } from '@awaken/store-redis';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type DeliveryStores, deliveryBackends } from '../../../test-support/delivery-backends';
 import { type NotifyFixture, createNotifyFixture } from '../../../test-support/notify-fixture';
 import { type WebhookReceiver, startWebhookReceiver } from '../../../test-support/webhook-receiver';
 import { createNotificationOutbox } from '../../notifications/create-notification-outbox';
@@ -11,27 +8,7 @@ import { createNotificationOutbox } from '../../notifications/create-notificatio
 const SECRET = 'hook-secret-0123456789';
 const WAIT = { timeout: 10_000, interval: 20 };
 
-interface DeliveryStores {
-  threadRuns: ThreadRunStore;
-  mailbox: MailboxStore;
-  close(): Promise<void>;
-}
-
-const backends: { name: string; open(): DeliveryStores }[] = [
-  { name: 'memory', open: () => ({ ...createMemoryStores(), close: async () => {} }) },
-  {
-    name: 'Redis',
-    open: () => createRedisStores({ redis: inject('redisUrl'), prefix: `purge:${randomUUID()}:` }),
-  },
-  {
-    name: 'PostgreSQL',
-    open: () =>
-      createPostgresStores({
-        postgres: inject('postgresUrl'),
-        schema: `purge_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
-      }),
-  },
-];
+const backends = deliveryBackends('purge');
 
 let fx: NotifyFixture | undefined;
 let receiver: WebhookReceiver | undefined;
