@@ -282,6 +282,10 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {
+    const found = await (await this.#ofRun(runId)).getRun(runId);
+    // nothing where this process remembered the run: its thread may have been deleted by another
+    // process and the id used again on another thread's shard; read the entry again, once
+    if (found !== null || typeof runId !== 'string' || !this.#locator.forgetRemembered(runId)) return found;
     return (await this.#ofRun(runId)).getRun(runId);
   }
 
@@ -334,7 +338,14 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   }
 
   async acquireRun(runId: string, request: { owner: string; leaseMs: number }): Promise<RunLease> {
-    return (await this.#ofRun(runId)).acquireRun(runId, request);
+    try {
+      return await (await this.#ofRun(runId)).acquireRun(runId, request);
+    } catch (error) {
+      // as in getRun: a remembered thread that no longer holds the run is read again, once
+      if (!AwakenError.hasCode(error, 'not_found') || typeof runId !== 'string') throw error;
+      if (!this.#locator.forgetRemembered(runId)) throw error;
+      return (await this.#ofRun(runId)).acquireRun(runId, request);
+    }
   }
 
   async renewRun(proof: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {

@@ -78,6 +78,15 @@ export class RunLocator {
     this.#remember(runId, threadId);
   }
 
+  /**
+   * Forgets what this process remembered of the run's thread and reports whether it remembered
+   * anything: a caller that found no run where a remembered entry pointed re-reads the entry (the
+   * run's thread may have been deleted by another process and the id used again on another thread).
+   */
+  forgetRemembered(runId: string): boolean {
+    return this.#known.delete(runId);
+  }
+
   /** Forgets deleted runs (their thread was deleted): drops their entries and what this process knew. */
   async forget(runIds: readonly string[]): Promise<void> {
     for (const runId of runIds) this.#known.delete(runId);
