@@ -386,8 +386,18 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   async #record(run: RunRecord, createsThread: boolean): Promise<void> {
     await this.#locator.record(run.runId, run.threadId, async (threadId) => {
       const shard = await this.#ofThread(threadId);
-      if ((await this.redis.exists(threadRunKeys(shard.prefix).run(run.runId))) === 0) return false;
-      // the run exists on another thread; one node checks the new run's thread first
+      const keys = threadRunKeys(shard.prefix);
+      // the run exists on another thread, or its thread does and another process may be creating the
+      // run there right now (it reserved the entry first): either way the entry holds. Left as stale:
+      // only an entry whose run and thread are both gone (a deleted thread, a create that found no
+      // thread). One process creating the run on a thread that createRunWithLease is creating at the
+      // same moment (createThread) can still race another thread's create of the same run id.
+      const [runs, threads] = await Promise.all([
+        this.redis.exists(keys.run(run.runId)),
+        this.redis.exists(keys.thread(threadId)),
+      ]);
+      if (runs === 0 && threads === 0) return false;
+      // one node checks the new run's thread first
       const target = await this.#ofThread(run.threadId);
       if (
         !createsThread &&

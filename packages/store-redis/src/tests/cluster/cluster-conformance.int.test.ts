@@ -83,13 +83,18 @@ describeRunControlInboxConformance({
 });
 
 describe('scripts on a Redis Cluster', () => {
-  // what the suites above do not call: the joint checkpoint, and the sharded mailbox's peek
+  // what the suites above do not call: the joint checkpoint, the sharded mailbox's peek, the swap
+  // of a stale run locator entry
   it('runs the joint checkpoint and a claim over three shards', async () => {
     const cluster = clusterClient(nodes);
     const prefix = uniquePrefix('keys');
     const stores = createRedisStores({ redis: cluster as never, prefix, mailboxShards: 3 });
     try {
       await stores.threadRuns.createThread({ id: 'th1' });
+      // a create that found no thread leaves the run's locator entry behind: the next create swaps it
+      await expect(
+        stores.threadRuns.createRun({ ...runRecord(0, 'created'), threadId: 'nowhere' }),
+      ).rejects.toMatchObject({ code: 'not_found' });
       await stores.threadRuns.createRun(runRecord(0, 'created'));
       const writer = jointCheckpointWriter(stores.threadRuns, stores.eventLog);
       const outcome = await writer?.commitCheckpointWithEvents(
