@@ -1,6 +1,8 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { threadShard } from '../../internal/cluster/cluster-topology';
+import { createMemoryStores } from '@awaken/store-memory';
+import type { ThreadRunStore } from '@awaken/contract';
 import { ShardedRedisThreadRunStore } from '../../sharded-redis-thread-run-store';
 import { clusterClient, deleteClusterKeys } from '../../../test-support/redis-cluster-harness';
 import { uniquePrefix } from '../../../test-support/redis-harness';
@@ -83,6 +85,72 @@ describe('sharded thread/run store, break pass', () => {
         cursor = page.nextCursor;
       }
       expect(all.map((thread) => thread.id)).toEqual(ids);
+    } finally {
+      await deleteClusterKeys(client, prefix);
+    }
+  });
+
+  it('answers as the memory store for a branch of a branch across shards, its messages, and its deleted source', async () => {
+    const prefix = uniquePrefix('brk');
+    const sharded = new ShardedRedisThreadRunStore({ redis: client, prefix, shards: 3 });
+    const memory = createMemoryStores().threadRuns;
+    // ids on three different shards
+    const ids = ['src'];
+    for (let n = 0; ids.length < 3; n += 1) {
+      const id = `b${n}`;
+      if (!ids.some((taken) => threadShard(taken, 3) === threadShard(id, 3))) ids.push(id);
+    }
+    const [source, first, second] = ids as [string, string, string];
+    const script = async (
+      store: ThreadRunStore & { createBranch: ShardedRedisThreadRunStore['createBranch'] },
+    ) => {
+      const seen: unknown[] = [];
+      const settle = async (call: () => Promise<unknown>) => {
+        try {
+          seen.push(await call());
+        } catch (error) {
+          seen.push({ error: AwakenError.isInstance(error) ? error.code : String(error) });
+        }
+      };
+      const user = (content: string) => ({
+        visibility: 'external' as const,
+        message: { role: 'user' as const, content },
+      });
+      await store.createThread({ id: source });
+      await store.appendMessages(source, { expectedLength: 0, messages: [user('a'), user('b'), user('c')] });
+      await settle(() => store.createBranch({ threadId: source, atSeq: 2, id: first }));
+      await settle(() => store.appendMessages(first, { expectedLength: 2, messages: [user('d')] }));
+      await settle(() => store.createBranch({ threadId: first, atSeq: 3, id: second }));
+      await settle(() => store.createBranch({ threadId: first, atSeq: 4, id: 'too-far' }));
+      await settle(() => store.messageCount(second));
+      await settle(async () =>
+        (await store.readMessages(second)).map((record) => [record.seq, record.message]),
+      );
+      await settle(async () => (await store.listBranches(source)).items.map((thread) => thread.id));
+      await settle(async () => (await store.listBranches(first)).items.map((thread) => thread.id));
+      await settle(() => store.deleteThread(source));
+      await settle(async () =>
+        (await store.readMessages(second)).map((record) => [record.seq, record.message]),
+      );
+      await settle(async () =>
+        (await store.readMessages(first)).map((record) => [record.seq, record.message]),
+      );
+      await settle(() => store.messageCount(first));
+      await settle(() => store.deleteThread(first));
+      await settle(async () =>
+        (await store.readMessages(second)).map((record) => [record.seq, record.message]),
+      );
+      await settle(async () => (await store.listThreads()).items.map((thread) => thread.id));
+      const plain = (value: unknown): unknown =>
+        Array.isArray(value)
+          ? value.map(plain)
+          : value && typeof value === 'object' && 'createdAt' in value
+            ? { id: (value as { id?: string }).id, seq: (value as { seq?: number }).seq }
+            : value;
+      return seen.map(plain);
+    };
+    try {
+      expect(await script(sharded)).toEqual(await script(memory as never));
     } finally {
       await deleteClusterKeys(client, prefix);
     }
