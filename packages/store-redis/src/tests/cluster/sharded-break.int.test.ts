@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { threadShard } from '../../internal/cluster/cluster-topology';
 import { createMemoryStores } from '@awaken/store-memory';
 import type { ThreadRunStore } from '@awaken/contract';
+import { createRedisStores } from '../../create-redis-stores';
 import { ShardedRedisThreadRunStore } from '../../sharded-redis-thread-run-store';
 import { clusterClient, deleteClusterKeys } from '../../../test-support/redis-cluster-harness';
 import { uniquePrefix } from '../../../test-support/redis-harness';
@@ -152,6 +153,39 @@ describe('sharded thread/run store, break pass', () => {
     try {
       expect(await script(sharded)).toEqual(await script(memory as never));
     } finally {
+      await deleteClusterKeys(client, prefix);
+    }
+  });
+
+  it("leaves a run id's event log where it is when a create of the run finds no thread (as the differential found)", async () => {
+    const prefix = uniquePrefix('brk');
+    const stores = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    const reader = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    try {
+      const runId = 'r0';
+      // two missing threads on shards other than the run id's own
+      const missing = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        .map((n) => `missing-${n}`)
+        .filter((id) => threadShard(id, 3) !== threadShard(runId, 3));
+      await expect(stores.threadRuns.createRun(runRecord(runId, missing[0] as string))).rejects.toMatchObject(
+        {
+          code: 'not_found',
+        },
+      );
+      await stores.eventLog.append(runId, [{ type: 'step_start', step: 1, runId, seq: 1, at: 1 }]);
+      await stores.eventLog.finish(runId);
+      await expect(stores.threadRuns.createRun(runRecord(runId, missing[1] as string))).rejects.toMatchObject(
+        {
+          code: 'not_found',
+        },
+      );
+      for (const store of [stores, reader]) {
+        expect(await store.eventLog.isFinished(runId)).toBe(true);
+        expect(await store.eventLog.lastSeq(runId)).toBe(1);
+      }
+    } finally {
+      await stores.close();
+      await reader.close();
       await deleteClusterKeys(client, prefix);
     }
   });
