@@ -3,6 +3,7 @@ import type { AgentEventOf } from '@awaken/contract';
 import { createRedisStores } from '@awaken/store-redis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type HttpFixture, createHttpFixture, startRun } from '../../../test-support/http-fixture';
+import { LEAD_ID } from '../../../test-support/sub-agent-scenario';
 
 /**
  * Issue 39 break pass: a waiting run cancelled through one server instance while the other answers
@@ -149,6 +150,47 @@ describe('cancel of a waiting run through two server instances on one Redis', ()
       const again = await two.json(`/v1/runs/${runId}/cancel`, { body: { reason: 'c' } });
       expect(again.status, label).toBe(200);
       expect(again.body.termination, label).toEqual(first.body.termination);
+    }
+  }, 120_000);
+
+  it("a parent waiting on its sub-agent's question, cancelled through the other instance (racing the child's answer): both end, the child's tool at most once", async () => {
+    for (let trial = 0; trial < 6; trial += 1) {
+      const lead = await startRun(one, { agentId: LEAD_ID, input: 'approve:1' });
+      const waiting = (await one.json(`/v1/runs/${lead.runId}`)).body;
+      const nested = waiting.waiting.tickets[0].nested;
+      const answer =
+        trial % 2 === 1
+          ? one.json(`/v1/runs/${nested.runId}/decision`, {
+              body: {
+                toolCallId: nested.toolCallId,
+                decisionId: `child-yes-${trial}`,
+                result: { approved: true },
+              },
+            })
+          : Promise.resolve(undefined);
+      const [cancel, decision] = await Promise.all([
+        two.json(`/v1/runs/${lead.runId}/cancel`, { body: { reason: 'stop' } }),
+        answer,
+      ]);
+      const label = `trial ${trial}: ${JSON.stringify([cancel.status, cancel.body, decision?.status, decision?.body])}`;
+      expect(cancel.status, label).toBe(200);
+      expect(cancel.body.status, label).toBe('done');
+      if (decision) expect([200, 409], label).toContain(decision.status);
+      const child = await vi.waitFor(async () => {
+        const run = await two.json(`/v1/runs/${nested.runId}`);
+        expect(run.body.status, label).toBe('done');
+        return run.body;
+      }, WAIT);
+      if (cancel.body.termination.type === 'cancelled')
+        expect(child.termination.type, label).toBe('cancelled');
+      const childLog = await clients[0]!.eventLog.read(nested.runId, { limit: 1000 });
+      expectOneEnd(childLog as never, `child ${label}`);
+      const executions =
+        ((await one.counters.get(`exec:${nested.runId}:${nested.toolCallId}`)) ?? 0) +
+        ((await two.counters.get(`exec:${nested.runId}:${nested.toolCallId}`)) ?? 0);
+      expect(executions, label).toBeLessThanOrEqual(decision?.status === 200 ? 1 : 0);
+      const { events } = await ended(lead.runId, 'none');
+      expectOneEnd(events as never, label);
     }
   }, 120_000);
 });
