@@ -384,6 +384,18 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
 
   /** The run's locator entry, before its record (see `RunLocator.record`). */
   async #record(run: RunRecord, createsThread: boolean): Promise<void> {
+    // a create that will find no thread writes no entry: an entry moves where the run id's event log
+    // and inbox are read, and the run's script would refuse anyway (`not_found`, as one node answers)
+    if (!createsThread) {
+      const target = await this.#ofThread(run.threadId);
+      let exists: number;
+      try {
+        exists = await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId));
+      } catch (error) {
+        throw toStoreError(error);
+      }
+      if (exists === 0) throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+    }
     await this.#locator.record(run.runId, run.threadId, async (threadId) => {
       const shard = await this.#ofThread(threadId);
       const keys = threadRunKeys(shard.prefix);
