@@ -1,6 +1,7 @@
 import { AwakenError, type RunRecord } from '@awaken/contract';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { threadShard } from '../../internal/cluster/cluster-topology';
+import { slotPrefix, threadShard } from '../../internal/cluster/cluster-topology';
+import { mergeIndexPages } from '../../internal/cluster/merge-index-pages';
 import { createMemoryStores } from '@awaken/store-memory';
 import type { ThreadRunStore } from '@awaken/contract';
 import { createRedisStores } from '../../create-redis-stores';
@@ -186,6 +187,47 @@ describe('sharded thread/run store, break pass', () => {
     } finally {
       await stores.close();
       await reader.close();
+      await deleteClusterKeys(client, prefix);
+    }
+  });
+
+  it('lists a run once in a page of several statuses while it moves between them (the index reads of a round are not one snapshot)', async () => {
+    const prefix = uniquePrefix('brk');
+    // what two range reads of one round can see while a run moves from created (seq 2) to running
+    // (seq 7): r1 in both status indexes; on one node one script reads both, so it is listed once
+    const shards = [0, 1].map((shard) => slotPrefix(prefix, `${prefix}s${shard}`));
+    try {
+      await client.zadd(`${shards[0]}created`, 1, 'r0', 2, 'r1');
+      await client.zadd(`${shards[0]}running`, 7, 'r1');
+      await client.zadd(`${shards[1]}created`, 3, 'r2', 5, 'r3');
+      const ids = async (reverse: boolean, limit: number) => {
+        const out: string[] = [];
+        let cursor: string | undefined;
+        // the records as loaded after the move: r1 is running
+        const statuses = ['created', 'running'];
+        do {
+          const page = await mergeIndexPages<{ id: string; status: string }>({
+            shards: shards.map((shard) => ({
+              redis: client as never,
+              keys: statuses.map((status) => `${shard}${status}`),
+              load: async (batch) => batch.map((id) => ({ id, status: id === 'r1' ? 'running' : 'created' })),
+            })),
+            reverse,
+            limit,
+            ...(cursor ? { cursor } : {}),
+            // as the sharded store lists runs: an entry counts only in the index of the run's status
+            accept: (run, key) => run.status === statuses[key],
+          });
+          out.push(...page.items.map((run) => run.id));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return out;
+      };
+      for (const limit of [1, 2, 10]) {
+        expect(await ids(true, limit), `newest first, limit ${limit}`).toEqual(['r1', 'r3', 'r2', 'r0']);
+        expect(await ids(false, limit), `oldest first, limit ${limit}`).toEqual(['r0', 'r2', 'r3', 'r1']);
+      }
+    } finally {
       await deleteClusterKeys(client, prefix);
     }
   });
