@@ -421,14 +421,14 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   }
 
   async #mergeRuns(statuses: readonly RunStatus[], page: PageRequest): Promise<Page<RunRecord>> {
-    const wanted = new Set(statuses);
+    const wanted = [...new Set(statuses)];
     const shards = await this.shards();
     return mergeIndexPages<RunRecord>({
       shards: shards.map((shard): IndexShard<RunRecord> => {
         const keys = threadRunKeys(shard.prefix);
         return {
           redis: this.redis,
-          keys: [...wanted].map((status) => keys.runsWithStatus(status)),
+          keys: wanted.map((status) => keys.runsWithStatus(status)),
           load: async (ids) =>
             (
               await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
@@ -440,8 +440,10 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
       reverse: true,
       cursor: page.cursor,
       limit: page.limit,
-      // the index and the record are written in one script; a record read after a later move is skipped
-      accept: (run) => wanted.has(run.status),
+      // the index and the record are written in one script; a record read after a later move is
+      // skipped, and so is an entry of the index of a status the run has left (listed once, at the
+      // entry of its status, when two indexes read in one round saw it before and after a move)
+      accept: (run, key) => run.status === wanted[key],
     });
   }
 
