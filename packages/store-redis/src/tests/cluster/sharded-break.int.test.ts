@@ -231,6 +231,31 @@ describe('sharded thread/run store, break pass', () => {
       await deleteClusterKeys(client, prefix);
     }
   });
+
+  it('finds the events and controls written for a run id before its run was created on a thread of another shard (differential seed 31337)', async () => {
+    const prefix = uniquePrefix('brk');
+    const writer = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    const reader = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    try {
+      // a run id whose own hash is not its thread's shard
+      let runId = 'early-0';
+      for (let n = 1; threadShard(runId, 3) === threadShard('th-early', 3); n += 1) runId = `early-${n}`;
+      await writer.eventLog.append(runId, [{ type: 'step_start', step: 1, runId, seq: 1, at: 1 }]);
+      await writer.inbox.put(runId, { id: 'c1', kind: 'cancel', at: 1 });
+      await writer.threadRuns.createThread({ id: 'th-early' });
+      await writer.threadRuns.createRun(runRecord(runId, 'th-early'));
+      for (const stores of [writer, reader]) {
+        expect(await stores.eventLog.lastSeq(runId)).toBe(1);
+        expect((await stores.inbox.peek(runId)).map((control) => control.id)).toEqual(['c1']);
+      }
+      await reader.eventLog.append(runId, [{ type: 'step_end', step: 1, runId, seq: 2, at: 2 }]);
+      expect((await writer.eventLog.read(runId)).map((event) => event.seq)).toEqual([1, 2]);
+    } finally {
+      await writer.close();
+      await reader.close();
+      await deleteClusterKeys(client, prefix);
+    }
+  });
 });
 
 function runRecord(runId: string, threadId: string): RunRecord {
