@@ -31,6 +31,7 @@ import {
 import type { Redis } from 'ioredis';
 import { slotPrefix, threadShard } from './internal/cluster/cluster-topology';
 import { type IndexShard, mergeIndexPages } from './internal/cluster/merge-index-pages';
+import { hasRunData, moveEarlyRunKeys } from './internal/cluster/move-early-run-keys';
 import { RunLocator } from './internal/cluster/run-locator';
 import { ShardPrefixes } from './internal/cluster/shard-prefixes';
 import { normalizePrefix } from './internal/connection/redis-connection';
@@ -386,16 +387,24 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   async #record(run: RunRecord, createsThread: boolean): Promise<void> {
     // a create that will find no thread writes no entry: an entry moves where the run id's event log
     // and inbox are read, and the run's script would refuse anyway (`not_found`, as one node answers)
-    if (!createsThread) {
-      const target = await this.#ofThread(run.threadId);
-      let exists: number;
-      try {
-        exists = await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId));
-      } catch (error) {
-        throw toStoreError(error);
-      }
-      if (exists === 0) throw new AwakenError('not_found', `thread ${run.threadId} not found`);
-    }
+    const target = await this.#ofThread(run.threadId);
+    const home = await this.#ofThread(run.runId);
+    // an event log or inbox written for the run id before any run record lives on the shard of the
+    // run id's hash (`home`): looked for beside the thread check, moved once the entry names the thread
+    const [exists, early] = await Promise.all([
+      createsThread
+        ? Promise.resolve(1)
+        : this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId)).catch((error: unknown) => {
+            throw toStoreError(error);
+          }),
+      home === target ? Promise.resolve(false) : hasRunData(this.redis, home.prefix, run.runId),
+    ]);
+    if (exists === 0) throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+    await this.#reserve(run, createsThread);
+    if (early) await moveEarlyRunKeys(this.redis, home.prefix, target.prefix, run.runId);
+  }
+
+  async #reserve(run: RunRecord, createsThread: boolean): Promise<void> {
     await this.#locator.record(run.runId, run.threadId, async (threadId) => {
       const shard = await this.#ofThread(threadId);
       const keys = threadRunKeys(shard.prefix);

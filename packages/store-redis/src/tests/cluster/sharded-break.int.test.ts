@@ -30,7 +30,7 @@ describe('sharded thread/run store, break pass', () => {
   it('refuses a run id created at once on threads of two shards by two processes (one run, one conflict)', async () => {
     const prefix = uniquePrefix('brk');
     const other = clusterClient(nodes);
-    const one = new ShardedRedisThreadRunStore({ redis: client, prefix, shards: 3 });
+    const one = new ShardedRedisThreadRunStore({ redis: client as never, prefix, shards: 3 });
     const two = new ShardedRedisThreadRunStore({ redis: other as never, prefix, shards: 3 });
     try {
       const [a, b] = threadsOnTwoShards();
@@ -66,8 +66,8 @@ describe('sharded thread/run store, break pass', () => {
 
   it('keeps runs and threads with odd ids ({, }, :, unicode, 500 chars, __proto__)', async () => {
     const prefix = uniquePrefix('brk');
-    const store = new ShardedRedisThreadRunStore({ redis: client, prefix, shards: 3 });
-    const peer = new ShardedRedisThreadRunStore({ redis: client, prefix, shards: 3 });
+    const store = new ShardedRedisThreadRunStore({ redis: client as never, prefix, shards: 3 });
+    const peer = new ShardedRedisThreadRunStore({ redis: client as never, prefix, shards: 3 });
     try {
       const ids = ['{x}', '}{', 'a:b:c', 'rt:x', 'héllo-🙂', 'x'.repeat(500), '__proto__', 'constructor'];
       for (const id of ids) {
@@ -94,7 +94,7 @@ describe('sharded thread/run store, break pass', () => {
 
   it('answers as the memory store for a branch of a branch across shards, its messages, and its deleted source', async () => {
     const prefix = uniquePrefix('brk');
-    const sharded = new ShardedRedisThreadRunStore({ redis: client, prefix, shards: 3 });
+    const sharded = new ShardedRedisThreadRunStore({ redis: client as never, prefix, shards: 3 });
     const memory = createMemoryStores().threadRuns;
     // ids on three different shards
     const ids = ['src'];
@@ -104,7 +104,7 @@ describe('sharded thread/run store, break pass', () => {
     }
     const [source, first, second] = ids as [string, string, string];
     const script = async (
-      store: ThreadRunStore & { createBranch: ShardedRedisThreadRunStore['createBranch'] },
+      store: ThreadRunStore & Pick<ShardedRedisThreadRunStore, 'createBranch' | 'listBranches'>,
     ) => {
       const seen: unknown[] = [];
       const settle = async (call: () => Promise<unknown>) => {
@@ -160,8 +160,8 @@ describe('sharded thread/run store, break pass', () => {
 
   it("leaves a run id's event log where it is when a create of the run finds no thread (as the differential found)", async () => {
     const prefix = uniquePrefix('brk');
-    const stores = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
-    const reader = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    const stores = createRedisStores({ redis: client as never, prefix, mailboxShards: 3 });
+    const reader = createRedisStores({ redis: client as never, prefix, mailboxShards: 3 });
     try {
       const runId = 'r0';
       // two missing threads on shards other than the run id's own
@@ -234,8 +234,8 @@ describe('sharded thread/run store, break pass', () => {
 
   it('finds the events and controls written for a run id before its run was created on a thread of another shard (differential seed 31337)', async () => {
     const prefix = uniquePrefix('brk');
-    const writer = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
-    const reader = createRedisStores({ redis: client, prefix, mailboxShards: 3 });
+    const writer = createRedisStores({ redis: client as never, prefix, mailboxShards: 3 });
+    const reader = createRedisStores({ redis: client as never, prefix, mailboxShards: 3 });
     try {
       // a run id whose own hash is not its thread's shard
       let runId = 'early-0';
