@@ -39,6 +39,7 @@ import { toStoreError } from './internal/connection/redis-error';
 import { threadRunKeys } from './internal/keys/thread-run-keys';
 import { uuidV7 } from './internal/keys/uuid-v7';
 import type { ReplicaWait } from './internal/lua/replica-wait';
+import { SWAP_RUN_LOCATOR } from './internal/lua/threads/swap-run-locator';
 import { pipelined } from './internal/paging/page-index';
 import { decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
 import { RedisThreadRunStore } from './redis-thread-run-store';
@@ -405,28 +406,33 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
   }
 
   async #reserve(run: RunRecord, createsThread: boolean): Promise<void> {
-    await this.#locator.record(run.runId, run.threadId, async (threadId) => {
-      const shard = await this.#ofThread(threadId);
-      const keys = threadRunKeys(shard.prefix);
-      // the run exists on another thread, or its thread does and another process may be creating the
-      // run there right now (it reserved the entry first): either way the entry holds. Left as stale:
-      // only an entry whose run and thread are both gone (a deleted thread, a create that found no
-      // thread). One process creating the run on a thread that createRunWithLease is creating at the
-      // same moment (createThread) can still race another thread's create of the same run id.
-      const [runs, threads] = await Promise.all([
-        this.redis.exists(keys.run(run.runId)),
-        this.redis.exists(keys.thread(threadId)),
-      ]);
-      if (runs === 0 && threads === 0) return false;
-      // one node checks the new run's thread first
-      const target = await this.#ofThread(run.threadId);
-      if (
-        !createsThread &&
-        (await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId))) === 0
-      )
-        throw new AwakenError('not_found', `thread ${run.threadId} not found`);
-      return true;
-    });
+    await this.#locator.record(
+      run.runId,
+      run.threadId,
+      async (threadId) => {
+        const shard = await this.#ofThread(threadId);
+        const keys = threadRunKeys(shard.prefix);
+        // the run exists on another thread, or its thread does and another process may be creating the
+        // run there right now (it reserved the entry first): either way the entry holds. Left as stale:
+        // only an entry whose run and thread are both gone (a deleted thread, a create that found no
+        // thread). One process creating the run on a thread that createRunWithLease is creating at the
+        // same moment (createThread) can still race another thread's create of the same run id.
+        const [runs, threads] = await Promise.all([
+          this.redis.exists(keys.run(run.runId)),
+          this.redis.exists(keys.thread(threadId)),
+        ]);
+        if (runs === 0 && threads === 0) return false;
+        // one node checks the new run's thread first
+        const target = await this.#ofThread(run.threadId);
+        if (
+          !createsThread &&
+          (await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId))) === 0
+        )
+          throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+        return true;
+      },
+      async (key, previous, next) => (await SWAP_RUN_LOCATOR.run(this.redis, [key], [previous, next])) === 1,
+    );
   }
 
   async #mergeRuns(statuses: readonly RunStatus[], page: PageRequest): Promise<Page<RunRecord>> {

@@ -1,7 +1,6 @@
 import { AwakenError } from '@awaken/contract';
 import type { Redis } from 'ioredis';
 import { toStoreError } from '../connection/redis-error';
-import { SWAP_RUN_LOCATOR } from '../lua/threads/swap-run-locator';
 import { threadShard } from './cluster-topology';
 import type { ShardPrefixes } from './shard-prefixes';
 
@@ -65,6 +64,8 @@ export class RunLocator {
     runId: string,
     threadId: string,
     holds: (threadId: string) => Promise<boolean>,
+    /** Compare-and-set of the entry `key` from `previous` to `next`: true when swapped. */
+    swap: (key: string, previous: string, next: string) => Promise<boolean>,
   ): Promise<void> {
     const key = await this.key(runId);
     try {
@@ -75,7 +76,7 @@ export class RunLocator {
         if (previous === null) continue; // forgotten meanwhile: reserve again
         if (previous === threadId) break;
         if (await holds(previous)) throw new AwakenError('conflict', `run ${runId} already exists`);
-        if ((await SWAP_RUN_LOCATOR.run(this.#redis, [key], [previous, threadId])) === 1) break;
+        if (await swap(key, previous, threadId)) break;
       }
     } catch (error) {
       throw toStoreError(error);
