@@ -31,6 +31,7 @@ import {
 import type { Redis } from 'ioredis';
 import { slotPrefix, threadShard } from './internal/cluster/cluster-topology';
 import { type IndexShard, mergeIndexPages } from './internal/cluster/merge-index-pages';
+import { hasRunData, moveEarlyRunKeys } from './internal/cluster/move-early-run-keys';
 import { RunLocator } from './internal/cluster/run-locator';
 import { ShardPrefixes } from './internal/cluster/shard-prefixes';
 import { normalizePrefix } from './internal/connection/redis-connection';
@@ -38,6 +39,7 @@ import { toStoreError } from './internal/connection/redis-error';
 import { threadRunKeys } from './internal/keys/thread-run-keys';
 import { uuidV7 } from './internal/keys/uuid-v7';
 import type { ReplicaWait } from './internal/lua/replica-wait';
+import { SWAP_RUN_LOCATOR } from './internal/lua/threads/swap-run-locator';
 import { pipelined } from './internal/paging/page-index';
 import { decodeRun, decodeThread } from './internal/thread-runs/thread-codec';
 import { RedisThreadRunStore } from './redis-thread-run-store';
@@ -395,29 +397,64 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
 
   /** The run's locator entry, before its record (see `RunLocator.record`). */
   async #record(run: RunRecord, createsThread: boolean): Promise<void> {
-    await this.#locator.record(run.runId, run.threadId, async (threadId) => {
-      const shard = await this.#ofThread(threadId);
-      if ((await this.redis.exists(threadRunKeys(shard.prefix).run(run.runId))) === 0) return false;
-      // the run exists on another thread; one node checks the new run's thread first
-      const target = await this.#ofThread(run.threadId);
-      if (
-        !createsThread &&
-        (await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId))) === 0
-      )
-        throw new AwakenError('not_found', `thread ${run.threadId} not found`);
-      return true;
-    });
+    // a create that will find no thread writes no entry: an entry moves where the run id's event log
+    // and inbox are read, and the run's script would refuse anyway (`not_found`, as one node answers)
+    const target = await this.#ofThread(run.threadId);
+    const home = await this.#ofThread(run.runId);
+    // an event log or inbox written for the run id before any run record lives on the shard of the
+    // run id's hash (`home`): looked for beside the thread check, moved once the entry names the thread
+    const [exists, early] = await Promise.all([
+      createsThread
+        ? Promise.resolve(1)
+        : this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId)).catch((error: unknown) => {
+            throw toStoreError(error);
+          }),
+      home === target ? Promise.resolve(false) : hasRunData(this.redis, home.prefix, run.runId),
+    ]);
+    if (exists === 0) throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+    await this.#reserve(run, createsThread);
+    if (early) await moveEarlyRunKeys(this.redis, home.prefix, target.prefix, run.runId);
+  }
+
+  async #reserve(run: RunRecord, createsThread: boolean): Promise<void> {
+    await this.#locator.record(
+      run.runId,
+      run.threadId,
+      async (threadId) => {
+        const shard = await this.#ofThread(threadId);
+        const keys = threadRunKeys(shard.prefix);
+        // the run exists on another thread, or its thread does and another process may be creating the
+        // run there right now (it reserved the entry first): either way the entry holds. Left as stale:
+        // only an entry whose run and thread are both gone (a deleted thread, a create that found no
+        // thread). One process creating the run on a thread that createRunWithLease is creating at the
+        // same moment (createThread) can still race another thread's create of the same run id.
+        const [runs, threads] = await Promise.all([
+          this.redis.exists(keys.run(run.runId)),
+          this.redis.exists(keys.thread(threadId)),
+        ]);
+        if (runs === 0 && threads === 0) return false;
+        // one node checks the new run's thread first
+        const target = await this.#ofThread(run.threadId);
+        if (
+          !createsThread &&
+          (await this.redis.exists(threadRunKeys(target.prefix).thread(run.threadId))) === 0
+        )
+          throw new AwakenError('not_found', `thread ${run.threadId} not found`);
+        return true;
+      },
+      async (key, previous, next) => (await SWAP_RUN_LOCATOR.run(this.redis, [key], [previous, next])) === 1,
+    );
   }
 
   async #mergeRuns(statuses: readonly RunStatus[], page: PageRequest): Promise<Page<RunRecord>> {
-    const wanted = new Set(statuses);
+    const wanted = [...new Set(statuses)];
     const shards = await this.shards();
     return mergeIndexPages<RunRecord>({
       shards: shards.map((shard): IndexShard<RunRecord> => {
         const keys = threadRunKeys(shard.prefix);
         return {
           redis: this.redis,
-          keys: [...wanted].map((status) => keys.runsWithStatus(status)),
+          keys: wanted.map((status) => keys.runsWithStatus(status)),
           load: async (ids) =>
             (
               await pipelined<string | null>(this.redis, ids, (pipeline, id) =>
@@ -429,8 +466,10 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
       reverse: true,
       cursor: page.cursor,
       limit: page.limit,
-      // the index and the record are written in one script; a record read after a later move is skipped
-      accept: (run) => wanted.has(run.status),
+      // the index and the record are written in one script; a record read after a later move is
+      // skipped, and so is an entry of the index of a status the run has left (listed once, at the
+      // entry of its status, when two indexes read in one round saw it before and after a move)
+      accept: (run, key) => run.status === wanted[key],
     });
   }
 

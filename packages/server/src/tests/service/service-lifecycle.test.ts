@@ -198,7 +198,9 @@ describe('mailbox service lifecycle (memory)', () => {
 
   it('keeps a run queued behind an earlier run of its thread that waits for a retry', async () => {
     fresh();
-    const worker = service({ retry: { baseDelayMs: 300, maxDelayMs: 300, jitter: 0 } });
+    // the retry waits long enough for the second run to be claimed (and deferred) in that window, on a
+    // loaded machine too
+    const worker = service({ retry: { baseDelayMs: 2_000, maxDelayMs: 2_000, jitter: 0 } });
     await worker.start();
     const threadId = `t-${randomUUID()}`;
     const first = await worker.submit({

@@ -18,14 +18,21 @@ export interface MergeIndexPagesOptions<T> {
   reverse?: boolean;
   cursor?: string;
   limit?: number;
-  /** Keeps only the records that match the query (an id read from an index may have moved since). */
-  accept?(record: T): boolean;
+  /**
+   * Keeps only the records that match the query and are still in the index they were read from
+   * (`key`: the index of that key in the shard's `keys`). An id read from an index may have moved
+   * since, even to another key read in the same round, which is then not one snapshot: refusing the
+   * entry of the key the record is no longer in lists it once.
+   */
+  accept?(record: T, key: number): boolean;
 }
 
 interface Entry {
   id: string;
   score: number;
   shard: number;
+  /** The index of the key it was read from, in its shard's `keys`. */
+  key: number;
 }
 
 /**
@@ -49,8 +56,9 @@ export async function mergeIndexPages<T>(options: MergeIndexPagesOptions<T>): Pr
     for (;;) {
       const bound = after === undefined ? (reverse ? '+inf' : '-inf') : `(${after}`;
       const reads = shards.flatMap((shard, index) =>
-        shard.keys.map(async (key) => ({
+        shard.keys.map(async (key, keyIndex) => ({
           index,
+          keyIndex,
           flat: reverse
             ? await shard.redis.zrevrangebyscore(key, bound, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 1)
             : await shard.redis.zrangebyscore(key, bound, '+inf', 'WITHSCORES', 'LIMIT', 0, limit + 1),
@@ -58,9 +66,9 @@ export async function mergeIndexPages<T>(options: MergeIndexPagesOptions<T>): Pr
       );
       const entries: Entry[] = [];
       let frontier: number | undefined; // the last score every index is known to be read up to
-      for (const { index, flat } of await Promise.all(reads)) {
+      for (const { index, keyIndex, flat } of await Promise.all(reads)) {
         for (let at = 0; at < flat.length; at += 2) {
-          entries.push({ id: flat[at] as string, score: Number(flat[at + 1]), shard: index });
+          entries.push({ id: flat[at] as string, score: Number(flat[at + 1]), shard: index, key: keyIndex });
         }
         if (flat.length === (limit + 1) * 2) {
           const last = Number(flat[flat.length - 1]);
@@ -76,7 +84,7 @@ export async function mergeIndexPages<T>(options: MergeIndexPagesOptions<T>): Pr
         const entry = safe[at] as Entry;
         after = entry.score;
         const record = records[at];
-        if (record === undefined || (options.accept && !options.accept(record))) continue;
+        if (record === undefined || (options.accept && !options.accept(record, entry.key))) continue;
         if (items.length === limit) return { items, nextCursor: String(lastScore) };
         items.push(record);
         lastScore = entry.score;

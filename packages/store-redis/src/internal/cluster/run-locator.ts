@@ -55,22 +55,28 @@ export class RunLocator {
 
   /**
    * Records the run's thread before its record is written. Refuses (`conflict`, as creating an
-   * existing run does) when the entry names another thread whose shard still holds the run; an entry
-   * left by a run that is gone (its thread deleted) is replaced.
+   * existing run does) when the entry names another thread that `holds` the run (its shard has the
+   * run, or may be creating it); an entry left by a run that is gone (its thread deleted, or a create
+   * that found no thread) is replaced — compare-and-set, so of two processes replacing it at once
+   * one wins and the other sees the winner's entry.
    */
   async record(
     runId: string,
     threadId: string,
     holds: (threadId: string) => Promise<boolean>,
+    /** Compare-and-set of the entry `key` from `previous` to `next`: true when swapped. */
+    swap: (key: string, previous: string, next: string) => Promise<boolean>,
   ): Promise<void> {
     const key = await this.key(runId);
     try {
-      // SET NX then GET (not SET NX GET: that needs Redis 7); the GET only when the entry exists
-      const previous =
-        (await this.#redis.set(key, threadId, 'NX')) === 'OK' ? null : await this.#redis.get(key);
-      if (previous !== null && previous !== threadId) {
+      for (;;) {
+        // SET NX then GET (not SET NX GET: that needs Redis 7); the GET only when the entry exists
+        if ((await this.#redis.set(key, threadId, 'NX')) === 'OK') break;
+        const previous = await this.#redis.get(key);
+        if (previous === null) continue; // forgotten meanwhile: reserve again
+        if (previous === threadId) break;
         if (await holds(previous)) throw new AwakenError('conflict', `run ${runId} already exists`);
-        await this.#redis.set(key, threadId);
+        if (await swap(key, previous, threadId)) break;
       }
     } catch (error) {
       throw toStoreError(error);

@@ -8,6 +8,7 @@ import { type RunRecord, jointCheckpointWriter } from '@awaken/contract';
 import { type RedisClusterHandle, startRedisCluster } from '@awaken/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../create-redis-stores';
+import { mailboxShardPrefix, threadShard } from '../../internal/cluster/cluster-topology';
 import { registeredScripts } from '../../internal/lua/script-loading';
 import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
 import { RedisMailboxStore } from '../../redis-mailbox-store';
@@ -39,7 +40,9 @@ let cluster: RedisClusterHandle | undefined;
 let monitor: Awaited<ReturnType<typeof monitorScriptKeys>> | undefined;
 let report: ScriptKeyReport | undefined;
 beforeAll(async () => {
-  cluster = await startRedisCluster({ masters: 3 });
+  // no replicas, so no failover: a long node timeout keeps a master busy with the 50,000-message
+  // checkpoint on a loaded machine from being marked failed (CLUSTERDOWN for every other call)
+  cluster = await startRedisCluster({ masters: 3, nodeTimeoutMs: 60_000 });
   nodes.push(...cluster.nodes);
   monitor = await monitorScriptKeys(nodes.map((node) => Number(node.split(':')[1])));
 });
@@ -83,13 +86,17 @@ describeRunControlInboxConformance({
 });
 
 describe('scripts on a Redis Cluster', () => {
-  // what the suites above do not call: the joint checkpoint, and the sharded mailbox's peek
+  // what the suites above do not call: the joint checkpoint, the sharded mailbox's peek, the swap
+  // of a stale run locator entry
   it('runs the joint checkpoint and a claim over three shards', async () => {
     const cluster = clusterClient(nodes);
     const prefix = uniquePrefix('keys');
     const stores = createRedisStores({ redis: cluster as never, prefix, mailboxShards: 3 });
     try {
       await stores.threadRuns.createThread({ id: 'th1' });
+      // the locator entry of a run whose thread is gone, left by a process stopped in deleteThread
+      // between the delete and forgetting its runs: the next create swaps it
+      await cluster.set(`${mailboxShardPrefix(prefix, threadShard('r1', 3), 3)}rt:r1`, 'gone');
       await stores.threadRuns.createRun(runRecord(0, 'created'));
       const writer = jointCheckpointWriter(stores.threadRuns, stores.eventLog);
       const outcome = await writer?.commitCheckpointWithEvents(
