@@ -18,13 +18,19 @@ function loggedStore(options: { threadLate?: boolean } = {}) {
       throw error;
     }
   };
+  // a store that lands the thread's write after the run's (a later message): the thread waits for the
+  // first run write to settle
+  let runSettled = () => {};
+  const firstRunWrite = new Promise<void>((resolve) => {
+    runSettled = resolve;
+  });
   store.createThread = (input) =>
     log('createThread', async () => {
-      // a store that lands the thread's write after the run's (a later message)
-      if (options.threadLate) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (options.threadLate) await firstRunWrite;
       return inner.createThread(input);
     });
-  store.createRun = (record: RunRecord) => log('createRun', () => inner.createRun(record));
+  store.createRun = (record: RunRecord) =>
+    log('createRun', () => inner.createRun(record)).finally(() => runSettled());
   return { store, inner, calls };
 }
 
