@@ -260,9 +260,7 @@ export async function loadSession(
   // the agent the run was handed to last, if any (its tools resume the calls it suspended), under
   // the plugins a child run inherits from its ancestors
   const agent = agentFor(activeAgentIdOf(found), found.agentPath);
-  // only a waiting run: one interrupted mid-step (a crash) finishes its step under the agent it has
-  if (onAgentChange === 'refuse' && found.status === 'waiting')
-    refuseAgentDrift(found, agentFor(found.agentId, found.agentPath));
+  if (onAgentChange === 'refuse') refuseAgentDrift(found, agentFor(found.agentId, found.agentPath));
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
   const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);

@@ -1,4 +1,4 @@
-import { AwakenError, type RunDispatch, type RunLease, describeAgentDrift } from '@awaken/contract';
+import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
 import { pendingWork } from '../resume/pending-work';
 import { hasExpiredTicket } from '../resume/schedule-expiry';
@@ -89,21 +89,6 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       pendingWork(record, await controls).length === 0
     ) {
       return { type: 'skipped', record };
-    }
-    if (record.status === 'waiting' && context.onAgentChange === 'refuse') {
-      const drift = context.agentDrift(record);
-      // its resume would be refused: the run keeps waiting as it is, the dispatch is consumed and
-      // nothing is scheduled again for it (a decision under a deploy that accepts it moves it on)
-      if (drift) {
-        context.report(
-          new AwakenError(
-            'conflict',
-            `run ${record.runId} not resumed: its agent changed (${describeAgentDrift(drift)})`,
-          ),
-          `resuming run ${record.runId}`,
-        );
-        return { type: 'skipped', record, held: true };
-      }
     }
     if (record.status === 'created') {
       const gate = await checkThreadGate(

@@ -4,12 +4,8 @@ import { publicReason } from './public-reason';
 
 /** How one activation of a claimed dispatch ended. */
 export type ActivationOutcome =
-  /**
-   * Nothing to execute: the run is done, or waits with nothing new in its inbox. `held`: it has work
-   * but may not resume (its agent changed under `onAgentChange: 'refuse'`): it keeps waiting and no
-   * further resume or expiry is scheduled for it (one would only be held again, at once, forever).
-   */
-  | { type: 'skipped'; record: RunRecord; held?: true }
+  /** Nothing to execute: the run is done, or waits with nothing new in its inbox. */
+  | { type: 'skipped'; record: RunRecord }
   /** The activation returned: the run waits or is done. */
   | { type: 'result'; result: RunResult }
   /** The run may not start yet: an earlier run of its thread retries first. */

@@ -41,8 +41,6 @@ export async function settleDispatch(
       // the result and the ack in one write, fenced once
       await mailbox.ack(plan.result ? { ...proof, result: { ...plan.result, dispatchInstanceId } } : proof);
       if (endedDone(input.outcome)) return;
-      // held (its agent changed, onAgentChange refuse): nothing is scheduled again for it
-      if (input.outcome.type === 'skipped' && input.outcome.held) return;
       {
         // a decision that arrived after the activation last looked at the inbox, while this dispatch
         // still held the resume dedupe key, enqueued nothing: resume for it now that the key is free

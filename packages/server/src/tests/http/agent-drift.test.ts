@@ -18,11 +18,7 @@ afterAll(async () => {
 
 /** A service over the shared stores and its HTTP API on loopback: one "deploy". */
 async function deploy(
-  options: {
-    systemPrompt?: string;
-    onAgentChange?: 'continue' | 'refuse';
-    onError?: (error: unknown, context: string) => void;
-  } = {},
+  options: { systemPrompt?: string; onAgentChange?: 'continue' | 'refuse' } = {},
 ): Promise<{ url: string; service: MailboxService; stop(): Promise<void> }> {
   const agent = scenarioAgent(counters);
   const service = createMailboxService({
@@ -32,7 +28,6 @@ async function deploy(
     leaseMs: 2_000,
     idleWaitMs: 50,
     ...(options.onAgentChange ? { onAgentChange: options.onAgentChange } : {}),
-    ...(options.onError ? { onError: options.onError } : {}),
   });
   await service.start();
   const { fetch } = createHttpApp({ tenants: { default: service } });
@@ -115,41 +110,5 @@ describe('runs pinned to the agent that started them, through the server', () =>
       return run.body;
     }, WAIT);
     expect(done.agentDrift).toEqual({ changed: ['instructions'] });
-  });
-
-  it('refuse: the resume dispatch of an expiring ticket for a run whose agent changed leaves the run waiting, reported, not ended', async () => {
-    const before = await deploy();
-    const started = await call(before.url, '/v1/runs', {
-      agentId: AGENT_ID,
-      input: `expire:400 #${Math.random()}`,
-      stream: false,
-    });
-    expect(started.status).toBe(202);
-    const { runId } = started.body;
-    await vi.waitFor(async () => {
-      expect((await call(before.url, `/v1/runs/${runId}`)).body.status).toBe('waiting');
-    }, WAIT);
-    await before.stop();
-
-    // the new deploy refuses changed runs; the ticket expires under it and its resume is dispatched
-    const reports: string[] = [];
-    const strict = await deploy({
-      systemPrompt: 'You are the newer ops agent.',
-      onAgentChange: 'refuse',
-      onError: (error) => reports.push(String((error as Error).message)),
-    });
-    await vi.waitFor(() => {
-      expect(reports.some((message) => message.includes(`run ${runId} not resumed: its agent changed`))).toBe(
-        true,
-      );
-    }, WAIT);
-    const view = await call(strict.url, `/v1/runs/${runId}`);
-    expect(view.body.status).toBe('waiting');
-    expect(view.body.agentDrift).toEqual({ changed: ['instructions'] });
-    await strict.stop();
-    // held once, not re-dispatched: the settled dispatch schedules no new expiry for the run (a busy
-    // loop of claims and reports otherwise, until the process stops)
-    expect(reports.filter((message) => message.includes(runId))).toHaveLength(1);
-    expect((await stores.threadRuns.getRun(runId))?.status).toBe('waiting');
   });
 });
