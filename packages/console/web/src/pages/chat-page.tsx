@@ -285,8 +285,9 @@ function Conversation({
 
   // idle and following no run: the thread's own stream, from now on, shows a run started elsewhere
   // (another tab, the API, a queued input) — the chat then shows the thread as the server has it
-  // (a chat with no message yet has no thread on the server to follow)
-  const idle = !busy && !waitingRunId && messages.length > 0;
+  // (a chat with no answer yet may have no thread on the server: useChat shows the user's message a
+  // moment before its request is under way, so only a chat the server has answered follows it)
+  const idle = !busy && !waitingRunId && messages.some((message) => message.role === 'assistant');
   useEffect(() => {
     if (!idle) return;
     const controller = new AbortController();
