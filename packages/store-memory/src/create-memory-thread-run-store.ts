@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   AwakenError,
+  type Checkpoint,
+  type CheckpointWithEvents,
+  type JointCheckpointStore,
   type MessageRecord,
+  type RunEventLog,
+  runEventLogInputs,
   type NewMessage,
   type RunCreationWithLease,
   type ThreadBranching,
@@ -19,6 +24,8 @@ import {
   runStatusSchema,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
+import { memoryCheckpointWithEvents } from './internal/memory-checkpoint-with-events';
+import { memoryLogWrites } from './internal/memory-log-writes';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, seqNotFound, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
@@ -153,9 +160,53 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     return prefix.length === 0 ? own : [...prefix, ...own];
   };
 
+  /** A parsed checkpoint, checked and written with no await (see commitCheckpoint). */
+  const commitNow = (checkpoint: Checkpoint): RunRecord => {
+    const { run } = checkpoint;
+    // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
+    const thread = requireThread(checkpoint.threadId);
+    const stored = runs.get(run.runId);
+    if (stored === undefined) throw notFound('run', run.runId);
+    checkFence(run.runId, stored.ownership, checkpoint.fence);
+    if (stored.record.threadId !== checkpoint.threadId) {
+      throw conflict(
+        `run ${run.runId} belongs to thread ${stored.record.threadId}, not ${checkpoint.threadId}`,
+        {
+          runId: run.runId,
+          threadId: stored.record.threadId,
+        },
+      );
+    }
+    if (run.version !== stored.record.version + 1) {
+      throw new AwakenError(
+        'stale_version',
+        `run ${run.runId} is at version ${stored.record.version}; a checkpoint must carry version ${stored.record.version + 1}, got ${run.version}`,
+        { details: { runId: run.runId, stored: stored.record.version, given: run.version } },
+      );
+    }
+    expectLength(thread, checkpoint.expectedMessageCount);
+    if (!canTransitionRunStatus(stored.record.status, run.status)) {
+      throw new AwakenError(
+        'invalid_transition',
+        `RunStatus: illegal transition ${stored.record.status} -> ${run.status}`,
+        { details: { machine: 'RunStatus', from: stored.record.status, to: run.status } },
+      );
+    }
+    const at = now();
+    // Everything that can throw ran above; the writes below cannot, so the step is all-or-nothing.
+    appendAll(thread, toRecords(thread, checkpoint.messages, at));
+    indexRun(run.runId, stored.record.status, run.status);
+    stored.record = run;
+    if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
+    thread.thread = pointersAfterCheckpoint(thread.thread, run);
+    entitle(thread, checkpoint.messages);
+    touch(thread, at);
+    return clone(run);
+  };
+
   const build = (
     inputs: typeof threadRunStoreInputs,
-  ): ThreadRunStore & RunCreationWithLease & ThreadBranching => ({
+  ): JointCheckpointStore & RunCreationWithLease & ThreadBranching => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
@@ -362,47 +413,18 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
     },
 
     async commitCheckpoint(input) {
-      const checkpoint = inputs.commitCheckpoint.parse(input);
-      const { run } = checkpoint;
-      // Checks in the contract's order: thread, run, fence, the run's own thread, version, length, status.
-      const thread = requireThread(checkpoint.threadId);
-      const stored = runs.get(run.runId);
-      if (stored === undefined) throw notFound('run', run.runId);
-      checkFence(run.runId, stored.ownership, checkpoint.fence);
-      if (stored.record.threadId !== checkpoint.threadId) {
-        throw conflict(
-          `run ${run.runId} belongs to thread ${stored.record.threadId}, not ${checkpoint.threadId}`,
-          {
-            runId: run.runId,
-            threadId: stored.record.threadId,
-          },
-        );
-      }
-      if (run.version !== stored.record.version + 1) {
-        throw new AwakenError(
-          'stale_version',
-          `run ${run.runId} is at version ${stored.record.version}; a checkpoint must carry version ${stored.record.version + 1}, got ${run.version}`,
-          { details: { runId: run.runId, stored: stored.record.version, given: run.version } },
-        );
-      }
-      expectLength(thread, checkpoint.expectedMessageCount);
-      if (!canTransitionRunStatus(stored.record.status, run.status)) {
-        throw new AwakenError(
-          'invalid_transition',
-          `RunStatus: illegal transition ${stored.record.status} -> ${run.status}`,
-          { details: { machine: 'RunStatus', from: stored.record.status, to: run.status } },
-        );
-      }
-      const at = now();
-      // Everything that can throw ran above; the writes below cannot, so the step is all-or-nothing.
-      appendAll(thread, toRecords(thread, checkpoint.messages, at));
-      indexRun(run.runId, stored.record.status, run.status);
-      stored.record = run;
-      if (checkpoint.threadState !== undefined) thread.state = checkpoint.threadState;
-      thread.thread = pointersAfterCheckpoint(thread.thread, run);
-      entitle(thread, checkpoint.messages);
-      touch(thread, at);
-      return clone(run);
+      return commitNow(inputs.commitCheckpoint.parse(input));
+    },
+
+    checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined {
+      const writes = memoryLogWrites(log);
+      if (writes === undefined) return undefined;
+      const logInputs =
+        inputs === threadRunStoreInputs ? runEventLogInputs : trustedStoreInputs(runEventLogInputs, jsonCopy);
+      return memoryCheckpointWithEvents(writes, commitNow, {
+        checkpoint: inputs.commitCheckpoint,
+        append: logInputs.append,
+      });
     },
 
     async acquireRun(input, request) {
