@@ -10,7 +10,7 @@ import {
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
-import { MEMORY_LOG_WRITES, type MemoryLogWrites } from './internal/memory-log-writes';
+import { type MemoryLogWrites, withMemoryLogWrites } from './internal/memory-log-writes';
 import { waitForSignal } from './internal/wait-for-signal';
 
 /** Options of {@link createMemoryRunEventLog}. */
@@ -204,8 +204,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return log.events.length;
     },
   });
-  const withWrites = (log: RunEventLog): RunEventLog =>
-    Object.defineProperty(log, MEMORY_LOG_WRITES, { value: writes, enumerable: false });
+  const withWrites = (log: RunEventLog): RunEventLog => withMemoryLogWrites(log, writes);
   return offerTrustedView(
     withWrites(build(runEventLogInputs)),
     withWrites(build(trustedStoreInputs(runEventLogInputs, jsonCopy))),

@@ -77,12 +77,20 @@ export interface JointCheckpointStore extends ThreadRunStore {
   checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined;
 }
 
-/** The joint writer for `store` and `log`, or undefined when the store offers none for that log. */
+/**
+ * The joint writer for `store` and `log`, or undefined when the store offers none for that log (or
+ * answers with anything but a writer — a wrapper that made every method async, say).
+ */
 export function jointCheckpointWriter(
   store: ThreadRunStore,
   log: RunEventLog | undefined,
 ): CheckpointWithEvents | undefined {
   if (!log) return undefined;
   const joint = (store as Partial<JointCheckpointStore>).checkpointWithEvents;
-  return typeof joint === 'function' ? joint.call(store, log) : undefined;
+  const writer: unknown = typeof joint === 'function' ? joint.call(store, log) : undefined;
+  const usable =
+    typeof writer === 'object' &&
+    writer !== null &&
+    typeof (writer as Partial<CheckpointWithEvents>).commitCheckpointWithEvents === 'function';
+  return usable ? (writer as CheckpointWithEvents) : undefined;
 }

@@ -13,11 +13,19 @@ export interface MemoryLogWrites {
   finish(runId: string, fence: number | undefined, ttlMs: number | undefined): void;
 }
 
-/** Where a memory event log keeps its {@link MemoryLogWrites} (not part of any contract). */
-export const MEMORY_LOG_WRITES: unique symbol = Symbol('awaken.memoryLogWrites');
+/** The memory event logs (and their trusted views) themselves, by identity. */
+const logs = new WeakMap<object, MemoryLogWrites>();
 
-/** The synchronous writes of `log` when it is a memory event log, else undefined. */
+/** Registers `log` (a memory event log) with its synchronous writes; returns it. */
+export function withMemoryLogWrites<T extends object>(log: T, writes: MemoryLogWrites): T {
+  logs.set(log, writes);
+  return log;
+}
+
+/**
+ * The synchronous writes of `log` when it is a memory event log itself — not a wrapper of one (a
+ * Proxy, `Object.create`, a spread), whose calls may differ from the log's — else undefined.
+ */
 export function memoryLogWrites(log: unknown): MemoryLogWrites | undefined {
-  if (typeof log !== 'object' || log === null) return undefined;
-  return (log as { [MEMORY_LOG_WRITES]?: MemoryLogWrites })[MEMORY_LOG_WRITES];
+  return typeof log === 'object' && log !== null ? logs.get(log) : undefined;
 }
