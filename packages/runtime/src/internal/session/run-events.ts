@@ -263,7 +263,12 @@ export class RunEvents {
    * `step_start` … `step_end`.
    */
   async closeOpenStep(options?: { withNext?: boolean }): Promise<void> {
-    if (this.openStep === undefined || this.#closing(this.openStep)) return;
+    if (this.openStep === undefined) return;
+    if (this.#closing(this.openStep)) {
+      // a step_end waiting for the next write goes now: an exit path may write nothing more
+      if (!options?.withNext && !this.#draining && !this.#held) this.#draining = this.#drain();
+      return;
+    }
     const input = { type: 'step_end', step: this.openStep } as const;
     if (options?.withNext && this.parts.jointCheckpoints) this.postWithNext(input);
     else await this.emit(input);
