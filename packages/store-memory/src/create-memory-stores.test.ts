@@ -85,7 +85,7 @@ describeRunExpiryConformance({
 describeCheckpointWithEventsConformance({
   name: 'memory (createMemoryStores)',
   async create() {
-    const stores = createMemoryStores();
+    const stores = createMemoryStores({ jointCheckpoints: true });
     return { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
   },
 });

@@ -67,7 +67,19 @@ interface RunEntry {
  * `ThreadBranching` (`threadBranching(store)`): a branch holds its source's entry and prefix length.
  * Nothing survives the process.
  */
-export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): ThreadRunStore {
+/** Options of {@link createMemoryThreadRunStore}. */
+export interface MemoryThreadRunStoreOptions extends MemoryStoreOptions {
+  /**
+   * Offer the joint checkpoint write (`checkpointWithEvents(log)`, with the run's end) for a memory
+   * event log, so the runtime writes each checkpoint with the events before it — and the run's last
+   * events and the log's finish with the final one — in one call, as on Redis and PostgreSQL. Off by
+   * default: the runtime then makes the separate calls, each seen by whoever observes or wraps the
+   * store's `append` / `commitCheckpoint`.
+   */
+  jointCheckpoints?: boolean;
+}
+
+export function createMemoryThreadRunStore(options: MemoryThreadRunStoreOptions = {}): ThreadRunStore {
   const now = storeClock(options);
   const threads = new Map<string, ThreadEntry>();
   const runs = new Map<string, RunEntry>();
@@ -422,7 +434,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
         // offered to this store and a memory log themselves only: a wrapper of either (a test's
         // failing store, an embedder's decorator) gets the calls it wraps, one after the other
         const writes = memoryLogWrites(log);
-        if (writes === undefined || this !== store) return undefined;
+        if (!options.jointCheckpoints || writes === undefined || this !== store) return undefined;
         const logInputs =
           inputs === threadRunStoreInputs
             ? runEventLogInputs

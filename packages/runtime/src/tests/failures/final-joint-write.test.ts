@@ -48,7 +48,7 @@ function failingEnd(inner: ThreadRunStore, failure: Failure, writes: string[][])
 }
 
 function setup(failure: Failure) {
-  const store = createMemoryThreadRunStore();
+  const store = createMemoryThreadRunStore({ jointCheckpoints: true });
   const eventLog = createMemoryRunEventLog();
   const writes: string[][] = [];
   const runtime = (wrapped: boolean) =>
