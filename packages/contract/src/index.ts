@@ -345,6 +345,7 @@ export type {
 export type { ClaimProof, MailboxStore } from './stores/mailbox-store';
 export type { FencedWrite, RunEventLog } from './stores/run-event-log';
 export type {
+  CheckpointEnd,
   CheckpointEvents,
   CheckpointWithEvents,
   CheckpointWithEventsOutcome,

@@ -10,6 +10,7 @@ import {
 } from '@awaken/contract';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
+import { type MemoryLogWrites, withMemoryLogWrites } from './internal/memory-log-writes';
 import { waitForSignal } from './internal/wait-for-signal';
 
 /** Options of {@link createMemoryRunEventLog}. */
@@ -87,6 +88,59 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     return clone(log.events.slice(start, end));
   };
 
+  /** The checks of an append (parsed); returns the log to write and the fence. */
+  const checkAppend = (runId: string, parsed: readonly AgentEvent[], given: number | undefined) => {
+    const fence = checkFence(runId, live(runId), given);
+    if (parsed.length === 0) return undefined;
+    const log = live(runId) ?? newLog();
+    if (log.expiresAt !== undefined)
+      throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
+    parsed.forEach((event, index) => {
+      const expected = log.events.length + index + 1;
+      if (event.runId !== runId || event.seq !== expected) {
+        throw new AwakenError(
+          'conflict',
+          `run ${runId} expects event seq ${expected}, got seq ${event.seq} of run ${event.runId}`,
+          { details: { runId, expected, given: event.seq } },
+        );
+      }
+    });
+    return { log, fence };
+  };
+
+  const appendNow = (runId: string, parsed: readonly AgentEvent[], given: number | undefined) => {
+    const checked = checkAppend(runId, parsed, given);
+    if (checked === undefined) return;
+    const { log, fence } = checked;
+    for (const event of parsed) log.events.push(event);
+    log.fence = fence;
+    logs.set(runId, log);
+    const waiters = [...log.waiters];
+    log.waiters.clear();
+    for (const wake of waiters) wake();
+  };
+
+  const finishNow = (runId: string, given: number | undefined, ttlMs: number = defaultTtlMs) => {
+    const fence = checkFence(runId, live(runId), given);
+    sweepExpired();
+    const log = live(runId) ?? newLog();
+    log.fence = fence;
+    // Whole milliseconds, as the Redis log rounds its expiry up.
+    log.expiresAt = clock() + Math.ceil(ttlMs);
+    logs.set(runId, log);
+    finished.add(runId);
+    options.onFinish?.(runId, log.expiresAt);
+    const waiters = [...log.waiters];
+    log.waiters.clear();
+    for (const wake of waiters) wake();
+  };
+
+  const writes: MemoryLogWrites = {
+    check: (runId, events, fence) => void checkAppend(runId, events, fence),
+    append: appendNow,
+    finish: finishNow,
+  };
+
   const build = (inputs: typeof runEventLogInputs): RunEventLog => ({
     async append(input, given, appendOptions) {
       const {
@@ -98,27 +152,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
         events: given,
         fence: appendOptions?.fence,
       });
-      const fence = checkFence(runId, live(runId), write.fence);
-      if (parsed.length === 0) return;
-      const log = live(runId) ?? newLog();
-      if (log.expiresAt !== undefined)
-        throw new AwakenError('conflict', `the event log of run ${runId} is finished`);
-      parsed.forEach((event, index) => {
-        const expected = log.events.length + index + 1;
-        if (event.runId !== runId || event.seq !== expected) {
-          throw new AwakenError(
-            'conflict',
-            `run ${runId} expects event seq ${expected}, got seq ${event.seq} of run ${event.runId}`,
-            { details: { runId, expected, given: event.seq } },
-          );
-        }
-      });
-      for (const event of parsed) log.events.push(event);
-      log.fence = fence;
-      logs.set(runId, log);
-      const waiters = [...log.waiters];
-      log.waiters.clear();
-      for (const wake of waiters) wake();
+      appendNow(runId, parsed, write.fence);
     },
 
     async read(input, query) {
@@ -154,18 +188,7 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
         ttlMs = defaultTtlMs,
         ...write
       } = inputs.finish.parse({ runId: input, ttlMs: finishOptions?.ttlMs, fence: finishOptions?.fence });
-      const fence = checkFence(runId, live(runId), write.fence);
-      sweepExpired();
-      const log = live(runId) ?? newLog();
-      log.fence = fence;
-      // Whole milliseconds, as the Redis log rounds its expiry up.
-      log.expiresAt = clock() + Math.ceil(ttlMs);
-      logs.set(runId, log);
-      finished.add(runId);
-      options.onFinish?.(runId, log.expiresAt);
-      const waiters = [...log.waiters];
-      log.waiters.clear();
-      for (const wake of waiters) wake();
+      finishNow(runId, write.fence, ttlMs);
     },
 
     async isFinished(input) {
@@ -181,5 +204,9 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return log.events.length;
     },
   });
-  return offerTrustedView(build(runEventLogInputs), build(trustedStoreInputs(runEventLogInputs, jsonCopy)));
+  const withWrites = (log: RunEventLog): RunEventLog => withMemoryLogWrites(log, writes);
+  return offerTrustedView(
+    withWrites(build(runEventLogInputs)),
+    withWrites(build(trustedStoreInputs(runEventLogInputs, jsonCopy))),
+  );
 }

@@ -2,6 +2,7 @@ import {
   type ManualClock,
   type RunScopedStores,
   createManualClock,
+  describeCheckpointWithEventsConformance,
   describeRunExpiryConformance,
 } from '@awaken/store-conformance';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +79,13 @@ describeRunExpiryConformance({
     async advance(stores, ms) {
       storeClocks.get(stores)?.advance(ms);
     },
+  },
+});
+
+describeCheckpointWithEventsConformance({
+  name: 'memory (createMemoryStores)',
+  async create() {
+    const stores = createMemoryStores({ jointCheckpoints: true });
+    return { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
   },
 });

@@ -1,4 +1,5 @@
 export { createMemoryThreadRunStore } from './create-memory-thread-run-store';
+export type { MemoryThreadRunStoreOptions } from './create-memory-thread-run-store';
 export { createMemoryMailboxStore } from './create-memory-mailbox-store';
 export { createMemoryRunEventLog } from './create-memory-run-event-log';
 export type { MemoryRunEventLogOptions } from './create-memory-run-event-log';

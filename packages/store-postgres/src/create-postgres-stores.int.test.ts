@@ -1,4 +1,9 @@
-import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
+import {
+  type JointStores,
+  type RunScopedStores,
+  describeCheckpointWithEventsConformance,
+  describeRunExpiryConformance,
+} from '@awaken/store-conformance';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from './create-postgres-stores';
 import { MIGRATIONS } from './migrations';
@@ -20,6 +25,25 @@ describeRunExpiryConformance({
   },
   async destroy(scoped) {
     const stores = owners.get(scoped);
+    if (stores === undefined) return;
+    await stores.close();
+    await dropSchema(admin, stores.schema);
+  },
+});
+
+const jointOwners = new WeakMap<JointStores, PostgresStores>();
+
+describeCheckpointWithEventsConformance({
+  name: 'postgres (createPostgresStores)',
+  async create() {
+    const stores = createPostgresStores({ postgres: url, schema: uniqueSchema('joint') });
+    await stores.migrate();
+    const joint = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    jointOwners.set(joint, stores);
+    return joint;
+  },
+  async destroy(joint) {
+    const stores = jointOwners.get(joint);
     if (stores === undefined) return;
     await stores.close();
     await dropSchema(admin, stores.schema);

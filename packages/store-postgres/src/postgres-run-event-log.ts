@@ -74,6 +74,14 @@ export class PostgresRunEventLog implements RunEventLog {
     });
   }
 
+  /** A finish's expiry (whole milliseconds, as the Redis log rounds it up) and whether it sweeps now. */
+  finishPlan(ttlMs: number | undefined): { ttlMs: number; sweep: boolean } {
+    const at = Date.now();
+    const sweep = at - this.#lastSweep >= SWEEP_EVERY_MS;
+    if (sweep) this.#lastSweep = at;
+    return { ttlMs: Math.ceil(ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS), sweep };
+  }
+
   /** Runs `work` in the lane of `runId`: after the calls about that run made before it (the joint writer's). */
   inLane<T>(runId: string, work: () => Promise<T>): Promise<T> {
     return this.#lanes.run(runId, work);
@@ -137,11 +145,7 @@ export class PostgresRunEventLog implements RunEventLog {
   /** One call of `ev_log_write` (migration 6), one round trip; expired logs are swept now and then. */
   async finish(runId: string, options?: { ttlMs?: number } & FencedWrite): Promise<void> {
     const parsed = this.#inputs.finish.parse({ runId, ttlMs: options?.ttlMs, fence: options?.fence });
-    // Whole milliseconds, as the Redis log rounds its expiry up.
-    const ttlMs = Math.ceil(parsed.ttlMs ?? DEFAULT_FINISHED_LOG_TTL_MS);
-    const at = Date.now();
-    const sweep = at - this.#lastSweep >= SWEEP_EVERY_MS;
-    if (sweep) this.#lastSweep = at;
+    const { ttlMs, sweep } = this.finishPlan(parsed.ttlMs);
     await this.#lanes.run(parsed.runId, () =>
       this.#logWrite(parsed.runId, 'finish', parsed.fence ?? 0, ttlMs, sweep),
     );

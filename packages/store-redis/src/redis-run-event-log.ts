@@ -87,6 +87,17 @@ export class RedisRunEventLog implements RunEventLog {
     offerTrustedView(this, new RedisRunEventLog(options, this));
   }
 
+  /** How long a finished log is kept when `finish` gets no `ttlMs` (the joint write's end uses it). */
+  get finishedTtlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** The finish script's arguments (after the prefix), shared with the joint write's end. */
+  finishArgs(runId: string, fence: number, ttlMs: number = this.#ttlMs): (string | number)[] {
+    const keys = runKeys(this.prefix, runId);
+    return [runId, keys.events, keys.eventMeta, fence, Math.ceil(ttlMs), ...inboxKeys(this.prefix, runId)];
+  }
+
   async append(input: string, given: readonly AgentEvent[], options?: FencedWrite): Promise<void> {
     const {
       runId,
@@ -140,16 +151,7 @@ export class RedisRunEventLog implements RunEventLog {
       ttlMs = this.#ttlMs,
       fence = 0,
     } = this.#inputs.finish.parse({ runId: input, ttlMs: options?.ttlMs, fence: options?.fence });
-    const keys = runKeys(this.prefix, runId);
-    const args = [
-      runId,
-      keys.events,
-      keys.eventMeta,
-      fence,
-      Math.ceil(ttlMs),
-      ...inboxKeys(this.prefix, runId),
-    ];
-    await FINISH_LOG.call(this.#scripts, args);
+    await FINISH_LOG.call(this.#scripts, this.finishArgs(runId, fence, ttlMs));
   }
 
   async raiseFence(input: string, given: number): Promise<number> {

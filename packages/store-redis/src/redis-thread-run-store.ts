@@ -395,6 +395,7 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
     const trusted = this.#inputs !== threadRunStoreInputs;
     return new RedisCheckpointWithEvents(
       this.#scripts,
+      log,
       {
         checkpoint: this.#inputs.commitCheckpoint,
         append: trusted ? trustedEventInputs.append : runEventLogInputs.append,

@@ -11,6 +11,27 @@ export interface CheckpointEvents {
   events: readonly AgentEvent[];
   /** The writer's run fence, as `append`'s `FencedWrite.fence`. */
   fence?: number;
+  /**
+   * The run's last events and the end of its log, written in the same atomic write only when the
+   * checkpoint is committed (see {@link CheckpointEnd}).
+   */
+  end?: CheckpointEnd;
+}
+
+/**
+ * What a joint write does after a committed checkpoint, in the same atomic write: appends `events`
+ * (stamped, consecutive seqs following `CheckpointEvents.events`, or the log's last when those are
+ * empty) and, with `finish`, marks the log finished as `RunEventLog.finish` does with the same fence
+ * (`ttlMs` as `finish`'s, the log's default when absent). So a reader never sees these events (a
+ * run's `run_finish`) for a checkpoint that was not stored, and a finished log has every event.
+ *
+ * They are checked with the events before anything is written (fence, finished log, consecutive seqs
+ * of the run): a refusal throws that error and writes nothing at all. A refused checkpoint
+ * (`checkpoint_failed`) writes none of them and leaves the log open.
+ */
+export interface CheckpointEnd {
+  events: readonly AgentEvent[];
+  finish?: { ttlMs?: number };
 }
 
 /**
@@ -34,7 +55,10 @@ export type CheckpointWithEventsOutcome =
  *   refused checkpoint resolves `checkpoint_failed` with the events appended and nothing of the
  *   checkpoint written;
  * - a failure of the call itself (a connection lost) throws, and leaves either nothing, the events,
- *   or both written, like the two calls' own failures.
+ *   or both written, like the two calls' own failures;
+ * - with `end` (see {@link CheckpointEnd}): its events and the log's finish are written only with a
+ *   committed checkpoint, in the same atomic write — never without it, never the checkpoint without
+ *   them when the write is answered `committed`.
  */
 export interface CheckpointWithEvents {
   commitCheckpointWithEvents(
@@ -53,12 +77,20 @@ export interface JointCheckpointStore extends ThreadRunStore {
   checkpointWithEvents(log: RunEventLog): CheckpointWithEvents | undefined;
 }
 
-/** The joint writer for `store` and `log`, or undefined when the store offers none for that log. */
+/**
+ * The joint writer for `store` and `log`, or undefined when the store offers none for that log (or
+ * answers with anything but a writer — a wrapper that made every method async, say).
+ */
 export function jointCheckpointWriter(
   store: ThreadRunStore,
   log: RunEventLog | undefined,
 ): CheckpointWithEvents | undefined {
   if (!log) return undefined;
   const joint = (store as Partial<JointCheckpointStore>).checkpointWithEvents;
-  return typeof joint === 'function' ? joint.call(store, log) : undefined;
+  const writer: unknown = typeof joint === 'function' ? joint.call(store, log) : undefined;
+  const usable =
+    typeof writer === 'object' &&
+    writer !== null &&
+    typeof (writer as Partial<CheckpointWithEvents>).commitCheckpointWithEvents === 'function';
+  return usable ? (writer as CheckpointWithEvents) : undefined;
 }

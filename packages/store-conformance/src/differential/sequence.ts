@@ -3,6 +3,7 @@ import { runRecord } from '../internal/run-record';
 import { concurrentMailboxOperations } from './concurrent-operations';
 import { mailboxOperation } from './mailbox-operations';
 import { type Operation, advance, operation } from './operation';
+import { jointOperation } from './joint-operations';
 import { runOperation } from './run-operations';
 import { threadOperation } from './thread-operations';
 
@@ -52,6 +53,7 @@ export function operationSequenceOf(options: { concurrent: boolean }): fc.Arbitr
           ...(options.concurrent ? [{ weight: 2, arbitrary: concurrentMailboxOperations }] : []),
           { weight: 3, arbitrary: threadOperation },
           { weight: 3, arbitrary: runOperation },
+          { weight: 1, arbitrary: jointOperation },
           { weight: 1, arbitrary: clockStep },
         ),
         { minLength: 1, maxLength: 30, size: 'max' },

@@ -1,15 +1,16 @@
 import {
   AwakenError,
   type Checkpoint,
+  type CheckpointEnd,
   type CheckpointEvents,
   type CheckpointWithEvents,
   type CheckpointWithEventsOutcome,
-  type runEventLogInputs,
+  runEventLogInputs,
   type threadRunStoreInputs,
 } from '@awaken/contract';
 import type { PostgresRunEventLog } from '../postgres-run-event-log';
 import type { PgDb } from './db';
-import { runWriteCall, runWriteReply } from './run-write-functions';
+import { runWriteCall, runWriteEndCall, runWriteReply } from './run-write-functions';
 
 /**
  * Appends a run's events and commits a checkpoint in one call of `tr_write` (one round trip, one
@@ -38,10 +39,18 @@ export class PostgresCheckpointWithEvents implements CheckpointWithEvents {
       events: given?.events,
       fence: given?.fence,
     });
-    const events = { runId: parsed.runId, events: parsed.events, fence: parsed.fence ?? 0 };
+    const end = given?.end === undefined ? undefined : this.#end(parsed.runId, parsed.fence, given.end);
+    const events = {
+      runId: parsed.runId,
+      events: end === undefined ? parsed.events : [...parsed.events, ...end.events],
+      fence: parsed.fence ?? 0,
+    };
+    const channel = this.db.notifier.channel('events');
     return this.log.inLane(events.runId, async () => {
       const [reply] = await this.db.callFunctions([
-        runWriteCall(this.db.notifier.channel('events'), events, checkpoint),
+        end === undefined
+          ? runWriteCall(channel, events, checkpoint)
+          : runWriteEndCall(channel, events, end.events.length, checkpoint, end.finish),
       ]);
       if (AwakenError.isInstance(reply)) throw reply;
       const outcome = runWriteReply(String(reply), events, checkpoint);
@@ -50,5 +59,13 @@ export class PostgresCheckpointWithEvents implements CheckpointWithEvents {
         return { status: 'checkpoint_failed', error: outcome.error };
       return { status: 'committed', run: checkpoint.run };
     });
+  }
+
+  /** The end's events, parsed as an append's, and its finish's expiry and sweep. */
+  #end(runId: string, fence: number | undefined, end: CheckpointEnd) {
+    const { events } = this.inputs.append.parse({ runId, events: end?.events, fence });
+    if (end?.finish === undefined) return { events, finish: undefined };
+    const { ttlMs } = runEventLogInputs.finish.parse({ runId, ttlMs: end.finish?.ttlMs });
+    return { events, finish: this.log.finishPlan(ttlMs) };
   }
 }

@@ -84,6 +84,30 @@ export function runWriteCall(
   };
 }
 
+/**
+ * One call of `tr_write_end` (migration 12): `events` (the events before the checkpoint, then the
+ * run's last `endCount` events, as one append), the checkpoint, and the log's finish when `finish`
+ * is given. Answered as `tr_write` answers (`runWriteReply` with the same `events`).
+ */
+export function runWriteEndCall(
+  channel: string,
+  events: EventsToAppend,
+  endCount: number,
+  checkpoint: Checkpoint,
+  finish: { ttlMs: number; sweep: boolean } | undefined,
+): FunctionCall {
+  return {
+    fn: 'tr_write_end',
+    args: [
+      ...runWriteCall(channel, events, checkpoint).args,
+      endCount,
+      finish !== undefined,
+      finish?.ttlMs ?? 0,
+      finish?.sweep ?? false,
+    ],
+  };
+}
+
 /** The error of an append refused by `ev_append`. */
 export function appendRefusal(refusal: Record<string, unknown>, given: EventsToAppend): AwakenError {
   const { runId } = given;

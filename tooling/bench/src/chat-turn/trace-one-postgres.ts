@@ -37,13 +37,21 @@ function caller(): string {
     .map((frame) => frame.replace(/.*packages\//, '').replace(/\)$/, ''));
   return ours.join(' < ');
 }
-/** A call's function; for `tr_write`, the types of its events and the status its checkpoint writes. */
+/**
+ * A call's function; for `tr_write` and `tr_write_end` (the joint write with the run's end: its last
+ * events after the checkpoint, the log finished), the types of its events and the checkpoint's status.
+ */
 function describeCall(call: { fn: string; args: readonly unknown[] }): string {
-  if (call.fn !== 'tr_write') return call.fn;
+  if (call.fn !== 'tr_write' && call.fn !== 'tr_write_end') return call.fn;
   const events = (call.args[6] as string[] | null) ?? [];
   const types = events.map((event) => (JSON.parse(event) as { type: string }).type);
   const status = call.args[13] as string | null;
-  return `tr_write(events: [${types.join(' ')}]${status === null ? '' : `, checkpoint: ${status}`})`;
+  const checkpoint = status === null ? '' : `, checkpoint: ${status}`;
+  if (call.fn === 'tr_write') return `tr_write(events: [${types.join(' ')}]${checkpoint})`;
+  const last = Number(call.args[20]);
+  const before = types.slice(0, types.length - last).join(' ');
+  const after = types.slice(types.length - last).join(' ');
+  return `tr_write_end(events: [${before}]${checkpoint}, then: [${after}]${call.args[21] ? ', finish' : ''})`;
 }
 const db = pg.threadRuns.db;
 const { read, mutate, callFunctions } = db;

@@ -1,4 +1,5 @@
 import {
+  type AgentEventInput,
   AwakenError,
   type Checkpoint,
   type CheckpointTrigger,
@@ -67,6 +68,13 @@ export interface CheckpointOptions {
   /** Events emitted right after this checkpoint whose seq it already covers (run_finish). */
   eventsAfter?: number;
   /**
+   * The run's last events (an `error`, `run_finish`), built once the checkpoint's messages are
+   * flushed, and whether the log is finished then: with a joint writer they are written in the
+   * checkpoint's own atomic write (see `CheckpointEnd`) and their seqs are covered by it (in place of
+   * `eventsAfter`); without one they are not written here (the caller emits them after).
+   */
+  end?: { events(): AgentEventInput[]; finish: boolean };
+  /**
    * Written inside a tool round (a call just suspended while the round goes on): the run is stored
    * `running` even if every call that started so far waits, since the activation still holds it.
    */
@@ -99,9 +107,11 @@ async function writeCheckpoint(
   // checkpoint's own write when the store offers the joint one); a failed posted append fails the
   // checkpoint (nothing after a lost event is stored)
   const { joint } = session;
-  const taken = joint ? await session.events.takeForCheckpoint() : undefined;
+  const endInputs = joint && options.end ? options.end.events() : undefined;
+  const taken = joint ? await session.events.takeForCheckpoint(endInputs) : undefined;
   if (!joint) await session.events.barrier();
   const covered = taken?.events.length ?? 0;
+  const after = endInputs ? endInputs.length : (options.eventsAfter ?? 0);
   const now = session.now();
   const { record } = session.run;
   const status = options.midRound && session.run.status === 'waiting' ? 'running' : session.run.status;
@@ -128,7 +138,7 @@ async function writeCheckpoint(
       bookkeeping: {
         ...session.run.bookkeeping,
         // events emitted right after this checkpoint (run_finish) keep their seq on a cold resume
-        lastSeq: session.run.bookkeeping.lastSeq + covered + (options.eventsAfter ?? 0),
+        lastSeq: session.run.bookkeeping.lastSeq + covered + after,
         decisionIds: [...session.decisions.applied],
       },
       pluginState: persistent.run,
@@ -154,17 +164,22 @@ async function writeCheckpoint(
   let stored: RunRecord;
   try {
     if (joint && taken) {
+      const end = endInputs
+        ? { end: { events: taken.end, ...(options.end?.finish ? { finish: {} } : {}) } }
+        : {};
       const outcome = await joint
         .commitCheckpointWithEvents(checkpoint, {
           runId: session.runId,
           events: taken.events,
           fence: session.activation.fence,
+          ...end,
         })
         .catch((error: unknown) => {
           taken.notLogged();
           throw error;
         });
-      taken.logged();
+      // the end's events are delivered only with the checkpoint they follow
+      taken.logged({ end: outcome.status === 'committed' });
       if (outcome.status === 'checkpoint_failed') throw outcome.error;
       stored = outcome.run;
     } else {

@@ -1,4 +1,5 @@
 import {
+  type AgentEventInput,
   AwakenError,
   type TerminationReason,
   isTerminalToolCallStatus,
@@ -47,11 +48,18 @@ function cancelReasonOf(termination: TerminationReason): string {
   }
 }
 
-/** The `run_finished` checkpoint, retried after a retryable failure (a store blip). */
-async function commitFinal(session: RunSession, eventsAfter: number): Promise<void> {
+/**
+ * The `run_finished` checkpoint, retried after a retryable failure (a store blip). With a joint
+ * writer the run's last events (and the log's finish) go in its atomic write (`end`).
+ */
+async function commitFinal(
+  session: RunSession,
+  end: { events(): AgentEventInput[]; finish: boolean },
+): Promise<void> {
+  const eventsAfter = end.events().length;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await commitCheckpoint(session, 'run_finished', { eventsAfter });
+      await commitCheckpoint(session, 'run_finished', { eventsAfter, end });
       return;
     } catch (error) {
       const retryable = AwakenError.isInstance(error) && error.retryable && !session.activation.lost;
@@ -73,10 +81,30 @@ async function abandon(session: RunSession, error: unknown): Promise<never> {
   throw failure;
 }
 
+/** The run's last events: the `error` of a failed run, then `run_finish`. */
+function lastEvents(session: RunSession, termination: TerminationReason): AgentEventInput[] {
+  const response = session.run.lastAssistantText();
+  const { usage } = session.run.record;
+  return [
+    ...(termination.type === 'error'
+      ? [{ type: 'error' as const, code: termination.code ?? 'internal', message: termination.message }]
+      : []),
+    {
+      type: 'run_finish' as const,
+      status: session.run.status,
+      termination,
+      ...(response === undefined ? {} : { response }),
+      usage,
+    },
+  ];
+}
+
 /**
  * RunEnd on every exit path, then the `run_finished` checkpoint, then `run_finish`. `run_finish` and
- * the end of the event log follow a stored outcome only; if anything after the checkpoint fails, the
- * result rejects and the next `resumeRun` completes the log from the stored record.
+ * the end of the event log follow a stored outcome only: with a joint writer they are written in the
+ * checkpoint's own atomic write (none of them without it); without one, if anything after the
+ * checkpoint fails, the result rejects and the next `resumeRun` completes the log from the stored
+ * record.
  */
 export async function finishRun(
   session: RunSession,
@@ -94,7 +122,8 @@ export async function finishRun(
           await cancelCall(session, call, cancelReasonOf(termination));
       }
     }
-    await session.events.closeOpenStep();
+    // with a joint writer the step_end goes out with the final checkpoint (or an event before it)
+    await session.events.closeOpenStep({ withNext: true });
     session.run.setStatus(suspended ? 'waiting' : 'done');
     session.run.record = { ...session.run.record, termination };
     if (!suspended) session.run.record.finishedAt = session.now();
@@ -112,36 +141,30 @@ export async function finishRun(
     session.run.record = { ...session.run.record, termination };
   }
   const cancelIds = session.run.status === 'done' ? recordCancels(session) : [];
+  const end = {
+    events: () => lastEvents(session, termination),
+    finish: session.run.status === 'done',
+  };
   try {
-    await session.events.closeOpenStep();
-    await commitFinal(session, termination.type === 'error' ? 2 : 1);
+    await session.events.closeOpenStep({ withNext: true });
+    await commitFinal(session, end);
   } catch (error) {
     return abandon(session, error);
   }
-  if (termination.type === 'error') {
-    await session.events.emit({
-      type: 'error',
-      code: termination.code ?? 'internal',
-      message: termination.message,
-    });
+  // without a joint writer: the last events and the log's finish follow the stored outcome
+  if (!session.joint) {
+    for (const event of end.events()) await session.events.emit(event);
+    if (end.finish) {
+      try {
+        await session.services.eventLog?.finish(session.runId, { fence: session.activation.fence });
+      } catch (error) {
+        throw session.activation.writeFailed(error);
+      }
+    }
   }
+  if (session.run.status === 'done') await removeControls(session, cancelIds);
   const response = session.run.lastAssistantText();
   const { usage } = session.run.record;
-  await session.events.emit({
-    type: 'run_finish',
-    status: session.run.status,
-    termination,
-    ...(response === undefined ? {} : { response }),
-    usage,
-  });
-  if (session.run.status === 'done') {
-    try {
-      await session.services.eventLog?.finish(session.runId, { fence: session.activation.fence });
-    } catch (error) {
-      throw session.activation.writeFailed(error);
-    }
-    await removeControls(session, cancelIds);
-  }
   const waiting = session.run.status === 'waiting' ? waitingState(session) : undefined;
   return {
     runId: session.runId,

@@ -114,7 +114,8 @@ export async function stepEnd(
   if (run.bookkeeping.stepEnded < run.record.steps) recordStepCalls(session);
   run.bookkeeping.stepEnded = run.record.steps;
   if (options.evaluate) stopped ??= evaluateStopConditions(session);
-  session.events.post({ type: 'step_end', step: run.record.steps });
+  // goes out with the next write (the next step's events or a checkpoint), not alone
+  session.events.postWithNext({ type: 'step_end', step: run.record.steps });
   handOffAtStepEnd(session);
   return options.evaluate ? stopped : undefined;
 }

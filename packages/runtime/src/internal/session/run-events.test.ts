@@ -86,3 +86,69 @@ describe('RunEvents: group-committed appends', () => {
     expect(await inner.read(RUN)).toHaveLength(2);
   });
 });
+
+describe('RunEvents: an event posted to go with the next write (postWithNext)', () => {
+  function jointRunEvents(eventLog: RunEventLog) {
+    const channel = createEventChannel<AgentEvent>();
+    const bookkeeping = { lastSeq: 0 } as RuntimeBookkeeping;
+    const activation = new Activation(RUN, {
+      fence: 0,
+      wake: createWakeSignal(),
+      runController: new AbortController(),
+    });
+    const events = new RunEvents({
+      runId: RUN,
+      channel,
+      eventLog,
+      now: () => 1,
+      bookkeeping,
+      activation,
+      jointCheckpoints: true,
+    });
+    return { events, bookkeeping };
+  }
+
+  it('starts no append of its own: it goes with the next event, in order', async () => {
+    const { inner, log, calls } = recordingLog();
+    const { events } = jointRunEvents(log);
+    events.post({ type: 'step_start', step: 1 });
+    await events.settled;
+    events.postWithNext({ type: 'step_end', step: 1 });
+    await events.settled;
+    expect(calls).toEqual([1]);
+    await events.emit({ type: 'step_start', step: 2 });
+    expect(calls).toEqual([1, 2]);
+    expect((await inner.read(RUN)).map((event) => event.type)).toEqual([
+      'step_start',
+      'step_end',
+      'step_start',
+    ]);
+  });
+
+  it('is taken by the next joint write, and by a barrier', async () => {
+    const { inner, log, calls } = recordingLog();
+    const { events } = jointRunEvents(log);
+    events.postWithNext({ type: 'step_end', step: 1 });
+    const taken = await events.takeForCheckpoint([{ type: 'text_end', messageId: 'm' }]);
+    expect(taken.events.map((event) => [event.seq, event.type])).toEqual([[1, 'step_end']]);
+    expect(taken.end.map((event) => [event.seq, event.type])).toEqual([[2, 'text_end']]);
+    // the joint write (here: the log itself) writes both
+    await inner.append(RUN, [...taken.events, ...taken.end]);
+    taken.logged({ end: true });
+    events.postWithNext({ type: 'step_end', step: 2 });
+    await events.barrier();
+    expect(calls).toEqual([1]);
+  });
+
+  it('is appended by a closeOpenStep of an exit path, which writes nothing more', async () => {
+    const { inner, log } = recordingLog();
+    const { events } = jointRunEvents(log);
+    events.post({ type: 'step_start', step: 1 });
+    await events.settled;
+    events.postWithNext({ type: 'step_end', step: 1 });
+    await events.closeOpenStep();
+    await events.settled;
+    expect((await inner.read(RUN)).map((event) => event.type)).toEqual(['step_start', 'step_end']);
+    expect(events.openStep).toBeUndefined();
+  });
+});

@@ -8,6 +8,8 @@ interface Pending {
   input: AgentEventInput;
   at: number;
   posted: boolean;
+  /** Starts no append of its own: goes with the next one or the next joint write (`postWithNext`). */
+  withNext?: boolean;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -15,7 +17,10 @@ interface Pending {
 /** Events a joint write took from the queue (see `RunEvents.takeForCheckpoint`). */
 export interface TakenEvents {
   readonly events: readonly AgentEvent[];
-  logged(): void;
+  /** The run's last events, stamped after `events`, written only with a committed checkpoint. */
+  readonly end: readonly AgentEvent[];
+  /** The write appended `events`, and `end` too when `end` is true. */
+  logged(options?: { end: boolean }): void;
   notLogged(): void;
 }
 
@@ -71,6 +76,8 @@ export class RunEvents {
    * the log lost, and the loop hears of a failed posted append at its next checkpoint at the latest.
    */
   async barrier(): Promise<void> {
+    // events posted to go with the next write are not left behind by a barrier
+    if (this.#queue.length > 0 && !this.#draining && !this.#held) this.#draining = this.#drain();
     await this.settled;
     this.#throwFailure();
   }
@@ -101,7 +108,18 @@ export class RunEvents {
     this.#enqueue(input, true).catch(() => {});
   }
 
-  #enqueue(input: AgentEventInput, posted: boolean): Promise<void> {
+  /**
+   * Posts an event that, with joint checkpoints, starts no append of its own: it goes out with the
+   * next append (any event emitted or posted after it) or the next joint write, whichever comes
+   * first — a step's `step_end`, which would otherwise cost a write alone while the loop reads its
+   * inbox. Without joint checkpoints it is `post`. The loop always writes again after it (the next
+   * step, a checkpoint, the run's end), and `barrier` appends it.
+   */
+  postWithNext(input: AgentEventInput): void {
+    this.#enqueue(input, true, this.parts.jointCheckpoints === true).catch(() => {});
+  }
+
+  #enqueue(input: AgentEventInput, posted: boolean, withNext = false): Promise<void> {
     const { eventLog, activation } = this.parts;
     const at = this.parts.now();
     if (!eventLog) {
@@ -110,8 +128,8 @@ export class RunEvents {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ input, at, posted, resolve, reject });
-      if (!this.#draining && !this.#held) this.#draining = this.#drain(posted);
+      this.#queue.push({ input, at, posted, withNext, resolve, reject });
+      if (!withNext && !this.#draining && !this.#held) this.#draining = this.#drain(posted);
     });
   }
 
@@ -192,7 +210,7 @@ export class RunEvents {
    * not (they go back to the head of the queue unstamped, as if never taken, and are appended by
    * the next append or joint write — or rejected once the activation is lost).
    */
-  async takeForCheckpoint(): Promise<TakenEvents> {
+  async takeForCheckpoint(endInputs: readonly AgentEventInput[] = []): Promise<TakenEvents> {
     // more than one append's worth waiting: those go the usual way first
     while (this.#queue.length > MAX_BATCH) await this.barrier();
     this.#held = true;
@@ -209,13 +227,17 @@ export class RunEvents {
     }
     const batch = this.#queue.splice(0, this.#queue.length);
     const events = batch.map((pending, index) => this.#stamp(pending.input, pending.at, index));
+    const at = this.parts.now();
+    const end = endInputs.map((input, index) => this.#stamp(input, at, events.length + index));
     let open = true;
     return {
       events,
-      logged: () => {
+      end,
+      logged: (options) => {
         if (!open) return;
         open = false;
         for (const event of events) this.#deliver(event);
+        if (options?.end) for (const event of end) this.#deliver(event);
         for (const pending of batch) pending.resolve();
         this.#release();
       },
@@ -231,7 +253,8 @@ export class RunEvents {
   /** Ends a hold: an append starts for whatever queued meanwhile. */
   #release(): void {
     this.#held = false;
-    if (this.#queue.length > 0 && !this.#draining) this.#draining = this.#drain();
+    const due = this.#queue.some((pending) => !pending.withNext);
+    if (due && !this.#draining) this.#draining = this.#drain();
   }
 
   /**
@@ -239,9 +262,16 @@ export class RunEvents {
    * runs when a step's tool round completes). Every exit path calls it, so adapters always see
    * `step_start` … `step_end`.
    */
-  async closeOpenStep(): Promise<void> {
-    if (this.openStep === undefined || this.#closing(this.openStep)) return;
-    await this.emit({ type: 'step_end', step: this.openStep });
+  async closeOpenStep(options?: { withNext?: boolean }): Promise<void> {
+    if (this.openStep === undefined) return;
+    if (this.#closing(this.openStep)) {
+      // a step_end waiting for the next write goes now: an exit path may write nothing more
+      if (!options?.withNext && !this.#draining && !this.#held) this.#draining = this.#drain();
+      return;
+    }
+    const input = { type: 'step_end', step: this.openStep } as const;
+    if (options?.withNext && this.parts.jointCheckpoints) this.postWithNext(input);
+    else await this.emit(input);
   }
 
   /**

@@ -77,6 +77,38 @@ describe('LiveRunEvents: readers of a run executing in this process', () => {
     run.end();
   });
 
+  it('hands out the events pushed while a page was out before it hears the end, with no log read', async () => {
+    const inner = createMemoryRunEventLog();
+    const log = countingLog(inner);
+    const live = new LiveRunEvents();
+    const all = [
+      event(1, { type: 'run_start', threadId: 't', agentId: 'a', resumed: false }),
+      event(2, { type: 'step_end', step: 1 }),
+      event(3, FINISH),
+    ];
+    await inner.append(RUN, all);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // the last two events come in one write, just before the activation ends
+    async function* events(): AsyncGenerator<AgentEvent> {
+      yield all[0] as AgentEvent;
+      await gate;
+      yield* all.slice(1);
+    }
+    live.publish(RUN, events());
+    const pages = followRunEventPages(log, RUN, {}, live);
+    expect((await pages.next()).value?.map((item: AgentEvent) => item.seq)).toEqual([1]);
+    // while the reader holds page 1: the last events are pushed and the activation ends
+    release();
+    while (live.has(RUN)) await new Promise((resolve) => setImmediate(resolve));
+    const rest: number[] = [];
+    for await (const page of pages) rest.push(...page.map((item) => item.seq));
+    expect(rest).toEqual([2, 3]);
+    expect(log.reads).toBe(0);
+  });
+
   it('falls back to the log when the activation ends without a run_finish', async () => {
     const inner = createMemoryRunEventLog();
     const live = new LiveRunEvents();

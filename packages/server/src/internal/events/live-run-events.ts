@@ -123,8 +123,11 @@ export class LiveRunEvents {
         }
       }
       if (page.length > 0) yield page;
-      if (gap || out.finished || run.ended) return;
+      if (gap || out.finished) return;
+      // events pushed while the page was out are handed out before an end is heard (the last ones,
+      // a run's step_end and run_finish, can come in one write, just before the activation ends)
       if (index < run.events.length) continue;
+      if (run.ended) return;
       await new Promise<void>((resolve) => {
         const onAbort = () => resolve();
         run.wakers.add(() => {

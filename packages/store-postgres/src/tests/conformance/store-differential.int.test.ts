@@ -30,7 +30,7 @@ describeStoreDifferential({
   ...(process.env.AWAKEN_DIFFERENTIAL_SEED ? { seed: Number(process.env.AWAKEN_DIFFERENTIAL_SEED) } : {}),
   async createPair(start) {
     const clock = createManualClock(start);
-    const memory = createMemoryStores({ now: clock.now });
+    const memory = createMemoryStores({ now: clock.now, jointCheckpoints: true });
     await emptySchema(admin, schema);
     await freezeClock(admin, schema, start);
     return {

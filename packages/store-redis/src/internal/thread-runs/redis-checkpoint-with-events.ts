@@ -1,5 +1,7 @@
 import {
+  type AgentEvent,
   type Checkpoint,
+  type CheckpointEnd,
   type CheckpointEvents,
   type CheckpointWithEvents,
   type CheckpointWithEventsOutcome,
@@ -8,6 +10,7 @@ import {
 } from '@awaken/contract';
 import { toStoreError } from '../connection/redis-error';
 import type { ScriptContext } from '../lua/script-context';
+import { CHECKPOINT_WITH_END } from '../lua/threads/checkpoint-with-end';
 import { CHECKPOINT_WITH_EVENTS } from '../lua/threads/checkpoint-with-events';
 import { appendArgs, checkpointArgs } from './script-args';
 
@@ -20,6 +23,10 @@ import { appendArgs, checkpointArgs } from './script-args';
 export class RedisCheckpointWithEvents implements CheckpointWithEvents {
   constructor(
     private readonly scripts: ScriptContext,
+    /** The event log the events go to (its finish's arguments and default expiry). */
+    private readonly log: {
+      finishArgs(runId: string, fence: number, ttlMs?: number): (string | number)[];
+    },
     private readonly inputs: {
       checkpoint: typeof threadRunStoreInputs.commitCheckpoint;
       append: typeof runEventLogInputs.append;
@@ -41,15 +48,44 @@ export class RedisCheckpointWithEvents implements CheckpointWithEvents {
       fence = 0,
     } = this.inputs.append.parse({ runId: given?.runId, events: given?.events, fence: given?.fence });
     const append = appendArgs(this.scripts.prefix, runId, events, fence);
+    const end = given?.end === undefined ? undefined : this.#endArgs(runId, events, fence, given.end);
     this.beforeWrite();
     const from = this.seqFrom();
-    const reply = (await CHECKPOINT_WITH_EVENTS.call(this.scripts, [
-      append.length,
-      ...append,
-      typeof from === 'string' ? from : await from,
-      ...checkpointArgs(checkpoint),
-    ])) as unknown[];
+    const rest = [typeof from === 'string' ? from : await from, ...checkpointArgs(checkpoint)];
+    const reply = (
+      end === undefined
+        ? await CHECKPOINT_WITH_EVENTS.call(this.scripts, [append.length, ...append, ...rest])
+        : await CHECKPOINT_WITH_END.call(this.scripts, [
+            end.check.length,
+            ...end.check,
+            append.length,
+            ...append,
+            end.append.length,
+            ...end.append,
+            end.finish.length,
+            ...end.finish,
+            ...rest,
+          ])
+    ) as unknown[];
     if (reply[0] === 'committed') return { status: 'committed', run: checkpoint.run };
     return { status: 'checkpoint_failed', error: toStoreError(new Error(String(reply[1]))) };
+  }
+
+  /**
+   * The end's sections (see CHECKPOINT_WITH_END): the check of the events and the last events as one
+   * append, the last events' append, the finish's arguments (empty: the log stays open).
+   */
+  #endArgs(runId: string, events: readonly AgentEvent[], fence: number, given: CheckpointEnd) {
+    const last = this.inputs.append.parse({ runId, events: given?.events, fence }).events;
+    const ttlMs =
+      given?.finish === undefined
+        ? undefined
+        : runEventLogInputs.finish.parse({ runId, ttlMs: given.finish?.ttlMs }).ttlMs;
+    const { prefix } = this.scripts;
+    return {
+      check: appendArgs(prefix, runId, [...events, ...last], fence),
+      append: last.length === 0 ? [] : appendArgs(prefix, runId, last, fence),
+      finish: given?.finish === undefined ? [] : this.log.finishArgs(runId, fence, ttlMs),
+    };
   }
 }

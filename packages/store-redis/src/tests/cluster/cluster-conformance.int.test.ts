@@ -1,4 +1,6 @@
 import {
+  type JointStores,
+  describeCheckpointWithEventsConformance,
   describeMailboxStoreConformance,
   describeRunControlInboxConformance,
   describeRunEventLogConformance,
@@ -83,6 +85,31 @@ describeRunEventLogConformance({
 describeRunControlInboxConformance({
   name: 'redis cluster, sharded',
   ...redisClusterHarnessParts(nodes, (options) => new ShardedRedisRunControlInbox({ ...options, shards: 3 })),
+});
+
+// the joint checkpoint write with the run's end, as createRedisStores makes it on a cluster (the
+// thread's shard store with its shard's log)
+const jointClients = new WeakMap<
+  JointStores,
+  { cluster: ReturnType<typeof clusterClient>; prefix: string; close(): Promise<void> }
+>();
+describeCheckpointWithEventsConformance({
+  name: 'redis cluster, sharded',
+  async create() {
+    const cluster = clusterClient(nodes);
+    const prefix = uniquePrefix('joint');
+    const stores = createRedisStores({ redis: cluster as never, prefix });
+    const joint = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    jointClients.set(joint, { cluster, prefix, close: () => stores.close() });
+    return joint;
+  },
+  async destroy(joint) {
+    const owner = jointClients.get(joint);
+    if (!owner) return;
+    await owner.close();
+    await deleteClusterKeys(owner.cluster, owner.prefix);
+    await owner.cluster.quit();
+  },
 });
 
 describe('scripts on a Redis Cluster', () => {

@@ -23,7 +23,7 @@ describeStoreDifferential({
   ...(process.env.AWAKEN_DIFFERENTIAL_SEED ? { seed: Number(process.env.AWAKEN_DIFFERENTIAL_SEED) } : {}),
   async createPair(start) {
     const clock = createManualClock(start);
-    const memory = createMemoryStores({ now: clock.now });
+    const memory = createMemoryStores({ now: clock.now, jointCheckpoints: true });
     const redis = createRedisStores({ redis: client, prefix: uniquePrefix('diff'), testClock: true });
     const mailbox = redis.mailbox as ShardedRedisMailboxStore;
     const prefixes = [redis.prefix, ...(await mailbox.shards()).map((shard) => shard.prefix)];

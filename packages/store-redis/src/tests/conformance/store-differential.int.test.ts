@@ -26,7 +26,7 @@ describeStoreDifferential({
   ...(process.env.AWAKEN_DIFFERENTIAL_SEED ? { seed: Number(process.env.AWAKEN_DIFFERENTIAL_SEED) } : {}),
   async createPair(start) {
     const clock = createManualClock(start);
-    const memory = createMemoryStores({ now: clock.now });
+    const memory = createMemoryStores({ now: clock.now, jointCheckpoints: true });
     const redis = createRedisStores({ redis: client, prefix: uniquePrefix('diff'), testClock: true });
     const clockKey = `${redis.prefix}clock`;
     await client.set(clockKey, String(start));

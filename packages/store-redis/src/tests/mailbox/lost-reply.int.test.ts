@@ -368,6 +368,39 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       expect(await direct.threadRuns.messageCount('th1')).toBe(1);
       expect((await direct.threadRuns.getRun('r1'))?.version).toBe(1);
     });
+
+    it('checkpointWithEvents with the run end answers committed, and appends, writes and finishes once', async () => {
+      await direct.threadRuns.createThread({ id: 'th1' });
+      await direct.threadRuns.createRun(newRun('r1', 'th1'));
+      const joint = proxied.threadRuns.checkpointWithEvents(proxied.eventLog);
+      const event = { type: 'step_end', step: 1, runId: 'r1', seq: 1, at: 1 } as const;
+      const finish = {
+        type: 'run_finish',
+        runId: 'r1',
+        seq: 2,
+        at: 1,
+        status: 'done',
+        termination: { type: 'natural_end' },
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      } as const;
+      const outcome = await lost(async () =>
+        joint?.commitCheckpointWithEvents(
+          {
+            trigger: 'run_finished',
+            threadId: 'th1',
+            expectedMessageCount: 0,
+            messages: [{ visibility: 'external', message: { role: 'user', content: 'hi' } }],
+            run: { ...newRun('r1', 'th1'), status: 'done', version: 1 },
+          },
+          { runId: 'r1', events: [event], end: { events: [finish], finish: {} } },
+        ),
+      );
+      expect(outcome?.status).toBe('committed');
+      expect(await direct.eventLog.read('r1')).toEqual([event, finish]);
+      expect(await direct.eventLog.isFinished('r1')).toBe(true);
+      expect(await direct.threadRuns.messageCount('th1')).toBe(1);
+      expect((await direct.threadRuns.getRun('r1'))?.status).toBe('done');
+    });
   });
 
   describe('event log and run-control inbox', () => {

@@ -7,9 +7,7 @@ import { EVENT_LOG_PRELUDE } from './event-log-prelude';
  * end marker entry (`0-<last + 1>`, field `end`, never returned as an event) so that tails blocked in
  * XREAD wake up; appends are rejected from then on, so the id is never wanted by an event.
  */
-export const FINISH_LOG = defineMutatingScript(
-  'events.finish',
-  `${EVENT_LOG_PRELUDE}
+export const FINISH_LOG_BODY = `${EVENT_LOG_PRELUDE}
 local stale = check_fence()
 if stale then return stale end
 local state = redis.call('HMGET', meta, 'last', 'finished')
@@ -23,5 +21,6 @@ redis.call('PEXPIRE', meta, ttl)
 redis.call('PEXPIRE', stream, ttl)
 for i = 7, #ARGV do redis.call('PEXPIRE', ARGV[i], ttl) end
 return 1
-`,
-);
+`;
+
+export const FINISH_LOG = defineMutatingScript('events.finish', FINISH_LOG_BODY);
