@@ -88,7 +88,11 @@ async function main(): Promise<void> {
       const name = String(args[0]).toLowerCase();
       if (name !== 'evalsha' && name !== 'eval') continue;
       const sha = String(args[1]).slice(0, 10);
-      const entry = scripts.get(sha) ?? { calls: 0, usec: 0, sample: args.slice(6, 10).join(' ').slice(0, 90) };
+      const entry = scripts.get(sha) ?? {
+        calls: 0,
+        usec: 0,
+        sample: args.slice(6, 10).join(' ').slice(0, 90),
+      };
       entry.calls += 1;
       entry.usec += usec;
       scripts.set(sha, entry);
