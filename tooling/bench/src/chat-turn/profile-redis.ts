@@ -5,7 +5,8 @@
  * the client; after BENCH_WARMUP turns at concurrency BENCH_CONCURRENCY (default 200 at 8), the
  * server's V8 profiler runs over BENCH_REQUESTS turns (default 400) and nothing else (started and
  * stopped by SIGUSR2), while Redis logs every command's time (SLOWLOG at 0 µs). Prints: the server's
- * CPU µs per turn (process.cpuUsage over the window), Redis CPU µs per turn (INFO cpu), INFO
+ * CPU µs per turn (process.cpuUsage over the window), Redis CPU µs per turn (INFO cpu), the read and
+ * write system calls per turn of both processes (/proc/<pid>/io: counts, not times), INFO
  * commandstats µs and calls per turn, each script's µs per turn (by SHA1, with its first arguments
  * to tell it), and the top self-time entries of the profile. BENCH_PROFILE_OUT=<file> keeps the
  * .cpuprofile.
@@ -27,6 +28,17 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 const PATH = '/v1/ai-sdk/agents/weather/chat';
+
+/** read/write system calls of a process so far (/proc/<pid>/io; zeros where there is none). */
+function syscalls(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? 0);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: 0, writes: 0 };
+  }
+}
 
 async function until(check: () => boolean): Promise<void> {
   for (let tries = 0; tries < 600 && !check(); tries += 1)
@@ -52,11 +64,16 @@ async function main(): Promise<void> {
     await admin.slowlog('RESET');
     const before = await commandTotals(admin);
     const cpuBefore = await redisCpuSeconds(admin);
+    const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))?.[1] ?? 0);
     process.kill(server.pid, 'SIGUSR2');
     await new Promise((resolve) => setTimeout(resolve, 200));
+    const serverCalls = syscalls(server.pid);
+    const redisCalls = syscalls(redisPid);
     const began = performance.now();
     const { rps } = await load(base, PATH, CONCURRENCY, REQUESTS);
     const elapsed = performance.now() - began;
+    const serverAfter = syscalls(server.pid);
+    const redisAfter = syscalls(redisPid);
     process.kill(server.pid, 'SIGUSR2');
     const after = await commandTotals(admin);
     const cpuAfter = await redisCpuSeconds(admin);
@@ -73,6 +90,9 @@ async function main(): Promise<void> {
     );
     out.push(
       `server CPU per turn: ${per(cpu.user + cpu.system)} µs (user ${per(cpu.user)}, system ${per(cpu.system)}); Redis CPU per turn: ${per((cpuAfter - cpuBefore) * 1e6)} µs; commandstats µs per turn (client-issued): ${per(after.usec - before.usec)}`,
+    );
+    out.push(
+      `system calls per turn (/proc/<pid>/io): server ${per(serverAfter.writes - serverCalls.writes)} writes, ${per(serverAfter.reads - serverCalls.reads)} reads; Redis ${per(redisAfter.writes - redisCalls.writes)} writes, ${per(redisAfter.reads - redisCalls.reads)} reads`,
     );
     const rows = [...after.byCommand]
       .map(([name, { calls, usec }]) => {
