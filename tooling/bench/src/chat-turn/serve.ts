@@ -7,6 +7,8 @@
  * stores, a schema of its own, a pool of 20). All serve the same weather model and tool.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { defineTool } from '@awaken/contract';
 import { createAiSdkModelExecutor } from '@awaken/provider-ai-sdk';
 import { createHttpApp, createMailboxService } from '@awaken/server';
@@ -23,6 +25,38 @@ import { WEATHER, weatherModel } from './weather-model';
 function ready(port: number): void {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
 }
+
+/**
+ * With AWAKEN_BENCH_PROFILE=<file>, SIGUSR2 starts the V8 CPU profiler and the next SIGUSR2 stops it,
+ * writing the profile to <file> and this process's CPU time over the window (user, system µs) to
+ * <file>.cpu.json, then printing `{"profiled":true}`: a profile of the load alone, without start-up.
+ */
+function profileOnSignal(): void {
+  const file = process.env.AWAKEN_BENCH_PROFILE;
+  if (!file) return;
+  const session = new Session();
+  session.connect();
+  let started: NodeJS.CpuUsage | undefined;
+  process.on('SIGUSR2', () => {
+    void (async () => {
+      if (!started) {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: 200 });
+        await session.post('Profiler.start');
+        started = process.cpuUsage();
+        process.stdout.write(`${JSON.stringify({ profiling: true })}\n`);
+        return;
+      }
+      const cpu = process.cpuUsage(started);
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      writeFileSync(`${file}.cpu.json`, JSON.stringify(cpu));
+      started = undefined;
+      process.stdout.write(`${JSON.stringify({ profiled: true })}\n`);
+    })();
+  });
+}
+profileOnSignal();
 
 function bare(): void {
   const app = new Hono();

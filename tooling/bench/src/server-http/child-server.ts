@@ -6,6 +6,8 @@ const BENCH_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ChildServer {
   url: string;
+  /** The child's process id (to signal it, e.g. SIGUSR2 for chat-turn/serve.ts's profiler). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -15,13 +17,14 @@ export interface ChildServer {
  */
 export async function startChildServer(
   args: string[],
-  options: { script?: string; nodeArgs?: string[] } = {},
+  options: { script?: string; nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<ChildServer> {
   const script = options.script ?? SERVE;
   const nodeArgs = options.nodeArgs ?? [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: BENCH_DIR,
     stdio: ['ignore', 'pipe', 'inherit'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
@@ -41,6 +44,7 @@ export async function startChildServer(
   let stopping: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     stop() {
       stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

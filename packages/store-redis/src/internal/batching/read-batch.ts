@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { toStoreError } from '../connection/redis-error';
+import { holdWritesForTick } from '../connection/tick-writes';
 
 /** The single-key reads a store may batch (each answered as its ioredis method answers it). */
 export type BatchedRead =
@@ -47,6 +48,7 @@ export class ReadBatch {
     const queued = this.#queued;
     if (queued.length === 0) return;
     this.#queued = [];
+    holdWritesForTick(this.#redis);
     if (queued.length === 1) {
       const [pending] = queued as [Pending];
       const [name, ...args] = pending.read;

@@ -1,4 +1,5 @@
 import { Command, type Redis } from 'ioredis';
+import { holdWritesForTick } from '../connection/tick-writes';
 
 /** A script as sent to Redis: its source and the SHA1 that EVALSHA names it by. */
 export interface ScriptText {
@@ -80,6 +81,7 @@ const commandsByBase = new WeakMap<CommandClass, ScriptCommands>();
 /** Sends a call of `script` (args: numkeys, keys..., argv...) on `redis`; resolves with its reply. */
 export function sendScript(redis: Redis, script: ScriptText, args: (string | number)[]): Promise<unknown> {
   const { call } = scriptCommands(redis);
+  holdWritesForTick(redis);
   return redis.sendCommand(new call(redis, script, args)) as Promise<unknown>;
 }
 

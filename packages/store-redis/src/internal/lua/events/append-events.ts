@@ -8,13 +8,14 @@ import { EVENT_LOG_PRELUDE } from './event-log-prelude';
  * at; rejects before writing anything. No events: only the fence check.
  */
 export const APPEND_EVENTS_BODY = `${EVENT_LOG_PRELUDE}
-local stale = check_fence()
+-- One read of the log's state: the fence (checked first, as check_fence does), then the batch's.
+local state = redis.call('HMGET', meta, 'fence', 'last', 'finished')
+local stale = stale_fence(tonumber(state[1] or '0'))
 if stale then return stale end
 if #ARGV < 8 then return 0 end
 local first = tonumber(ARGV[6])
-local state = redis.call('HMGET', meta, 'last', 'finished')
-local last = tonumber(state[1] or '0')
-if state[2] == '1' then
+local last = tonumber(state[2] or '0')
+if state[3] == '1' then
   return fail('conflict', 'event log of run ' .. run .. ' is finished')
 end
 if ARGV[7] ~= '1' then
@@ -27,8 +28,9 @@ end
 for i = 8, #ARGV do
   redis.call('XADD', stream, '0-' .. num(first + i - 8), 'e', ARGV[i])
 end
-redis.call('HSET', meta, 'last', num(first + #ARGV - 8))
-raise_fence()
+-- the new last seq and the raised fence (raise_fence) in one write
+if fence > 0 then redis.call('HSET', meta, 'last', num(first + #ARGV - 8), 'fence', num(fence))
+else redis.call('HSET', meta, 'last', num(first + #ARGV - 8)) end
 return 1
 `;
 

@@ -9,13 +9,16 @@ import { PRELUDE } from '../prelude';
  */
 export const EVENT_LOG_PRELUDE = `${PRELUDE}
 local run, stream, meta, fence = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
-local function check_fence()
-  local current = tonumber(redis.call('HGET', meta, 'fence') or '0')
+-- The stale_claim rejection when the stored fence (current) is above the writer's, else nil.
+local function stale_fence(current)
   if fence < current then
     return fail('stale_claim', 'the event log of run ' .. run .. ' is at fence ' ..
       num(current) .. ', the writer has ' .. num(fence))
   end
   return nil
+end
+local function check_fence()
+  return stale_fence(tonumber(redis.call('HGET', meta, 'fence') or '0'))
 end
 local function raise_fence()
   if fence > 0 then redis.call('HSET', meta, 'fence', num(fence)) end

@@ -60,10 +60,10 @@ end
 
 -- Appends the message bodies ARGV[first..] (JSON objects without threadId/seq/createdAt) as records,
 -- RPUSHing in chunks (no unpack of a whole batch: Lua limits how many values one call takes).
--- Returns the log length before the append.
-local function append_messages(thread, thread_json, first, now)
+-- Returns the log length before the append (\`length\`: that length when the caller just read it).
+local function append_messages(thread, thread_json, first, now, length)
   local log = thmkey(thread)
-  local before = log_length(thread)
+  local before = length or log_length(thread)
   local seq = before
   local chunk = {}
   for i = first, #ARGV do
