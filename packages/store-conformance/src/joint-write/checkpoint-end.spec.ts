@@ -177,6 +177,24 @@ export function checkpointEndSpec(ctx: SuiteContext<JointStores>): void {
     expect(await seen()).toMatchObject({ finished: true, version: 2, status: 'done' });
   });
 
+  it("keeps the log's fence with a refused checkpoint: the last events' fence is not kept either", async () => {
+    const writer = await setUp();
+    // a writer presenting fence 2 (the log is at 1) with no events before the checkpoint: only the
+    // last events would raise the fence, and they are not written
+    const outcome = await writer.commitCheckpointWithEvents(checkpoint(3, 'done', 1), {
+      runId: 'r1',
+      events: [],
+      fence: 2,
+      end: { events: [runFinish(3)], finish: {} },
+    });
+    expect(outcome.status).toBe('checkpoint_failed');
+    expect(await seen()).toMatchObject({ finished: false, version: 1 });
+    expect((await seen()).seqs.at(-1)).toEqual([2, 'step_end']);
+    // the lease's writer (fence 1) still appends
+    await ctx.store.eventLog.append('r1', steps(3, 1), { fence: 1 });
+    expect((await seen()).seqs.at(-1)).toEqual([3, 'step_end']);
+  });
+
   it('writes nothing at all when the last events do not follow the events before them', async () => {
     const writer = await setUp();
     const before = await seen();

@@ -6,7 +6,9 @@
  * `ev_log_write`'s 'finish' with the writer's fence: expires p_ttl_ms later, the run's inbox with
  * it; p_sweep: expired logs and inboxes dropped first). A refused checkpoint takes the last
  * `p_end_count` events back out of the log (appended in this transaction only, seen by no one) and
- * answers `?` + JSON, the events before it written, the log open. Records its reply under p_req like
+ * answers `?` + JSON, the events before it written, the log open; with no events before it, the log's
+ * fence goes back to where it was too (raised by the last events alone, as an empty append raises
+ * nothing). Records its reply under p_req like
  * `tr_write`; same lock order (the event log row, then the thread, then the run). `S` is the quoted
  * schema.
  */
@@ -21,10 +23,19 @@ CREATE OR REPLACE FUNCTION ${S}.tr_write_end(p_req text, p_retry boolean, p_test
 DECLARE
   v_at bigint := ${S}.clock_ms(p_test);
   v_reply text;
+  v_alone boolean := p_end_count > 0 AND p_end_count = coalesce(array_length(p_events, 1), 0);
+  v_fence bigint := 0;
 BEGIN
   IF p_retry THEN
     SELECT reply INTO v_reply FROM ${S}.requests WHERE id = p_req;
     IF FOUND THEN RETURN v_reply; END IF;
+  END IF;
+  IF v_alone THEN
+    -- the fence to put back if the checkpoint is refused: the last events alone raise it (an expired
+    -- log counts as none, as ev_append resets it)
+    SELECT CASE WHEN expires_at IS NOT NULL AND v_at >= expires_at THEN 0 ELSE fence END INTO v_fence
+      FROM ${S}.event_logs WHERE run_id = p_events_run FOR UPDATE;
+    v_fence := coalesce(v_fence, 0);
   END IF;
   v_reply := ${S}.ev_append(v_at, p_wake, p_payload, p_events_run, p_events_fence, p_first_seq, p_bad, p_events);
   IF v_reply IS NOT NULL THEN RETURN v_reply; END IF;
@@ -34,7 +45,8 @@ BEGIN
     IF p_end_count > 0 THEN
       DELETE FROM ${S}.events WHERE run_id = p_events_run
         AND seq >= p_first_seq + coalesce(array_length(p_events, 1), 0) - p_end_count;
-      UPDATE ${S}.event_logs SET last_seq = last_seq - p_end_count WHERE run_id = p_events_run;
+      UPDATE ${S}.event_logs SET last_seq = last_seq - p_end_count,
+        fence = CASE WHEN v_alone THEN v_fence ELSE fence END WHERE run_id = p_events_run;
     END IF;
     v_reply := '?' || substr(v_reply, 2);
   ELSE
