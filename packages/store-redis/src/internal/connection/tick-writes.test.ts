@@ -61,4 +61,29 @@ describe('holdWritesForTick', () => {
     expect(stream.write).toBe(before);
     expect(Object.hasOwn(stream, 'write')).toBe(false);
   });
+
+  it('keeps a write wrapper someone installed on the socket during the tick, and still sends everything', async () => {
+    const { client, stream, writes } = fakeClient();
+    holdWritesForTick(client);
+    stream.write('a');
+    const seen: unknown[] = [];
+    const underneath = stream.write;
+    const wrapper = (chunk: unknown, ...rest: unknown[]) => {
+      seen.push(chunk);
+      return (underneath as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
+    };
+    stream.write = wrapper as typeof stream.write;
+    stream.write('b');
+    await tick();
+    expect(writes).toEqual(['ab']);
+    expect(stream.write).toBe(wrapper);
+    stream.write('c');
+    expect(writes).toEqual(['ab', 'c']);
+    expect(seen).toEqual(['b', 'c']);
+    holdWritesForTick(client);
+    stream.write('d');
+    await tick();
+    expect(writes).toEqual(['ab', 'c', 'd']);
+    expect(stream.write).toBe(wrapper);
+  });
 });
