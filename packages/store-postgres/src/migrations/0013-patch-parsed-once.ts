@@ -9,9 +9,12 @@
  * document's other members in order (`json_each` of the document alone) and appends the patch text
  * as it is. For such members its result is byte for byte `json_patch(doc, '{' || members || '}',
  * keys)`: the same key order, the same member texts. A document or patch holding a `\u0000` escape
- * takes `json_patch` itself (it hides them from the parser). `mb_claim` (as in migration 9) and
- * `mb_settle` (as in migration 5) are otherwise unchanged: same arguments, same replies, same
- * request records, same checks and lock order. `S` is the quoted schema.
+ * takes `json_patch` itself (it hides them from the parser). The claim's UPDATE and the settle's
+ * UPDATE write its common path out in the statement (a PL/pgSQL call per document cost about as much
+ * as the patch itself), and the settle patches in its UPDATE (`RETURNING doc`), one statement fewer.
+ * `mb_claim` (as in migration 9) and `mb_settle` (as in migration 5) are otherwise unchanged: same
+ * arguments, same replies, same request records, same checks, writes and lock order.
+ * `S` is the quoted schema.
  */
 export const MIGRATION_0013 = (S: string): string => `
 -- doc without its top-level members named in p_keys, then p_members (compact JSON object members,
@@ -74,9 +77,16 @@ BEGIN
       ORDER BY h.priority, h.seq LIMIT p_limit),
     claimed AS (
       UPDATE ${S}.dispatches d SET status = 'claimed', lease_until = v_at + p_lease_ms, updated_at = v_at,
-        doc = ${S}.json_patch_members(heads.doc, '"status":"claimed","updatedAt":' || v_at || ',"claimToken":"'
+        -- json_patch_members, its common path written out (a function call costs as much as the patch)
+        doc = CASE WHEN strpos(heads.doc, '\\u0000') = 0 AND strpos(p_worker, '\\u0000') = 0 THEN (
+          SELECT '{' || concat_ws(',', string_agg(to_json(e.key)::text || ':' || e.value::text, ','),
+            '"status":"claimed","updatedAt":' || v_at || ',"claimToken":"' || gen_random_uuid()
+            || '","claimedBy":' || p_worker || ',"leaseUntil":' || (v_at + p_lease_ms)) || '}'
+          FROM json_each(heads.doc::json) AS e
+          WHERE e.key <> ALL (ARRAY['status', 'updatedAt', 'claimToken', 'claimedBy', 'leaseUntil']))
+        ELSE ${S}.json_patch_members(heads.doc, '"status":"claimed","updatedAt":' || v_at || ',"claimToken":"'
           || gen_random_uuid() || '","claimedBy":' || p_worker || ',"leaseUntil":' || (v_at + p_lease_ms),
-          ARRAY['status', 'updatedAt', 'claimToken', 'claimedBy', 'leaseUntil'])
+          ARRAY['status', 'updatedAt', 'claimToken', 'claimedBy', 'leaseUntil']) END
       FROM heads WHERE d.dispatch_id = heads.dispatch_id
       RETURNING d.dispatch_id, d.thread_id, d.doc, heads.priority, heads.seq),
     taken AS (
@@ -170,9 +180,14 @@ BEGIN
   IF p_completed THEN v_keys := v_keys || ARRAY['completedAt']; END IF;
   IF p_lease_ms IS NOT NULL THEN v_keys := v_keys || ARRAY['leaseUntil']; END IF;
   v_keys := v_keys || v_drop;
-  v_new := ${S}.json_patch_members(v_row.doc, substr(v_fields, 2), v_keys);
+  -- json_patch_members, its common path written out, in the write itself (one statement fewer)
   UPDATE ${S}.dispatches SET status = v_status, available_at = v_available, lease_until = v_lease,
-    updated_at = v_at, doc = v_new WHERE dispatch_id = p_id;
+    updated_at = v_at,
+    doc = CASE WHEN strpos(v_row.doc, '\\u0000') = 0 AND strpos(v_fields, '\\u0000') = 0 THEN (
+      SELECT '{' || concat_ws(',', string_agg(to_json(e.key)::text || ':' || e.value::text, ','), substr(v_fields, 2)) || '}'
+      FROM json_each(v_row.doc::json) AS e WHERE e.key <> ALL (v_keys))
+    ELSE ${S}.json_patch_members(v_row.doc, substr(v_fields, 2), v_keys) END
+    WHERE dispatch_id = p_id RETURNING doc INTO v_new;
   IF v_status <> 'claimed' THEN
     UPDATE ${S}.mailbox_threads SET claimed_id = NULL WHERE thread_id = v_thread AND claimed_id = p_id;
     IF p_wake IS NOT NULL AND (v_status = 'queued' OR EXISTS (

@@ -49,7 +49,11 @@ describe('the claim and settle patches of migration 13', () => {
     await admin.end();
   });
 
-  async function patched(doc: string, members: string, keys: string[]): Promise<{ fast: string; slow: string }> {
+  async function patched(
+    doc: string,
+    members: string,
+    keys: string[],
+  ): Promise<{ fast: string; slow: string }> {
     const { rows } = await admin.query<{ fast: string; slow: string }>(
       `SELECT ${s}.json_patch_members($1, $2, $3) AS fast, ${s}.json_patch($1, '{' || $2 || '}', $3) AS slow`,
       [doc, members, keys],
@@ -72,7 +76,11 @@ describe('the claim and settle patches of migration 13', () => {
       [nested, '"status":"acked","updatedAt":12', ['status', 'updatedAt', 'claimToken', 'leaseUntil']],
       [nested, '"status":"claimed","claimToken":"u","leaseUntil":3', ['status', 'claimToken', 'leaseUntil']],
       [nested, `"runError":${JSON.stringify(TRICKY)},"status":"dead_letter"`, ['runError', 'status', 'gone']],
-      [JSON.stringify({ a: 'plain', status: 'queued' }), `"claimedBy":${JSON.stringify('w\u0000"')}`, ['claimedBy']],
+      [
+        JSON.stringify({ a: 'plain', status: 'queued' }),
+        `"claimedBy":${JSON.stringify('w\u0000"')}`,
+        ['claimedBy'],
+      ],
       [JSON.stringify({ a: 1 }), '"status":"x"', ['status']],
       ['{}', '"status":"x"', ['status']],
       [JSON.stringify({ status: 'queued', b: [1, { c: '\u0000' }] }), '"b":2', ['b', 'status']],
@@ -94,43 +102,81 @@ describe('the claim and settle patches of migration 13', () => {
   });
 
   async function storedDoc(dispatchId: string): Promise<string> {
-    const { rows } = await admin.query<{ doc: string }>(`SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`, [
-      dispatchId,
-    ]);
+    const { rows } = await admin.query<{ doc: string }>(
+      `SELECT doc FROM ${s}.dispatches WHERE dispatch_id = $1`,
+      [dispatchId],
+    );
     return rows[0]?.doc ?? '';
   }
 
-  it('stores and returns the claim’s and each settle’s document as json_patch wrote them', async () => {
-    const { mailbox } = stores;
-    await freezeClock(admin, stores.schema, 4_000_000);
-    const queued = await mailbox.enqueue({ threadId: 'patch-docs', runId: 'p1', maxAttempts: 3 });
-    const before = await storedDoc(queued.dispatchId);
-    const [claimed] = await mailbox.claim({ workerId: 'w\u0000"', limit: 1, leaseMs: 1_000 });
-    const token = claimed?.claimToken ?? '';
-    const expectedClaim = await admin.query<{ doc: string }>(`SELECT ${s}.json_patch($1, $2, '{}') AS doc`, [
-      before,
-      `{"status":"claimed","updatedAt":4000000,"claimToken":${JSON.stringify(token)},"claimedBy":${JSON.stringify('w\u0000"')},"leaseUntil":4001000}`,
-    ]);
-    expect(await storedDoc(queued.dispatchId)).toBe(expectedClaim.rows[0]?.doc);
-    expect(claimed).toEqual(await mailbox.loadDispatch(queued.dispatchId));
-    // a nack back to the queue, then a claim and an ack with a result
-    const beforeNack = await storedDoc(queued.dispatchId);
-    const nacked = await mailbox.nack({ dispatchId: queued.dispatchId, claimToken: token, error: TRICKY, retryAt: 4_000_000 });
-    expect(nacked).toMatchObject({ status: 'queued', attemptCount: 1, lastError: TRICKY });
-    expect(nacked).not.toHaveProperty('claimToken');
-    const expectedNack = await admin.query<{ doc: string }>(
-      `SELECT ${s}.json_patch($1, $2, ARRAY['claimToken', 'leaseUntil']) AS doc`,
-      [beforeNack, `{"lastError":${JSON.stringify(TRICKY)},"attemptCount":1,"availableAt":4000000,"status":"queued","updatedAt":4000000}`],
-    );
-    expect(await storedDoc(queued.dispatchId)).toBe(expectedNack.rows[0]?.doc);
-    const [again] = await mailbox.claim({ workerId: 'w', limit: 1, leaseMs: 1_000 });
-    const result = { runId: 'p1', dispatchInstanceId: 'i1', status: 'done' as const, response: TRICKY };
-    const acked = await mailbox.ack({ dispatchId: queued.dispatchId, claimToken: again?.claimToken ?? '', result });
-    expect(acked).toMatchObject({ status: 'acked', runResponse: TRICKY, lastError: TRICKY, attemptCount: 1 });
-    expect(acked).not.toHaveProperty('claimToken');
-    expect(acked).not.toHaveProperty('leaseUntil');
-    expect(await mailbox.loadDispatch(queued.dispatchId)).toEqual(acked);
-  });
+  // the claim, a nack and an ack through each path: the common one, and json_patch's (a NUL escape)
+  it.each([
+    ['without', 'w', TRICKY.replace('\u0000', '')],
+    ['with', 'w\u0000"', TRICKY],
+  ])(
+    'stores and returns the claim’s and each settle’s document as json_patch wrote them, %s a NUL',
+    async (_, worker, text) => {
+      const { mailbox } = stores;
+      await freezeClock(admin, stores.schema, 4_000_000);
+      const threadId = `patch-docs-${worker.length}`;
+      const queued = await mailbox.enqueue({ threadId, runId: 'p1', maxAttempts: 3 });
+      const expected = async (before: string, patch: string, drop: string[]) =>
+        (
+          await admin.query<{ doc: string }>(`SELECT ${s}.json_patch($1, $2, $3) AS doc`, [
+            before,
+            patch,
+            drop,
+          ])
+        ).rows[0]?.doc;
+      const before = await storedDoc(queued.dispatchId);
+      const [claimed] = await mailbox.claim({ workerId: worker, limit: 1, leaseMs: 1_000 });
+      const token = claimed?.claimToken ?? '';
+      expect(await storedDoc(queued.dispatchId)).toBe(
+        await expected(
+          before,
+          `{"status":"claimed","updatedAt":4000000,"claimToken":${JSON.stringify(token)},"claimedBy":${JSON.stringify(worker)},"leaseUntil":4001000}`,
+          [],
+        ),
+      );
+      expect(claimed).toEqual(await mailbox.loadDispatch(queued.dispatchId));
+      // a nack back to the queue, then a claim and an ack with a result
+      const beforeNack = await storedDoc(queued.dispatchId);
+      const nacked = await mailbox.nack({
+        dispatchId: queued.dispatchId,
+        claimToken: token,
+        error: text,
+        retryAt: 4_000_000,
+      });
+      expect(nacked).toMatchObject({ status: 'queued', attemptCount: 1, lastError: text });
+      expect(nacked).not.toHaveProperty('claimToken');
+      expect(await storedDoc(queued.dispatchId)).toBe(
+        await expected(
+          beforeNack,
+          `{"lastError":${JSON.stringify(text)},"attemptCount":1,"availableAt":4000000,"status":"queued","updatedAt":4000000}`,
+          ['claimToken', 'leaseUntil'],
+        ),
+      );
+      const [again] = await mailbox.claim({ workerId: worker, limit: 1, leaseMs: 1_000 });
+      const beforeAck = await storedDoc(queued.dispatchId);
+      const result = { runId: 'p1', dispatchInstanceId: 'i1', status: 'done' as const, response: text };
+      const acked = await mailbox.ack({
+        dispatchId: queued.dispatchId,
+        claimToken: again?.claimToken ?? '',
+        result,
+      });
+      expect(acked).toMatchObject({ status: 'acked', runResponse: text, lastError: text, attemptCount: 1 });
+      expect(acked).not.toHaveProperty('claimToken');
+      expect(acked).not.toHaveProperty('leaseUntil');
+      expect(await storedDoc(queued.dispatchId)).toBe(
+        await expected(
+          beforeAck,
+          `{"dispatchInstanceId":"i1","runStatus":"done","runResponse":${JSON.stringify(text)},"status":"acked","updatedAt":4000000,"completedAt":4000000}`,
+          ['termination', 'runResponse', 'runError', 'claimToken', 'leaseUntil'],
+        ),
+      );
+      expect(await mailbox.loadDispatch(queued.dispatchId)).toEqual(acked);
+    },
+  );
 
   async function withLostReply<T>(call: () => Promise<T>): Promise<T> {
     const before = proxy.dropped;
@@ -226,7 +272,9 @@ describe('the claim and settle patches of migration 13', () => {
     // the dispatch, the thread row and the reply record
     expect(
       await failEachWrite(async () => {
-        expect(await mailbox.nack({ dispatchId, claimToken: token, error: TRICKY, retryAt: 7_000_000 })).toMatchObject({
+        expect(
+          await mailbox.nack({ dispatchId, claimToken: token, error: TRICKY, retryAt: 7_000_000 }),
+        ).toMatchObject({
           status: 'queued',
           attemptCount: 1,
         });
