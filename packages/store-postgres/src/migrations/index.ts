@@ -9,6 +9,7 @@ import { MIGRATION_0008 } from './0008-thread-inbox-functions';
 import { MIGRATION_0009 } from './0009-claim-by-key';
 import { MIGRATION_0010 } from './0010-clock-planned-once';
 import { MIGRATION_0012 } from './0012-run-write-end';
+import { MIGRATION_0013 } from './0013-patch-parsed-once';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'claim-by-key', sql: MIGRATION_0009 },
   { version: 10, name: 'clock-planned-once', sql: MIGRATION_0010 },
   { version: 12, name: 'run-write-end', sql: MIGRATION_0012 },
+  { version: 13, name: 'patch-parsed-once', sql: MIGRATION_0013 },
 ];
