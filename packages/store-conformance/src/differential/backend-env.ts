@@ -27,7 +27,10 @@ export class BackendEnv {
     this.#aliases.set(value, `${kind}#${next}`);
   }
 
-  /** Learns the ids and tokens of every dispatch and thread in `value` (a result), in order. */
+  /**
+   * Learns the ids and tokens of every dispatch and thread in `value` (a result), in order, and the
+   * run leases it grants (what the `latest` / `earlier` lease and fence references name).
+   */
   learn(value: unknown): void {
     if (Array.isArray(value)) {
       for (const item of value) this.learn(item);
@@ -49,6 +52,18 @@ export class BackendEnv {
     }
     if (typeof record.id === 'string' && typeof record.metadata === 'object')
       this.#alias('thread', record.id);
+    if (
+      typeof record.runId === 'string' &&
+      typeof record.owner === 'string' &&
+      typeof record.fence === 'number' &&
+      typeof record.leaseUntil === 'number'
+    ) {
+      // a run lease (acquired, or renewed: the same fence again)
+      const { runId, owner, fence } = record;
+      const granted = this.leases.get(runId) ?? [];
+      if (granted.at(-1)?.fence !== fence) granted.push({ runId, owner, fence });
+      this.leases.set(runId, granted);
+    }
     for (const member of Object.values(record)) {
       if (typeof member === 'object') this.learn(member);
     }

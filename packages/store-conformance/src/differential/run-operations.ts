@@ -25,8 +25,12 @@ const eventBody = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ type: 'no_such_event' }) },
 );
 
-/** Finish TTLs: at once, a day (longer than any sequence, on either clock), the default, or odd. */
-const ttlMs = fc.oneof(
+/**
+ * Finish TTLs: at once, a day (longer than any sequence, on either clock), the default, or invalid.
+ * No short valid TTL: Redis expires keys on its own clock, not the differential's manual one, so a
+ * log finished for 1.5 ms is gone or not by the time of the next read, depending on the load.
+ */
+export const ttlMs = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<unknown>(0, 86_400_000, undefined) },
   { weight: 1, arbitrary: fc.constantFrom<unknown>(Number.NaN, -1, 'soon') },
 );
