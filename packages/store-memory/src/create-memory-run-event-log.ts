@@ -8,6 +8,7 @@ import {
   runEventLogInputs,
   trustedStoreInputs,
 } from '@awaken/contract';
+import { type LogFences, registerLogFences } from './internal/log-fences';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { waitForSignal } from './internal/wait-for-signal';
@@ -181,5 +182,19 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return log.events.length;
     },
   });
-  return offerTrustedView(build(runEventLogInputs), build(trustedStoreInputs(runEventLogInputs, jsonCopy)));
+  const fences: LogFences = {
+    check: (runId, fence) => {
+      checkFence(runId, live(runId), fence);
+    },
+    raise: (runId, fence) => {
+      const log = live(runId) ?? newLog();
+      log.fence = checkFence(runId, log, fence);
+      logs.set(runId, log);
+      return log.events.length;
+    },
+  };
+  return offerTrustedView(
+    registerLogFences(build(runEventLogInputs), fences),
+    registerLogFences(build(trustedStoreInputs(runEventLogInputs, jsonCopy)), fences),
+  );
 }

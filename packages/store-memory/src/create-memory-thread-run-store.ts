@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AwakenError,
+  type JointAcquireStore,
   type MessageRecord,
   type NewMessage,
   type RunCreationWithLease,
@@ -19,6 +20,7 @@ import {
   runStatusSchema,
 } from '@awaken/contract';
 import { clone } from './internal/clone';
+import { logFencesOf } from './internal/log-fences';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, seqNotFound, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
@@ -155,7 +157,7 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
 
   const build = (
     inputs: typeof threadRunStoreInputs,
-  ): ThreadRunStore & RunCreationWithLease & ThreadBranching => ({
+  ): ThreadRunStore & RunCreationWithLease & ThreadBranching & JointAcquireStore => ({
     async createThread(input) {
       const parsed = inputs.createThread.parse(input);
       const id = parsed.id ?? randomUUID();
@@ -414,6 +416,30 @@ export function createMemoryThreadRunStore(options: MemoryStoreOptions = {}): Th
       const entry = runs.get(runId);
       if (entry === undefined) throw notFound('run', runId);
       return acquire(runId, entry.ownership, lease, now());
+    },
+
+    // the lease, the memory log's fence and the record in one tick (nothing awaits in between)
+    acquireWithFence(log) {
+      const fences = logFencesOf(log);
+      if (fences === undefined) return undefined;
+      return {
+        async acquireRunWithFence(input, request) {
+          const { runId, ...lease } = inputs.acquireRun.parse({
+            runId: input,
+            owner: request?.owner,
+            leaseMs: request?.leaseMs,
+          });
+          const entry = runs.get(runId);
+          if (entry === undefined) throw notFound('run', runId);
+          // granted on a copy first: a busy run and a log past this fence write nothing
+          const trial = { ...entry.ownership };
+          const granted = acquire(runId, trial, lease, now());
+          fences.check(runId, granted.fence);
+          Object.assign(entry.ownership, trial);
+          const lastSeq = fences.raise(runId, granted.fence);
+          return { lease: granted, lastSeq, run: clone(entry.record) };
+        },
+      };
     },
 
     async renewRun(input) {

@@ -7,6 +7,7 @@ import { MIGRATION_0006 } from './0006-run-write-functions';
 import { MIGRATION_0007 } from './0007-thread-branches';
 import { MIGRATION_0008 } from './0008-thread-inbox-functions';
 import { MIGRATION_0009 } from './0009-claim-by-key';
+import { MIGRATION_0011 } from './0011-acquire-with-fence';
 
 /** One versioned step of the schema: applied once, in version order, never edited once released. */
 export interface Migration {
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'thread-branches', sql: MIGRATION_0007 },
   { version: 8, name: 'thread-inbox-functions', sql: MIGRATION_0008 },
   { version: 9, name: 'claim-by-key', sql: MIGRATION_0009 },
+  { version: 11, name: 'acquire-with-fence', sql: MIGRATION_0011 },
 ];

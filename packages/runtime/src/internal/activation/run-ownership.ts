@@ -22,6 +22,11 @@ export interface RunOwnership {
   release(): Promise<void>;
 }
 
+/** A new lease owner's name: one per activation. */
+export function newLeaseOwner(): string {
+  return `awaken-runtime:${randomUUID()}`;
+}
+
 export function createRunOwnership(
   services: RuntimeServices,
   runId: string,
@@ -46,7 +51,7 @@ export function createRunOwnership(
     acquire() {
       if (lease) return Promise.resolve(lease);
       acquiring ??= services.store
-        .acquireRun(runId, { owner: `awaken-runtime:${randomUUID()}`, leaseMs: services.lease.leaseMs })
+        .acquireRun(runId, { owner: newLeaseOwner(), leaseMs: services.lease.leaseMs })
         .then((granted) => {
           lease = granted;
           return granted;
