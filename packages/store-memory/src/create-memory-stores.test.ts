@@ -2,6 +2,7 @@ import {
   type ManualClock,
   type RunScopedStores,
   createManualClock,
+  describeAcquireWithFenceConformance,
   describeRunExpiryConformance,
 } from '@awaken/store-conformance';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +79,13 @@ describeRunExpiryConformance({
     async advance(stores, ms) {
       storeClocks.get(stores)?.advance(ms);
     },
+  },
+});
+
+describeAcquireWithFenceConformance({
+  name: 'memory (createMemoryStores)',
+  async create() {
+    const stores = createMemoryStores();
+    return { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
   },
 });

@@ -1,4 +1,9 @@
-import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
+import {
+  type LeaseAndLogStores,
+  type RunScopedStores,
+  describeAcquireWithFenceConformance,
+  describeRunExpiryConformance,
+} from '@awaken/store-conformance';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from './create-postgres-stores';
 import { MIGRATIONS } from './migrations';
@@ -20,6 +25,25 @@ describeRunExpiryConformance({
   },
   async destroy(scoped) {
     const stores = owners.get(scoped);
+    if (stores === undefined) return;
+    await stores.close();
+    await dropSchema(admin, stores.schema);
+  },
+});
+
+const leaseOwners = new WeakMap<LeaseAndLogStores, PostgresStores>();
+
+describeAcquireWithFenceConformance({
+  name: 'postgres (createPostgresStores)',
+  async create() {
+    const stores = createPostgresStores({ postgres: url, schema: uniqueSchema('acquire') });
+    await stores.migrate();
+    const pair = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    leaseOwners.set(pair, stores);
+    return pair;
+  },
+  async destroy(pair) {
+    const stores = leaseOwners.get(pair);
     if (stores === undefined) return;
     await stores.close();
     await dropSchema(admin, stores.schema);
