@@ -50,6 +50,11 @@ async function own(
 ): Promise<{ fence: number; logSeq?: number; run?: RunRecord }> {
   const { ownership, services } = plumbing;
   const log = services.eventLog;
+  const fenced = ownership.fenced;
+  if (fenced !== undefined && ownership.lease !== undefined) {
+    // the caller's joint acquisition raised the log's fence to this lease already
+    return { fence: ownership.lease.fence, ...(log ? { logSeq: fenced.lastSeq } : {}) };
+  }
   const joint = ownership.lease === undefined ? jointAcquirer(services.store, log) : undefined;
   if (joint !== undefined) {
     const taken = await joint.acquireRunWithFence(runId, {
@@ -267,7 +272,8 @@ export async function loadSession(
   const { store } = plumbing.services;
   // a lease handed in was granted before this read: no earlier holder can write after it
   const leasedBefore = plumbing.ownership.lease !== undefined;
-  const found = await store.getRun(runId);
+  // a joint acquisition handed in read the record under its lease already (own() takes it after)
+  const found = plumbing.ownership.fenced?.run ?? (await store.getRun(runId));
   if (!found) throw new AwakenError('not_found', `run ${runId} not found`);
   if (found.status === 'done') {
     await repairFinishedLog(plumbing.services, found, plumbing.ownership);
