@@ -1,5 +1,10 @@
 import { DEFAULT_FINISHED_LOG_TTL_MS, decisionControl } from '@awaken/contract';
-import { type RunScopedStores, describeRunExpiryConformance } from '@awaken/store-conformance';
+import {
+  type LeaseAndLogStores,
+  type RunScopedStores,
+  describeAcquireWithFenceConformance,
+  describeRunExpiryConformance,
+} from '@awaken/store-conformance';
 import { describe, expect, inject, it } from 'vitest';
 import { type RedisStores, createRedisStores } from './create-redis-stores';
 import { deleteKeys, uniquePrefix } from '../test-support/redis-harness';
@@ -16,6 +21,24 @@ describeRunExpiryConformance({
   },
   async destroy(scoped) {
     const stores = owners.get(scoped);
+    if (stores === undefined) return;
+    await deleteKeys(stores.redis, stores.prefix);
+    await stores.close();
+  },
+});
+
+const leaseOwners = new WeakMap<LeaseAndLogStores, RedisStores>();
+
+describeAcquireWithFenceConformance({
+  name: 'redis (createRedisStores)',
+  async create() {
+    const stores = createRedisStores({ redis: inject('redisUrl'), prefix: uniquePrefix('acquire') });
+    const pair = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    leaseOwners.set(pair, stores);
+    return pair;
+  },
+  async destroy(pair) {
+    const stores = leaseOwners.get(pair);
     if (stores === undefined) return;
     await deleteKeys(stores.redis, stores.prefix);
     await stores.close();
