@@ -53,5 +53,10 @@ export function jointAcquirer(
 ): AcquireWithFence | undefined {
   if (!log) return undefined;
   const joint = (store as Partial<JointAcquireStore>).acquireWithFence;
-  return typeof joint === 'function' ? joint.call(store, log) : undefined;
+  if (typeof joint !== 'function') return undefined;
+  // a wrapper that turns every method into an async one (a recording proxy) offers no acquirer
+  const found: unknown = joint.call(store, log);
+  return typeof (found as Partial<AcquireWithFence> | undefined)?.acquireRunWithFence === 'function'
+    ? (found as AcquireWithFence)
+    : undefined;
 }
