@@ -353,6 +353,12 @@ export type {
 } from './stores/checkpoint-with-events';
 export { jointCheckpointWriter } from './stores/checkpoint-with-events';
 export type {
+  AcquireWithFence,
+  AcquiredWithFence,
+  JointAcquireStore,
+} from './stores/acquire-with-fence';
+export { jointAcquirer } from './stores/acquire-with-fence';
+export type {
   CreateRunWithLeaseInput,
   CreatedRunWithLease,
   RunCreationWithLease,

@@ -198,6 +198,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           },
         );
       }
+      const { lease, acquired } = resumeOptions;
+      if (
+        lease !== undefined &&
+        acquired !== undefined &&
+        (lease.runId !== acquired.lease.runId ||
+          lease.owner !== acquired.lease.owner ||
+          lease.fence !== acquired.lease.fence)
+      ) {
+        throw new AwakenError('validation_failed', 'invalid acquired: it did not grant the lease given', {
+          details: { field: 'acquired' },
+        });
+      }
       return startActivation(
         services,
         live,
@@ -209,7 +221,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           onSuspend: resumeOptions.onSuspend ?? 'return',
           ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
           ...(resumeOptions.decisions ? { decisions: resumeOptions.decisions } : {}),
-          ...(resumeOptions.lease ? { lease: resumeOptions.lease } : {}),
+          ...(resumeOptions.lease || resumeOptions.acquired
+            ? { lease: resumeOptions.lease ?? resumeOptions.acquired?.lease }
+            : {}),
+          ...(resumeOptions.acquired
+            ? { acquired: { lastSeq: resumeOptions.acquired.lastSeq, run: resumeOptions.acquired.run } }
+            : {}),
         },
       );
     },

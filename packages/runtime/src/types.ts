@@ -10,6 +10,7 @@ import type {
   Plugin,
   RunContext,
   RunLease,
+  AcquiredWithFence,
   RunRecord,
   RunRequestOrigin,
   RunStatus,
@@ -197,6 +198,14 @@ export interface ResumeRunOptions {
    * does. Without it the runtime acquires, renews and releases its own lease.
    */
   lease?: RunLease;
+  /**
+   * The reply of the caller's joint acquisition (`AcquireWithFence`) that granted `lease` (the same
+   * lease; without `lease`, its lease is the one handed in): the run record it read under the lease
+   * and the event log's seq it raised the log's fence at stand in for the activation's own read of
+   * the run and its `raiseFence` (two round trips fewer). Only for the first activation after that
+   * acquisition: a later one under the same lease must read the run again.
+   */
+  acquired?: AcquiredWithFence;
   /** When the run's agent changed since it started; overrides the runtime's `onAgentChange`. */
   onAgentChange?: OnAgentChange;
 }

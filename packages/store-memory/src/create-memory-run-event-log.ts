@@ -8,6 +8,7 @@ import {
   runEventLogInputs,
   trustedStoreInputs,
 } from '@awaken/contract';
+import { type LogFences, registerLogFences } from './internal/log-fences';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { type MemoryLogWrites, withMemoryLogWrites } from './internal/memory-log-writes';
@@ -204,9 +205,21 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
       return log.events.length;
     },
   });
-  const withWrites = (log: RunEventLog): RunEventLog => withMemoryLogWrites(log, writes);
+  const fences: LogFences = {
+    check: (runId, fence) => {
+      checkFence(runId, live(runId), fence);
+    },
+    raise: (runId, fence) => {
+      const log = live(runId) ?? newLog();
+      log.fence = checkFence(runId, log, fence);
+      logs.set(runId, log);
+      return log.events.length;
+    },
+  };
+  const register = (log: RunEventLog): RunEventLog =>
+    withMemoryLogWrites(registerLogFences(log, fences), writes);
   return offerTrustedView(
-    withWrites(build(runEventLogInputs)),
-    withWrites(build(trustedStoreInputs(runEventLogInputs, jsonCopy))),
+    register(build(runEventLogInputs)),
+    register(build(trustedStoreInputs(runEventLogInputs, jsonCopy))),
   );
 }

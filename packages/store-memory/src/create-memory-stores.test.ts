@@ -2,6 +2,7 @@ import {
   type ManualClock,
   type RunScopedStores,
   createManualClock,
+  describeAcquireWithFenceConformance,
   describeCheckpointWithEventsConformance,
   describeRunExpiryConformance,
 } from '@awaken/store-conformance';
@@ -86,6 +87,14 @@ describeCheckpointWithEventsConformance({
   name: 'memory (createMemoryStores)',
   async create() {
     const stores = createMemoryStores({ jointCheckpoints: true });
+    return { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+  },
+});
+
+describeAcquireWithFenceConformance({
+  name: 'memory (createMemoryStores)',
+  async create() {
+    const stores = createMemoryStores();
     return { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
   },
 });

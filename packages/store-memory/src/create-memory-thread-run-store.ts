@@ -3,6 +3,7 @@ import {
   AwakenError,
   type Checkpoint,
   type CheckpointWithEvents,
+  type JointAcquireStore,
   type JointCheckpointStore,
   type MessageRecord,
   type RunEventLog,
@@ -26,6 +27,7 @@ import {
 import { clone } from './internal/clone';
 import { memoryCheckpointWithEvents } from './internal/memory-checkpoint-with-events';
 import { memoryLogWrites } from './internal/memory-log-writes';
+import { logFencesOf } from './internal/log-fences';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, seqNotFound, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
@@ -218,8 +220,8 @@ export function createMemoryThreadRunStore(options: MemoryThreadRunStoreOptions 
 
   const build = (
     inputs: typeof threadRunStoreInputs,
-  ): JointCheckpointStore & RunCreationWithLease & ThreadBranching => {
-    const store: JointCheckpointStore & RunCreationWithLease & ThreadBranching = {
+  ): JointCheckpointStore & RunCreationWithLease & ThreadBranching & JointAcquireStore => {
+    const store: JointCheckpointStore & RunCreationWithLease & ThreadBranching & JointAcquireStore = {
       async createThread(input) {
         const parsed = inputs.createThread.parse(input);
         const id = parsed.id ?? randomUUID();
@@ -454,6 +456,30 @@ export function createMemoryThreadRunStore(options: MemoryThreadRunStoreOptions 
         const entry = runs.get(runId);
         if (entry === undefined) throw notFound('run', runId);
         return acquire(runId, entry.ownership, lease, now());
+      },
+
+      // the lease, the memory log's fence and the record in one tick (nothing awaits in between)
+      acquireWithFence(log) {
+        const fences = logFencesOf(log);
+        if (fences === undefined) return undefined;
+        return {
+          async acquireRunWithFence(input, request) {
+            const { runId, ...lease } = inputs.acquireRun.parse({
+              runId: input,
+              owner: request?.owner,
+              leaseMs: request?.leaseMs,
+            });
+            const entry = runs.get(runId);
+            if (entry === undefined) throw notFound('run', runId);
+            // granted on a copy first: a busy run and a log past this fence write nothing
+            const trial = { ...entry.ownership };
+            const granted = acquire(runId, trial, lease, now());
+            fences.check(runId, granted.fence);
+            Object.assign(entry.ownership, trial);
+            const lastSeq = fences.raise(runId, granted.fence);
+            return { lease: granted, lastSeq, run: clone(entry.record) };
+          },
+        };
       },
 
       async renewRun(input) {

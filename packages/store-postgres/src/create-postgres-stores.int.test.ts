@@ -1,6 +1,8 @@
 import {
   type JointStores,
+  type LeaseAndLogStores,
   type RunScopedStores,
+  describeAcquireWithFenceConformance,
   describeCheckpointWithEventsConformance,
   describeRunExpiryConformance,
 } from '@awaken/store-conformance';
@@ -44,6 +46,25 @@ describeCheckpointWithEventsConformance({
   },
   async destroy(joint) {
     const stores = jointOwners.get(joint);
+    if (stores === undefined) return;
+    await stores.close();
+    await dropSchema(admin, stores.schema);
+  },
+});
+
+const leaseOwners = new WeakMap<LeaseAndLogStores, PostgresStores>();
+
+describeAcquireWithFenceConformance({
+  name: 'postgres (createPostgresStores)',
+  async create() {
+    const stores = createPostgresStores({ postgres: url, schema: uniqueSchema('acquire') });
+    await stores.migrate();
+    const pair = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    leaseOwners.set(pair, stores);
+    return pair;
+  },
+  async destroy(pair) {
+    const stores = leaseOwners.get(pair);
     if (stores === undefined) return;
     await stores.close();
     await dropSchema(admin, stores.schema);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AcquireWithFence,
   AwakenError,
   type Checkpoint,
   type CheckpointWithEvents,
@@ -28,6 +29,7 @@ import {
   threadRunStoreInputs,
 } from '@awaken/contract';
 import { PgDb, type PostgresStoreOptions, type Tx } from './internal/db';
+import { PostgresAcquireWithFence } from './internal/postgres-acquire-with-fence';
 import { PostgresCheckpointWithEvents } from './internal/postgres-checkpoint-with-events';
 import { conflict, notFound } from './internal/errors';
 import { key } from './internal/keys';
@@ -423,6 +425,20 @@ export class PostgresThreadRunStore implements ThreadRunStore, RunCreationWithLe
       checkpoint: this.#inputs.commitCheckpoint,
       append: trusted ? trustedEventLogInputs.append : runEventLogInputs.append,
     });
+  }
+
+  /**
+   * The joint acquisition (one call of `tr_lease_fence`: lease, log fence, run record, one
+   * transaction) for an event log in this store's database and schema; undefined for any other log.
+   */
+  acquireWithFence(log: RunEventLog): AcquireWithFence | undefined {
+    if (
+      !(log instanceof PostgresRunEventLog) ||
+      log.db.pool !== this.db.pool ||
+      log.db.schema !== this.db.schema
+    )
+      return undefined;
+    return new PostgresAcquireWithFence(this.db, log, { acquireRun: this.#inputs.acquireRun });
   }
 
   /** One call of `tr_lease` (migration 6), one round trip: the run locked, checked and written. */

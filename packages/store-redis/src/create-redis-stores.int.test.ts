@@ -1,7 +1,9 @@
 import { DEFAULT_FINISHED_LOG_TTL_MS, decisionControl } from '@awaken/contract';
 import {
   type JointStores,
+  type LeaseAndLogStores,
   type RunScopedStores,
+  describeAcquireWithFenceConformance,
   describeCheckpointWithEventsConformance,
   describeRunExpiryConformance,
 } from '@awaken/store-conformance';
@@ -39,6 +41,24 @@ describeCheckpointWithEventsConformance({
   },
   async destroy(joint) {
     const stores = jointOwners.get(joint);
+    if (stores === undefined) return;
+    await deleteKeys(stores.redis, stores.prefix);
+    await stores.close();
+  },
+});
+
+const leaseOwners = new WeakMap<LeaseAndLogStores, RedisStores>();
+
+describeAcquireWithFenceConformance({
+  name: 'redis (createRedisStores)',
+  async create() {
+    const stores = createRedisStores({ redis: inject('redisUrl'), prefix: uniquePrefix('acquire') });
+    const pair = { threadRuns: stores.threadRuns, eventLog: stores.eventLog };
+    leaseOwners.set(pair, stores);
+    return pair;
+  },
+  async destroy(pair) {
+    const stores = leaseOwners.get(pair);
     if (stores === undefined) return;
     await deleteKeys(stores.redis, stores.prefix);
     await stores.close();

@@ -1,4 +1,7 @@
 import {
+  type AcquireWithFence,
+  type AcquiredWithFence,
+  type JointAcquireStore,
   type BranchListRequest,
   type CreateBranchInput,
   type ThreadBranching,
@@ -31,6 +34,7 @@ import {
 import type { Redis } from 'ioredis';
 import { ReadBatch } from './internal/batching/read-batch';
 import { type RedisInput, closeRedis } from './internal/connection/redis-connection';
+import { runKeys } from './internal/keys/run-keys';
 import { type ThreadRunKeys, threadRunKeys } from './internal/keys/thread-run-keys';
 import { uuidV7 } from './internal/keys/uuid-v7';
 import { type ScriptContext, openStore } from './internal/lua/script-context';
@@ -94,7 +98,9 @@ const trustedEventInputs = trustedStoreInputs(runEventLogInputs);
  * branch is a thread hash pointing at its source (`branchSource`, `branchSeq`), its own list holding
  * the messages after the prefix; reads follow the pointer (see `#readLog`).
  */
-export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease, ThreadBranching {
+export class RedisThreadRunStore
+  implements ThreadRunStore, RunCreationWithLease, ThreadBranching, JointAcquireStore
+{
   readonly redis: Redis;
   readonly prefix: string;
   readonly #key: ThreadRunKeys;
@@ -413,15 +419,43 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
       leaseMs: request?.leaseMs,
     });
     const reply = (await this.#run(S.acquireRun, [runId, owner, leaseMs])) as string[];
-    if (reply[0] === 'busy') {
-      const [, holder, until, now] = reply;
-      throw new AwakenError('run_busy', `run ${runId} is held by ${holder} until ${until}`, {
-        retryable: true,
-        retryAfterMs: Number(until) - Number(now) + 1,
-        details: { runId, owner: holder, leaseUntil: Number(until) },
-      });
-    }
+    if (reply[0] === 'busy') throw runBusy(runId, reply);
     return { runId, owner, fence: Number(reply[1]), leaseUntil: Number(reply[2]) };
+  }
+
+  /**
+   * The joint acquisition (one script: lease, log fence, run record; see AcquireWithFence in the
+   * contract) for an event log on this store's connection and prefix; undefined for any other log.
+   */
+  acquireWithFence(log: RunEventLog): AcquireWithFence | undefined {
+    if (!(log instanceof RedisRunEventLog) || log.redis !== this.redis || log.prefix !== this.prefix)
+      return undefined;
+    return { acquireRunWithFence: (runId, request) => this.#acquireWithFence(runId, request) };
+  }
+
+  async #acquireWithFence(
+    input: string,
+    request: { owner: string; leaseMs: number },
+  ): Promise<AcquiredWithFence> {
+    const { runId, owner, leaseMs } = this.#inputs.acquireRun.parse({
+      runId: input,
+      owner: request?.owner,
+      leaseMs: request?.leaseMs,
+    });
+    const log = runKeys(this.prefix, runId);
+    const reply = (await this.#run(S.acquireWithFence, [
+      runId,
+      owner,
+      leaseMs,
+      log.events,
+      log.eventMeta,
+    ])) as string[];
+    if (reply[0] === 'busy') throw runBusy(runId, reply);
+    return {
+      lease: { runId, owner, fence: Number(reply[1]), leaseUntil: Number(reply[2]) },
+      lastSeq: Number(reply[3]),
+      run: decodeRun(String(reply[4])),
+    };
   }
 
   async renewRun(input: RunLeaseProof & { leaseMs: number }): Promise<RunLease> {
@@ -502,6 +536,16 @@ export class RedisThreadRunStore implements ThreadRunStore, RunCreationWithLease
     if (typeof from === 'string') return script.call(this.#scripts, [from, ...args]);
     return from.then((seq) => script.call(this.#scripts, [seq, ...args]));
   }
+}
+
+/** `run_busy` from a lease script's {'busy', owner, leaseUntil, now} reply. */
+function runBusy(runId: string, reply: readonly string[]): AwakenError {
+  const [, holder, until, now] = reply;
+  return new AwakenError('run_busy', `run ${runId} is held by ${holder} until ${until}`, {
+    retryable: true,
+    retryAfterMs: Number(until) - Number(now) + 1,
+    details: { runId, owner: holder, leaseUntil: Number(until) },
+  });
 }
 
 /** The scripts that take seqs (the others ignore ARGV[2]). */

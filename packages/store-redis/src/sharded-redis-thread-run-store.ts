@@ -1,4 +1,5 @@
 import {
+  type AcquireWithFence,
   AwakenError,
   type BranchListRequest,
   type Checkpoint,
@@ -335,6 +336,32 @@ export class ShardedRedisThreadRunStore implements ThreadRunStore, RunCreationWi
           logs[index] as RunEventLog,
         ) as CheckpointWithEvents;
         return writer.commitCheckpointWithEvents(input, events);
+      },
+    };
+  }
+
+  /** The joint acquisition of the run's shard, whose log keys live beside its record (as above). */
+  acquireWithFence(log: RunEventLog): AcquireWithFence | undefined {
+    if (!(log instanceof ShardedRedisRunEventLog) || log.redis !== this.redis || log.prefix !== this.prefix)
+      return undefined;
+    const onShard = async (runId: string, request: { owner: string; leaseMs: number }) => {
+      const [shards, logs] = await Promise.all([this.shards(), log.shards()]);
+      const index = typeof runId === 'string' && runId.length > 0 ? await this.#locator.shardOf(runId) : 0;
+      const joint = (shards[index] as RedisThreadRunStore).acquireWithFence(
+        logs[index] as RunEventLog,
+      ) as AcquireWithFence;
+      return joint.acquireRunWithFence(runId, request);
+    };
+    return {
+      acquireRunWithFence: async (runId, request) => {
+        try {
+          return await onShard(runId, request);
+        } catch (error) {
+          // as in acquireRun: a remembered thread that no longer holds the run is read again, once
+          if (!AwakenError.hasCode(error, 'not_found') || typeof runId !== 'string') throw error;
+          if (!this.#locator.forgetRemembered(runId)) throw error;
+          return onShard(runId, request);
+        }
       },
     };
   }

@@ -8,6 +8,7 @@ import { MIGRATION_0007 } from './0007-thread-branches';
 import { MIGRATION_0008 } from './0008-thread-inbox-functions';
 import { MIGRATION_0009 } from './0009-claim-by-key';
 import { MIGRATION_0010 } from './0010-clock-planned-once';
+import { MIGRATION_0011 } from './0011-acquire-with-fence';
 import { MIGRATION_0012 } from './0012-run-write-end';
 import { MIGRATION_0013 } from './0013-patch-parsed-once';
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'thread-inbox-functions', sql: MIGRATION_0008 },
   { version: 9, name: 'claim-by-key', sql: MIGRATION_0009 },
   { version: 10, name: 'clock-planned-once', sql: MIGRATION_0010 },
+  { version: 11, name: 'acquire-with-fence', sql: MIGRATION_0011 },
   { version: 12, name: 'run-write-end', sql: MIGRATION_0012 },
   { version: 13, name: 'patch-parsed-once', sql: MIGRATION_0013 },
 ];

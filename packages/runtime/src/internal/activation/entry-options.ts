@@ -46,6 +46,14 @@ const resumeRunOptionsSchema = z.object({
   signal: signal.optional(),
   onSuspend: onSuspend.optional(),
   lease: runLeaseSchema.optional(),
+  // the record is the store's, read in the same step as the lease: only its shape is checked here
+  acquired: z
+    .object({
+      lease: runLeaseSchema,
+      lastSeq: z.number().int().nonnegative(),
+      run: z.object({ runId: z.string(), threadId: z.string() }).passthrough(),
+    })
+    .optional(),
   onAgentChange: z.enum(['continue', 'refuse']).optional(),
 });
 

@@ -9,6 +9,7 @@ import {
   type RunRequestOrigin,
   type UserMessage,
   activeAgentIdOf,
+  jointAcquirer,
 } from '@awaken/contract';
 import type { OnAgentChange } from '../../types';
 import { refuseAgentDrift } from './refuse-agent-drift';
@@ -16,7 +17,7 @@ import type { EventChannel } from '../session/event-channel';
 import { releaseThreadState, restorePluginState } from '../plugins/plugin-host';
 import { repairFinishedLog } from './repair-finished-log';
 import type { ResolvedAgent } from '../runtime/resolve-agents';
-import type { RunOwnership } from './run-ownership';
+import { type RunOwnership, newLeaseOwner } from './run-ownership';
 import { type RuntimeServices, RunSession } from '../session/run-session';
 import type { StoredClientTool } from '../runtime/run-request';
 import { decodeRunState, encodeRunState } from '../checkpoint/run-state-codec';
@@ -39,11 +40,31 @@ async function readHistory(services: RuntimeServices, threadId: string): Promise
 /**
  * Takes the run's lease (or uses the one handed in) and shuts every earlier activation out of the
  * event log. Returns the fence and the seq to continue from: the log's, when there is one (it is the
- * truth even when a run_finish after a checkpoint never landed), else the checkpoint's.
+ * truth even when a run_finish after a checkpoint never landed), else the checkpoint's. When the
+ * stores offer the joint acquisition (`AcquireWithFence`: lease, log fence and run record in one
+ * call), it is used instead, and the run record read under the new lease comes back too.
  */
-async function own(plumbing: SessionPlumbing, runId: string): Promise<{ fence: number; logSeq?: number }> {
-  const { fence } = await plumbing.ownership.acquire();
-  const log = plumbing.services.eventLog;
+async function own(
+  plumbing: SessionPlumbing,
+  runId: string,
+): Promise<{ fence: number; logSeq?: number; run?: RunRecord }> {
+  const { ownership, services } = plumbing;
+  const log = services.eventLog;
+  const fenced = ownership.fenced;
+  if (fenced !== undefined && ownership.lease !== undefined) {
+    // the caller's joint acquisition raised the log's fence to this lease already
+    return { fence: ownership.lease.fence, ...(log ? { logSeq: fenced.lastSeq } : {}) };
+  }
+  const joint = ownership.lease === undefined ? jointAcquirer(services.store, log) : undefined;
+  if (joint !== undefined) {
+    const taken = await joint.acquireRunWithFence(runId, {
+      owner: newLeaseOwner(),
+      leaseMs: services.lease.leaseMs,
+    });
+    ownership.adopt(taken.lease);
+    return { fence: taken.lease.fence, logSeq: taken.lastSeq, run: taken.run };
+  }
+  const { fence } = await ownership.acquire();
   return log ? { fence, logSeq: await log.raiseFence(runId, fence) } : { fence };
 }
 
@@ -251,7 +272,8 @@ export async function loadSession(
   const { store } = plumbing.services;
   // a lease handed in was granted before this read: no earlier holder can write after it
   const leasedBefore = plumbing.ownership.lease !== undefined;
-  const found = await store.getRun(runId);
+  // a joint acquisition handed in read the record under its lease already (own() takes it after)
+  const found = plumbing.ownership.fenced?.run ?? (await store.getRun(runId));
   if (!found) throw new AwakenError('not_found', `run ${runId} not found`);
   if (found.status === 'done') {
     await repairFinishedLog(plumbing.services, found, plumbing.ownership);
@@ -263,7 +285,8 @@ export async function loadSession(
   if (onAgentChange === 'refuse') refuseAgentDrift(found, agentFor(found.agentId, found.agentPath));
   const owned = await own(plumbing, runId);
   // read again under the lease: the previous holder may have written since the first read
-  const record = leasedBefore ? found : ((await store.getRun(runId)) ?? found);
+  // (the joint acquisition read it already, in the same step as the lease)
+  const record = leasedBefore ? found : (owned.run ?? (await store.getRun(runId)) ?? found);
   if (record.status === 'done') {
     await repairFinishedLog(plumbing.services, record, plumbing.ownership);
     return record;

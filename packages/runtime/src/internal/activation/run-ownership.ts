@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { AwakenError, type RunLease, parseWith, runLeaseSchema } from '@awaken/contract';
+import { AwakenError, type RunLease, type RunRecord, parseWith, runLeaseSchema } from '@awaken/contract';
 import type { RuntimeServices } from '../session/run-session';
 
 /**
  * The lease one activation holds on its run: acquired before anything is read or written (or handed
  * in by a caller that holds it), renewed while the activation runs, released when it ends.
  */
+/** What a joint acquisition (`AcquireWithFence`) read and raised with the lease it granted. */
+export interface FencedAcquisition {
+  /** The event log's last seq once its fence was raised to the lease's. */
+  lastSeq: number;
+  /** The run record read under the lease. */
+  run: RunRecord;
+}
+
 export interface RunOwnership {
   /** The lease, once acquired. */
   readonly lease: RunLease | undefined;
+  /**
+   * The joint acquisition handed in with the lease, if any: the log is fenced at the lease already
+   * and the record was read under it (one activation, one load).
+   */
+  readonly fenced: FencedAcquisition | undefined;
   /** Acquires the run (once; later calls return the same lease). `run_busy` while another holds it. */
   acquire(): Promise<RunLease>;
   /**
@@ -22,10 +35,16 @@ export interface RunOwnership {
   release(): Promise<void>;
 }
 
+/** A new lease owner's name: one per activation. */
+export function newLeaseOwner(): string {
+  return `awaken-runtime:${randomUUID()}`;
+}
+
 export function createRunOwnership(
   services: RuntimeServices,
   runId: string,
   handedIn?: RunLease,
+  acquired?: FencedAcquisition,
 ): RunOwnership {
   let lease: RunLease | undefined;
   let acquiring: Promise<RunLease> | undefined;
@@ -38,15 +57,27 @@ export function createRunOwnership(
       throw new AwakenError('validation_failed', `invalid lease: it is for run ${lease.runId}, not ${runId}`);
     }
   }
+  if (acquired !== undefined && (handedIn === undefined || acquired.run.runId !== runId)) {
+    throw new AwakenError(
+      'validation_failed',
+      `invalid acquired: it is not the acquisition of run ${runId}'s lease`,
+      {
+        details: { field: 'acquired' },
+      },
+    );
+  }
 
   return {
     get lease() {
       return lease;
     },
+    get fenced() {
+      return acquired;
+    },
     acquire() {
       if (lease) return Promise.resolve(lease);
       acquiring ??= services.store
-        .acquireRun(runId, { owner: `awaken-runtime:${randomUUID()}`, leaseMs: services.lease.leaseMs })
+        .acquireRun(runId, { owner: newLeaseOwner(), leaseMs: services.lease.leaseMs })
         .then((granted) => {
           lease = granted;
           return granted;

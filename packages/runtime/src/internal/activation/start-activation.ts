@@ -13,7 +13,7 @@ import type { SessionPlumbing } from './load-session';
 import { createRunHandle } from './run-handle';
 import { runLoop } from '../loop/run-loop';
 import { createControlWatch, readControls, waitForDecision } from '../inbox/run-controls';
-import { createRunOwnership } from './run-ownership';
+import { type FencedAcquisition, createRunOwnership } from './run-ownership';
 import { rejectAll, resultOf } from '../runtime/run-result';
 import { readDecisionIds } from '../checkpoint/run-state-codec';
 import type { RunSession, RuntimeServices } from '../session/run-session';
@@ -40,6 +40,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   decisions?: ToolCallDecisionInput[];
   lease?: RunLease;
+  /** What the joint acquisition that granted `lease` read and raised (see ResumeRunOptions.acquired). */
+  acquired?: FencedAcquisition;
   /**
    * A child run this activation has just created, driven inline by its parent's activation: it does
    * not subscribe to its control inbox nor read it before the loop (nothing was put there yet that
@@ -64,7 +66,7 @@ export function startActivation(
   load: (plumbing: SessionPlumbing) => Promise<RunSession | RunRecord>,
   run: StartOptions,
 ): RunHandle {
-  const ownership = createRunOwnership(services, ids.runId, run.lease);
+  const ownership = createRunOwnership(services, ids.runId, run.lease, run.acquired);
   const channel = createEventChannel<AgentEvent>();
   const wake = createWakeSignal();
   const runController = new AbortController();

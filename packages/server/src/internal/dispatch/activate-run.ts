@@ -1,4 +1,10 @@
-import { AwakenError, type RunDispatch, type RunLease } from '@awaken/contract';
+import {
+  type AcquiredWithFence,
+  AwakenError,
+  type RunDispatch,
+  type RunLease,
+  jointAcquirer,
+} from '@awaken/contract';
 import type { RunHandle } from '@awaken/runtime';
 import { pendingWork } from '../resume/pending-work';
 import { hasExpiredTicket } from '../resume/schedule-expiry';
@@ -39,14 +45,17 @@ async function acquireUnderClaim(
   context: ServiceContext,
   runId: string,
   stopped: () => boolean,
-): Promise<RunLease> {
+): Promise<{ lease: RunLease; acquired?: AcquiredWithFence }> {
   const giveUpAt = Date.now() + 2 * context.config.leaseMs;
+  // the stores' joint acquisition, when offered: the lease, the log's fence and the record in one
+  // call, through the hot run cache (the record it reads arms the cached history like a getRun)
+  const joint = jointAcquirer(context.hotCache.store, context.stores.eventLog);
+  const request = { owner: context.config.workerId, leaseMs: context.config.leaseMs };
   while (true) {
     try {
-      return await context.stores.threadRuns.acquireRun(runId, {
-        owner: context.config.workerId,
-        leaseMs: context.config.leaseMs,
-      });
+      if (joint === undefined) return { lease: await context.stores.threadRuns.acquireRun(runId, request) };
+      const acquired = await joint.acquireRunWithFence(runId, request);
+      return { lease: acquired.lease, acquired };
     } catch (error) {
       if (!AwakenError.hasCode(error, 'run_busy') || stopped() || Date.now() >= giveUpAt) throw error;
       await abortableDelay(Math.min(Math.max(error.retryAfterMs ?? 50, 10), 250));
@@ -98,7 +107,10 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
       );
       if (gate.type === 'defer') return { type: 'deferred', retryAt: gate.retryAt, reason: gate.reason };
     }
-    lease = await acquireUnderClaim(context, record.runId, () => detached !== undefined);
+    const taken = await acquireUnderClaim(context, record.runId, () => detached !== undefined);
+    lease = taken.lease;
+    // the first activation loads from what the joint acquisition read; a later one reads again
+    let acquired = taken.acquired;
     try {
       while (true) {
         if (detached !== undefined) throw new AwakenError('detached', detached);
@@ -106,7 +118,9 @@ export function activateRun(context: ServiceContext, dispatch: RunDispatch): Run
           signal: controller.signal,
           onSuspend: 'return',
           lease,
+          ...(acquired ? { acquired } : {}),
         });
+        acquired = undefined;
         if (detached !== undefined) handle.detach(detached);
         context.liveEvents.publish(record.runId, handle.events);
         const result = await handle.result;

@@ -1,9 +1,11 @@
 import {
+  type JointAcquireStore,
   type JointCheckpointStore,
   type MessageRecord,
   type RunCreationWithLease,
   type RunRecord,
   type ThreadRunStore,
+  jointAcquirer,
   jointCheckpointWriter,
   runCreationWithLease,
   offerTrustedView,
@@ -107,8 +109,23 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
     touch(entries, record.runId, entry, capacity);
   }
 
+  /** A run record read from the store: arms its thread's entry when the entry is still current. */
+  function seen(record: RunRecord): RunRecord {
+    armed.delete(record.threadId);
+    const entry = entries.get(record.runId);
+    if (!entry) return record;
+    // (a load may read the record twice, e.g. again once it holds the run's lease)
+    if (record.version === entry.version && record.threadId === entry.threadId) {
+      armed.set(entry.threadId, entry);
+    } else {
+      entries.delete(record.runId);
+      misses += 1;
+    }
+    return record;
+  }
+
   /** The cache over one path of the inner store (`inner` here is that path). */
-  const over = (inner: ThreadRunStore): JointCheckpointStore => ({
+  const over = (inner: ThreadRunStore): JointCheckpointStore & JointAcquireStore => ({
     ...creationOf(inner),
     createThread: (input) => inner.createThread(input),
     getThread: (threadId) => inner.getThread(threadId),
@@ -151,18 +168,19 @@ export function createHotRunCache(inner: ThreadRunStore, capacity: number): HotR
     listAllRuns: (query) => inner.listAllRuns(query),
     async getRun(runId) {
       const record = await inner.getRun(runId);
-      if (!record) return record;
-      armed.delete(record.threadId);
-      const entry = entries.get(runId);
-      if (!entry) return record;
-      // (a load may read the record twice, e.g. again once it holds the run's lease)
-      if (record.version === entry.version && record.threadId === entry.threadId) {
-        armed.set(entry.threadId, entry);
-      } else {
-        entries.delete(runId);
-        misses += 1;
-      }
-      return record;
+      return record ? seen(record) : record;
+    },
+    // the inner store's joint acquisition (lease, log fence, record): its record seen like getRun's
+    acquireWithFence(log) {
+      const joint = jointAcquirer(inner, log);
+      if (!joint) return undefined;
+      return {
+        async acquireRunWithFence(runId, input) {
+          const taken = await joint.acquireRunWithFence(runId, input);
+          seen(taken.run);
+          return taken;
+        },
+      };
     },
     listRuns: (threadId, query) => inner.listRuns(threadId, query),
     acquireRun: (runId, input) => inner.acquireRun(runId, input),

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
-import { AwakenError } from '@awaken/contract';
+import { type AcquireWithFence, AwakenError, type RunEventLog, jointAcquirer } from '@awaken/contract';
 import { createMemoryStores } from '@awaken/store-memory';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,10 @@ import type { MailboxService } from '../../types';
 /** What a Redis client and a lease holder put in their errors: client options, host name, pid. */
 const INTERNALS = `Reached the max retries per request limit (which is 2). Refer to "maxRetriesPerRequest" option for details. held by ${hostname()}:${process.pid}:1a2b3c4d`;
 
-/** Memory stores whose `acquireRun` fails with the next queued error, if any. */
+/**
+ * Memory stores whose lease acquisition (`acquireRun`, or the joint `acquireRunWithFence` the
+ * service takes it with when offered) fails with the next queued error, if any.
+ */
 function failingStores() {
   const memory = createMemoryStores();
   const failures: Error[] = [];
@@ -21,6 +24,17 @@ function failingStores() {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== 'function') return value;
+      if (key === 'acquireWithFence')
+        return (log: RunEventLog): AcquireWithFence | undefined => {
+          const joint = jointAcquirer(target, log);
+          if (!joint) return undefined;
+          return {
+            acquireRunWithFence(runId, input) {
+              const failure = failures.shift();
+              return failure ? Promise.reject(failure) : joint.acquireRunWithFence(runId, input);
+            },
+          };
+        };
       return (...args: unknown[]) => {
         const failure = key === 'acquireRun' ? failures.shift() : undefined;
         return failure ? Promise.reject(failure) : value.apply(target, args);

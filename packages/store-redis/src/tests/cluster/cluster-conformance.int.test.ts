@@ -6,7 +6,7 @@ import {
   describeRunEventLogConformance,
   describeThreadRunStoreConformance,
 } from '@awaken/store-conformance';
-import { type RunRecord, jointCheckpointWriter } from '@awaken/contract';
+import { type RunRecord, jointAcquirer, jointCheckpointWriter } from '@awaken/contract';
 import { type RedisClusterHandle, startRedisCluster } from '@awaken/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../create-redis-stores';
@@ -137,6 +137,9 @@ describe('scripts on a Redis Cluster', () => {
         { runId: 'r1', events: [{ type: 'step_start', step: 1, runId: 'r1', seq: 1, at: 1 }] },
       );
       expect(outcome?.status).toBe('committed');
+      const acquirer = jointAcquirer(stores.threadRuns, stores.eventLog);
+      const taken = await acquirer?.acquireRunWithFence('r1', { owner: 'w', leaseMs: 60_000 });
+      expect(taken?.lastSeq).toBe(1);
       await Promise.all(
         ['a', 'b', 'c', 'd', 'e', 'f'].map((threadId) =>
           stores.mailbox.enqueue({ threadId, runId: `run-${threadId}` }),

@@ -1,4 +1,4 @@
-import { type RunDispatch, type RunRecord, decisionControl } from '@awaken/contract';
+import { type RunDispatch, type RunRecord, decisionControl, jointAcquirer } from '@awaken/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { type RedisStores, createRedisStores } from '../../create-redis-stores';
 import { MUTATING_SCRIPT_SHAS } from '../../internal/lua/idempotent-script';
@@ -448,6 +448,24 @@ describe('a mutating operation whose reply was lost and re-sent', () => {
       await withRun();
       const lease = await lost(() => proxied.threadRuns.acquireRun('r1', { owner: 'o1', leaseMs: 60_000 }));
       expect(lease).toMatchObject({ runId: 'r1', owner: 'o1', fence: 1 });
+      await expect(direct.threadRuns.releaseRun({ runId: 'r1', owner: 'o1', fence: 1 })).resolves.toBe(true);
+    });
+
+    it('acquireRunWithFence answers with the lease it granted and the log at its fence, not run_busy', async () => {
+      await withRun();
+      const joint = jointAcquirer(proxied.threadRuns, proxied.eventLog);
+      const taken = await lost(async () => {
+        if (!joint) throw new Error('no joint acquisition');
+        return joint.acquireRunWithFence('r1', { owner: 'o1', leaseMs: 60_000 });
+      });
+      expect(taken).toMatchObject({
+        lease: { runId: 'r1', owner: 'o1', fence: 1 },
+        lastSeq: 0,
+        run: { runId: 'r1' },
+      });
+      await expect(direct.eventLog.append('r1', [], { fence: 0 })).rejects.toMatchObject({
+        code: 'stale_claim',
+      });
       await expect(direct.threadRuns.releaseRun({ runId: 'r1', owner: 'o1', fence: 1 })).resolves.toBe(true);
     });
 

@@ -1,4 +1,5 @@
 import { ACQUIRE_RUN } from './acquire-run';
+import { ACQUIRE_WITH_FENCE } from './acquire-with-fence';
 import { APPEND_MESSAGES } from './append-messages';
 import { COMMIT_CHECKPOINT } from './commit-checkpoint';
 import { CREATE_BRANCH } from './create-branch';
@@ -13,6 +14,7 @@ import { UPDATE_METADATA } from './update-metadata';
 /** Every thread/run write as one atomic Lua script, idempotent per request (one file per script). */
 export const THREAD_SCRIPTS = {
   acquireRun: ACQUIRE_RUN,
+  acquireWithFence: ACQUIRE_WITH_FENCE,
   renewRun: RENEW_RUN,
   releaseRun: RELEASE_RUN,
   createThread: CREATE_THREAD,

@@ -1,0 +1,128 @@
+import { AwakenError, type AcquireWithFence, type RunRecord, jointAcquirer } from '@awaken/contract';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type PostgresStores, createPostgresStores } from '../../create-postgres-stores';
+import {
+  type CommitDroppingProxy,
+  startCommitDroppingProxy,
+} from '../../../test-support/commit-dropping-proxy';
+import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
+
+const url = inject('postgresUrl');
+const admin = adminPool(url);
+const TABLES = ['runs', 'event_logs', 'requests'];
+
+function runOf(runId: string, threadId: string): RunRecord {
+  return {
+    runId,
+    threadId,
+    agentId: 'agent',
+    origin: 'user',
+    status: 'created',
+    steps: 0,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    state: {},
+    version: 0,
+    createdAt: 1,
+    updatedAt: 1,
+  };
+}
+
+// tr_lease_fence (migration 11): a lease, the log's fence and the run's record in one call, under a
+// lost reply and against a database that fails its N-th row write.
+describe('the joint acquisition of migration 11', () => {
+  let proxy: CommitDroppingProxy;
+  let stores: PostgresStores;
+  let joint: AcquireWithFence;
+  let s = '';
+
+  beforeAll(async () => {
+    proxy = await startCommitDroppingProxy(url);
+    stores = createPostgresStores({ postgres: proxy.url, schema: uniqueSchema('acqfence') });
+    await stores.migrate();
+    const found = jointAcquirer(stores.threadRuns, stores.eventLog);
+    if (!found) throw new Error('no joint acquisition for the bundle');
+    joint = found;
+    s = `"${stores.schema}"`;
+    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
+    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
+    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      DECLARE v_left integer;
+      BEGIN
+        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
+        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
+        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+      END $fn$`);
+    for (const table of TABLES) {
+      await admin.query(
+        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
+      );
+    }
+  });
+
+  afterAll(async () => {
+    await stores.close();
+    await proxy.close();
+    await dropSchema(admin, stores.schema);
+    await admin.end();
+  });
+
+  /** Every row of the tables the call writes, as text. */
+  async function snapshot(): Promise<string> {
+    const parts: string[] = [];
+    for (const table of TABLES) {
+      const { rows } = await admin.query<{ rows: string | null }>(
+        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
+      );
+      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
+    }
+    return parts.join('\n');
+  }
+
+  async function newRun(name: string): Promise<RunRecord> {
+    await stores.threadRuns.createThread({ id: `${name}-thread` });
+    return stores.threadRuns.createRun(runOf(`${name}-run`, `${name}-thread`));
+  }
+
+  it('takes one lease when the reply is lost after the commit', async () => {
+    const run = await newRun('lost');
+    const before = proxy.dropped;
+    proxy.dropNextCommitReply();
+    const taken = await joint.acquireRunWithFence(run.runId, { owner: 'w', leaseMs: 60_000 });
+    expect(proxy.dropped).toBe(before + 1);
+    // the re-sent call was answered from its record: fence 1, not 2
+    expect(taken).toMatchObject({ lease: { runId: run.runId, owner: 'w', fence: 1 }, lastSeq: 0, run });
+    const { rows } = await admin.query(`SELECT fence, lease_owner FROM ${s}.runs WHERE run_id = $1`, [
+      run.runId,
+    ]);
+    expect(rows[0]).toMatchObject({ fence: '1', lease_owner: 'w' });
+    await expect(stores.eventLog.append(run.runId, [], { fence: 0 })).rejects.toMatchObject({
+      code: 'stale_claim',
+    });
+    await expect(
+      joint.acquireRunWithFence(run.runId, { owner: 'other', leaseMs: 60_000 }),
+    ).rejects.toMatchObject({ code: 'run_busy' });
+  });
+
+  it('writes all or nothing when its N-th row write fails', async () => {
+    const run = await newRun('nth');
+    let failed = 0;
+    for (let nth = 1; nth < 50; nth += 1) {
+      const before = await snapshot();
+      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      try {
+        const taken = await joint.acquireRunWithFence(run.runId, { owner: 'w', leaseMs: 60_000 });
+        expect(taken.lease.fence).toBe(1);
+        break;
+      } catch (error) {
+        expect(AwakenError.hasCode(error, 'store_failure'), String(error)).toBe(true);
+        expect((error as Error).message).toContain('injected failure');
+        expect(await snapshot()).toBe(before);
+        failed += 1;
+      } finally {
+        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+      }
+    }
+    // the run's lease, the log row inserted and its fence raised, the reply record: four writes
+    expect(failed).toBe(4);
+  });
+});
