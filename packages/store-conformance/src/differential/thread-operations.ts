@@ -1,4 +1,4 @@
-import { type RunRecord, runStatusSchema } from '@awaken/contract';
+import { type RunRecord, jointAcquirer, runStatusSchema } from '@awaken/contract';
 import fc from 'fast-check';
 import { runRecord } from '../internal/run-record';
 import { type Operation, operation, resolveFence } from './operation';
@@ -245,6 +245,17 @@ const leaseOps = fc.oneof(
         ),
       ),
     ),
+  // the lease, the log's fence and the run in one call (AcquireWithFence), where both backends offer it
+  fc.record({ runId, owner, leaseMs }).map((args) =>
+    operation('acquireRunWithFence', args, async (stores) => {
+      const acquirer = jointAcquirer(stores.threadRuns, stores.eventLog);
+      if (!acquirer) return 'no joint acquirer';
+      return acquirer.acquireRunWithFence(
+        args.runId as string,
+        { owner: args.owner, leaseMs: args.leaseMs } as never,
+      );
+    }),
+  ),
   fc
     .record({ method: fc.constantFrom('renewRun', 'releaseRun' as const), runId, proof: proofRef, leaseMs })
     .map((args) =>

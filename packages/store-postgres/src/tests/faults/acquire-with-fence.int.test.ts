@@ -125,4 +125,45 @@ describe('the joint acquisition of migration 11', () => {
     // the run's lease, the log row inserted and its fence raised, the reply record: four writes
     expect(failed).toBe(4);
   });
+
+  // Every run write (ev_append, then tr_checkpoint_at) locks the event log's row before the run's: a
+  // writer still running on an expired lease, meeting this acquisition, must not deadlock with it
+  // (PostgreSQL would break the cycle only after deadlock_timeout, a second by default).
+  it.each([
+    ['holds the log row', 'SELECT 1 FROM %s.event_logs WHERE run_id = $1 FOR UPDATE'],
+    ['is inserting the log row', 'INSERT INTO %s.event_logs (run_id) VALUES ($1)'],
+  ])('waits for a run writer that %s before it takes the run row', async (label, first) => {
+    const run = await newRun(`order-${label.length}`);
+    if (first.startsWith('SELECT')) {
+      await admin.query(`INSERT INTO ${s}.event_logs (run_id) VALUES ($1)`, [run.runId]);
+    }
+    const writer = await admin.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(first.replace('%s', s), [run.runId]);
+      const acquiring = joint.acquireRunWithFence(run.runId, { owner: 'w', leaseMs: 60_000 });
+      // until the acquisition waits for a lock
+      for (;;) {
+        const { rows } = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE wait_event_type = 'Lock' AND query LIKE '%tr_lease_fence%' AND query LIKE $1`,
+          [`%${stores.schema}%`],
+        );
+        if ((rows[0]?.n ?? 0) > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // the writer's next lock, the run's row (tr_checkpoint_at), is free
+      const next = await writer
+        .query(`SELECT 1 FROM ${s}.runs WHERE run_id = $1 FOR UPDATE NOWAIT`, [run.runId])
+        .then(
+          () => 'taken',
+          (error: { code?: string }) => error.code,
+        );
+      await writer.query('COMMIT');
+      expect(next).toBe('taken');
+      await expect(acquiring).resolves.toMatchObject({ lease: { fence: 1 } });
+    } finally {
+      writer.release();
+    }
+  });
 });
