@@ -166,4 +166,39 @@ describe('the joint acquisition of migration 11', () => {
       writer.release();
     }
   });
+
+  it('grants one lease when two clients acquire the same run at once, jointly or not (60 trials)', async () => {
+    const other = createPostgresStores({ postgres: url, schema: stores.schema });
+    try {
+      const otherJoint = jointAcquirer(other.threadRuns, other.eventLog);
+      if (!otherJoint) throw new Error('no joint acquisition for the second client');
+      for (let trial = 0; trial < 60; trial += 1) {
+        const run = await newRun(`race-${trial}`);
+        const attempts = await Promise.allSettled([
+          joint.acquireRunWithFence(run.runId, { owner: 'a', leaseMs: 60_000 }),
+          otherJoint.acquireRunWithFence(run.runId, { owner: 'b', leaseMs: 60_000 }),
+          trial % 2 === 0
+            ? other.threadRuns.acquireRun(run.runId, { owner: 'c', leaseMs: 60_000 })
+            : otherJoint.acquireRunWithFence(run.runId, { owner: 'c', leaseMs: 60_000 }),
+        ]);
+        const granted = attempts.filter((attempt) => attempt.status === 'fulfilled');
+        expect(granted).toHaveLength(1);
+        for (const attempt of attempts) {
+          if (attempt.status === 'rejected')
+            expect(AwakenError.hasCode(attempt.reason, 'run_busy')).toBe(true);
+        }
+        const { rows } = await admin.query<{ fence: string; owner: string; log: string | null }>(
+          `SELECT r.fence, r.lease_owner AS owner, l.fence AS log FROM ${s}.runs r
+           LEFT JOIN ${s}.event_logs l USING (run_id) WHERE r.run_id = $1`,
+          [run.runId],
+        );
+        expect(rows[0]?.fence).toBe('1');
+        // a joint winner raised the log; a plain acquireRun leaves that to its own raiseFence
+        const winner = (granted[0] as PromiseFulfilledResult<unknown>).value as { lease?: { owner: string } };
+        if (winner.lease) expect(rows[0]).toMatchObject({ owner: winner.lease.owner, log: '1' });
+      }
+    } finally {
+      await other.close();
+    }
+  });
 });
