@@ -5,6 +5,7 @@ import {
   type CommitDroppingProxy,
   startCommitDroppingProxy,
 } from '../../../test-support/commit-dropping-proxy';
+import { type FailNthWrite, installFailNthWrite } from '../../../test-support/fail-nth-write';
 import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -32,6 +33,7 @@ function runOf(runId: string, threadId: string): RunRecord {
 describe('the joint acquisition of migration 11', () => {
   let proxy: CommitDroppingProxy;
   let stores: PostgresStores;
+  let failing: FailNthWrite;
   let joint: AcquireWithFence;
   let s = '';
 
@@ -43,20 +45,7 @@ describe('the joint acquisition of migration 11', () => {
     if (!found) throw new Error('no joint acquisition for the bundle');
     joint = found;
     s = `"${stores.schema}"`;
-    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
-    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
-    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      DECLARE v_left integer;
-      BEGIN
-        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
-        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
-        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-      END $fn$`);
-    for (const table of TABLES) {
-      await admin.query(
-        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
-      );
-    }
+    failing = await installFailNthWrite(admin, stores.schema, TABLES);
   });
 
   afterAll(async () => {
@@ -66,17 +55,7 @@ describe('the joint acquisition of migration 11', () => {
     await admin.end();
   });
 
-  /** Every row of the tables the call writes, as text. */
-  async function snapshot(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of TABLES) {
-      const { rows } = await admin.query<{ rows: string | null }>(
-        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
-      );
-      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
-    }
-    return parts.join('\n');
-  }
+  const snapshot = (): Promise<string> => failing.snapshot();
 
   async function newRun(name: string): Promise<RunRecord> {
     await stores.threadRuns.createThread({ id: `${name}-thread` });
@@ -108,7 +87,7 @@ describe('the joint acquisition of migration 11', () => {
     let failed = 0;
     for (let nth = 1; nth < 50; nth += 1) {
       const before = await snapshot();
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       try {
         const taken = await joint.acquireRunWithFence(run.runId, { owner: 'w', leaseMs: 60_000 });
         expect(taken.lease.fence).toBe(1);
@@ -119,7 +98,7 @@ describe('the joint acquisition of migration 11', () => {
         expect(await snapshot()).toBe(before);
         failed += 1;
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
     }
     // the run's lease, the log row inserted and its fence raised, the reply record: four writes

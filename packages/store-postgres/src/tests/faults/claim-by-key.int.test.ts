@@ -5,6 +5,7 @@ import {
   type CommitDroppingProxy,
   startCommitDroppingProxy,
 } from '../../../test-support/commit-dropping-proxy';
+import { type FailNthWrite, installFailNthWrite } from '../../../test-support/fail-nth-write';
 import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -16,26 +17,12 @@ const TABLES = ['mailbox_threads', 'dispatches', 'requests'];
 describe('the claim of migration 9', () => {
   let proxy: CommitDroppingProxy;
   let stores: PostgresStores;
-  let s = '';
+  let failing: FailNthWrite;
   beforeAll(async () => {
     proxy = await startCommitDroppingProxy(url);
     stores = createPostgresStores({ postgres: proxy.url, schema: uniqueSchema('claimkey') });
     await stores.migrate();
-    s = `"${stores.schema}"`;
-    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
-    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
-    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      DECLARE v_left integer;
-      BEGIN
-        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
-        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
-        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-      END $fn$`);
-    for (const table of TABLES) {
-      await admin.query(
-        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
-      );
-    }
+    failing = await installFailNthWrite(admin, stores.schema, TABLES);
   });
   afterAll(async () => {
     await stores.close();
@@ -44,17 +31,7 @@ describe('the claim of migration 9', () => {
     await admin.end();
   });
 
-  /** Every row of the tables a claim writes, as text. */
-  async function snapshot(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of TABLES) {
-      const { rows } = await admin.query<{ rows: string | null }>(
-        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
-      );
-      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
-    }
-    return parts.join('\n');
-  }
+  const snapshot = (): Promise<string> => failing.snapshot();
 
   it('claims the head of each free thread once when the reply is lost after the commit', async () => {
     const { mailbox } = stores;
@@ -85,7 +62,7 @@ describe('the claim of migration 9', () => {
     let failed = 0;
     for (let nth = 1; nth < 50; nth += 1) {
       const before = await snapshot();
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       try {
         const claimed = await mailbox.claim({ workerId: 'w', limit: 3, leaseMs: 60_000 });
         expect(claimed.map((dispatch) => dispatch.dispatchId)).toEqual(ids);
@@ -96,7 +73,7 @@ describe('the claim of migration 9', () => {
         expect(await snapshot()).toBe(before);
         failed += 1;
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
     }
     // three dispatches, three thread rows and the reply record: seven writes, each failed once

@@ -1,6 +1,7 @@
 import { AwakenError, type NewMessage, type RunRecord } from '@awaken/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresStores, createPostgresStores } from '../../create-postgres-stores';
+import { type FailNthWrite, installFailNthWrite } from '../../../test-support/fail-nth-write';
 import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -27,25 +28,11 @@ const runRecord = (runId: string, threadId: string): RunRecord => ({
 // through: every failed call is a store_failure and leaves every table as it was (one transaction).
 describe('the thread and inbox functions (migration 8) when the N-th row write fails', () => {
   let stores: PostgresStores;
-  let s = '';
+  let failing: FailNthWrite;
   beforeAll(async () => {
     stores = createPostgresStores({ postgres: url, schema: uniqueSchema('failnth') });
     await stores.migrate();
-    s = `"${stores.schema}"`;
-    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
-    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
-    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      DECLARE v_left integer;
-      BEGIN
-        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
-        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
-        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-      END $fn$`);
-    for (const table of TABLES) {
-      await admin.query(
-        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
-      );
-    }
+    failing = await installFailNthWrite(admin, stores.schema, TABLES);
   });
   afterAll(async () => {
     await stores.close();
@@ -53,17 +40,7 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
     await admin.end();
   });
 
-  /** Every row of the tables the functions write, as text. */
-  async function snapshot(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of TABLES) {
-      const { rows } = await admin.query<{ rows: string | null }>(
-        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
-      );
-      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
-    }
-    return parts.join('\n');
-  }
+  const snapshot = (): Promise<string> => failing.snapshot();
 
   /**
    * Fails the call's 1st, 2nd, … row write until it gets through; returns its result and how many
@@ -72,7 +49,7 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
   async function throughFailures<T>(call: () => Promise<T>): Promise<{ result: T; failed: number }> {
     for (let nth = 1; nth < 50; nth += 1) {
       const before = await snapshot();
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       try {
         const result = await call();
         return { result, failed: nth - 1 };
@@ -81,7 +58,7 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
         expect((error as Error).message).toContain('injected failure');
         expect(await snapshot()).toBe(before);
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
     }
     throw new Error('the call never got through');
@@ -109,7 +86,7 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
     const outcomes: string[] = [];
     for (let nth = 1; nth < 20; nth += 1) {
       const threadId = `pair-${nth}`;
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       let settled: PromiseSettledResult<unknown>[];
       try {
         settled = await Promise.allSettled([
@@ -117,7 +94,7 @@ describe('the thread and inbox functions (migration 8) when the N-th row write f
           threadRuns.createRun(runRecord(`${threadId}-r`, threadId)),
         ]);
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
       const [thread, run] = settled.map((outcome) => outcome.status === 'fulfilled');
       for (const [index, outcome] of settled.entries()) {

@@ -5,6 +5,7 @@ import {
   type CommitDroppingProxy,
   startCommitDroppingProxy,
 } from '../../../test-support/commit-dropping-proxy';
+import { type FailNthWrite, installFailNthWrite } from '../../../test-support/fail-nth-write';
 import { adminPool, dropSchema, freezeClock, uniqueSchema } from '../../../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -21,26 +22,14 @@ const TRICKY = 'said {"status":"queued","claimToken":"x"} and "leaseUntil": 1 \\
 describe('the claim and settle patches of migration 13', () => {
   let proxy: CommitDroppingProxy;
   let stores: PostgresStores;
+  let failing: FailNthWrite;
   let s = '';
   beforeAll(async () => {
     proxy = await startCommitDroppingProxy(url);
     stores = createPostgresStores({ postgres: proxy.url, schema: uniqueSchema('patch13'), testClock: true });
     await stores.migrate();
     s = `"${stores.schema}"`;
-    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
-    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
-    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      DECLARE v_left integer;
-      BEGIN
-        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
-        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
-        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-      END $fn$`);
-    for (const table of TABLES) {
-      await admin.query(
-        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
-      );
-    }
+    failing = await installFailNthWrite(admin, stores.schema, TABLES);
   });
   afterAll(async () => {
     await stores.close();
@@ -216,24 +205,14 @@ describe('the claim and settle patches of migration 13', () => {
     expect(await mailbox.loadDispatch(queued.dispatchId)).toEqual(acked);
   });
 
-  /** Every row of the tables a cycle writes, as text. */
-  async function snapshot(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of TABLES) {
-      const { rows } = await admin.query<{ rows: string | null }>(
-        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
-      );
-      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
-    }
-    return parts.join('\n');
-  }
+  const snapshot = (): Promise<string> => failing.snapshot();
 
   /** Runs `call` with the N-th row write failing, N = 1, 2, …, until it succeeds; returns how many failed. */
   async function failEachWrite<T>(call: () => Promise<T>): Promise<number> {
     let failed = 0;
     for (let nth = 1; nth < 20; nth += 1) {
       const before = await snapshot();
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       try {
         await call();
         return failed;
@@ -243,7 +222,7 @@ describe('the claim and settle patches of migration 13', () => {
         expect(await snapshot()).toBe(before);
         failed += 1;
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
     }
     throw new Error('the call never succeeded');

@@ -11,6 +11,7 @@ import {
   type CommitDroppingProxy,
   startCommitDroppingProxy,
 } from '../../../test-support/commit-dropping-proxy';
+import { type FailNthWrite, installFailNthWrite } from '../../../test-support/fail-nth-write';
 import { adminPool, dropSchema, uniqueSchema } from '../../../test-support/pg-harness';
 
 const url = inject('postgresUrl');
@@ -61,26 +62,12 @@ const runFinish = (runId: string, seq: number): AgentEvent => ({
 describe('the joint write with the run end (migration 12)', () => {
   let proxy: CommitDroppingProxy;
   let stores: PostgresStores;
-  let s = '';
+  let failing: FailNthWrite;
   beforeAll(async () => {
     proxy = await startCommitDroppingProxy(url);
     stores = createPostgresStores({ postgres: proxy.url, schema: uniqueSchema('writeend') });
     await stores.migrate();
-    s = `"${stores.schema}"`;
-    await admin.query(`CREATE TABLE ${s}.fail_plan (left_writes integer)`);
-    await admin.query(`INSERT INTO ${s}.fail_plan VALUES (NULL)`);
-    await admin.query(`CREATE FUNCTION ${s}.fail_nth() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      DECLARE v_left integer;
-      BEGIN
-        UPDATE ${s}.fail_plan SET left_writes = left_writes - 1 RETURNING left_writes INTO v_left;
-        IF v_left = 0 THEN RAISE EXCEPTION 'injected failure of a write to %', TG_TABLE_NAME; END IF;
-        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-      END $fn$`);
-    for (const table of TABLES) {
-      await admin.query(
-        `CREATE TRIGGER fail_nth BEFORE INSERT OR UPDATE OR DELETE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.fail_nth()`,
-      );
-    }
+    failing = await installFailNthWrite(admin, stores.schema, TABLES);
   });
   afterAll(async () => {
     await stores.close();
@@ -117,17 +104,7 @@ describe('the joint write with the run end (migration 12)', () => {
     };
   }
 
-  /** Every row of the tables the write touches, as text. */
-  async function snapshot(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of TABLES) {
-      const { rows } = await admin.query<{ rows: string | null }>(
-        `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${s}.${table} t`,
-      );
-      parts.push(`${table}: ${rows[0]?.rows ?? '[]'}`);
-    }
-    return parts.join('\n');
-  }
+  const snapshot = (): Promise<string> => failing.snapshot();
 
   it('writes the checkpoint, the last events and the finish once when the reply is lost', async () => {
     const writer = await started('lost');
@@ -153,7 +130,7 @@ describe('the joint write with the run end (migration 12)', () => {
     let failed = 0;
     for (let nth = 1; nth < 50; nth += 1) {
       const before = await snapshot();
-      await admin.query(`UPDATE ${s}.fail_plan SET left_writes = $1`, [nth]);
+      await failing.failAt(nth);
       try {
         const outcome = await writer.commitCheckpointWithEvents(checkpoint('nth', 2, 'done'), {
           runId: 'nth',
@@ -171,7 +148,7 @@ describe('the joint write with the run end (migration 12)', () => {
         expect(await seen('nth')).toEqual({ events: ['1 step_end'], finished: false, run: 'running' });
         failed += 1;
       } finally {
-        await admin.query(`UPDATE ${s}.fail_plan SET left_writes = NULL`);
+        await failing.failAt(null);
       }
     }
     expect(await seen('nth')).toEqual({
