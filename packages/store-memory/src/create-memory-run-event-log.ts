@@ -8,7 +8,6 @@ import {
   runEventLogInputs,
   trustedStoreInputs,
 } from '@awaken/contract';
-import { type LogFences, registerLogFences } from './internal/log-fences';
 import { clone } from './internal/clone';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { type MemoryLogWrites, withMemoryLogWrites } from './internal/memory-log-writes';
@@ -136,10 +135,21 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
     for (const wake of waiters) wake();
   };
 
+  /** Raises the fence of `runId`'s log (refused as `stale_claim` below it); its last seq. */
+  const raiseFenceNow = (runId: string, fence: number): number => {
+    const given = checkFence(runId, live(runId), fence);
+    const log = live(runId) ?? newLog();
+    log.fence = given;
+    logs.set(runId, log);
+    return log.events.length;
+  };
+
   const writes: MemoryLogWrites = {
     check: (runId, events, fence) => void checkAppend(runId, events, fence),
     append: appendNow,
     finish: finishNow,
+    checkFence: (runId, fence) => void checkFence(runId, live(runId), fence),
+    raiseFence: raiseFenceNow,
   };
 
   const build = (inputs: typeof runEventLogInputs): RunEventLog => ({
@@ -198,26 +208,10 @@ export function createMemoryRunEventLog(options: MemoryRunEventLogOptions = {}):
 
     async raiseFence(input, fence) {
       const { runId, ...write } = inputs.raiseFence.parse({ runId: input, fence });
-      const given = checkFence(runId, live(runId), write.fence);
-      const log = live(runId) ?? newLog();
-      log.fence = given;
-      logs.set(runId, log);
-      return log.events.length;
+      return raiseFenceNow(runId, write.fence);
     },
   });
-  const fences: LogFences = {
-    check: (runId, fence) => {
-      checkFence(runId, live(runId), fence);
-    },
-    raise: (runId, fence) => {
-      const log = live(runId) ?? newLog();
-      log.fence = checkFence(runId, log, fence);
-      logs.set(runId, log);
-      return log.events.length;
-    },
-  };
-  const register = (log: RunEventLog): RunEventLog =>
-    withMemoryLogWrites(registerLogFences(log, fences), writes);
+  const register = (log: RunEventLog): RunEventLog => withMemoryLogWrites(log, writes);
   return offerTrustedView(
     register(build(runEventLogInputs)),
     register(build(trustedStoreInputs(runEventLogInputs, jsonCopy))),

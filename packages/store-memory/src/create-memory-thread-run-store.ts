@@ -27,7 +27,6 @@ import {
 import { clone } from './internal/clone';
 import { memoryCheckpointWithEvents } from './internal/memory-checkpoint-with-events';
 import { memoryLogWrites } from './internal/memory-log-writes';
-import { logFencesOf } from './internal/log-fences';
 import { type MemoryStoreOptions, storeClock } from './internal/clock';
 import { conflict, seqNotFound, notFound } from './internal/errors';
 import { pageWindow, toPage } from './internal/paging';
@@ -460,7 +459,7 @@ export function createMemoryThreadRunStore(options: MemoryThreadRunStoreOptions 
 
       // the lease, the memory log's fence and the record in one tick (nothing awaits in between)
       acquireWithFence(log) {
-        const fences = logFencesOf(log);
+        const fences = memoryLogWrites(log);
         if (fences === undefined) return undefined;
         return {
           async acquireRunWithFence(input, request) {
@@ -474,9 +473,9 @@ export function createMemoryThreadRunStore(options: MemoryThreadRunStoreOptions 
             // granted on a copy first: a busy run and a log past this fence write nothing
             const trial = { ...entry.ownership };
             const granted = acquire(runId, trial, lease, now());
-            fences.check(runId, granted.fence);
+            fences.checkFence(runId, granted.fence);
             Object.assign(entry.ownership, trial);
-            const lastSeq = fences.raise(runId, granted.fence);
+            const lastSeq = fences.raiseFence(runId, granted.fence);
             return { lease: granted, lastSeq, run: clone(entry.record) };
           },
         };
